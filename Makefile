@@ -1,0 +1,125 @@
+# zcnic — GNU Make build.
+#
+#   make               libzcnic (static + shared), libznsim, the apps
+#   make SAN=1 ...     the same with AddressSanitizer + UBSan (separate build dir)
+#   make test          install missing packages, build, run every test
+#   make run           the main job (on zn-nicsim when no NIC is bound)
+#   make fuzz          libFuzzer targets (clang)
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#
+# Sources are found by layout, so adding a file needs no Makefile change:
+#   core/** drivers/**   -> libzcnic          sim/**        -> libznsim
+#   apps/NAME/*.c        -> bin/NAME          tests/unit/test_*.c -> CMocka binaries
+#   tests/progs/NAME.c   -> test helper programs    tests/fuzz/fuzz_*.c -> fuzzers
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+CC        ?= cc
+SAN       ?= 0
+BUILD     ?= $(if $(filter 1,$(SAN)),build-san,build)
+
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+             -Wno-missing-field-initializers
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -Iinclude -I. -MMD -MP
+LDLIBS    := -lpci -lnuma -ljson-c -lpthread -lrt -lm
+ifeq ($(SAN),1)
+SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+CFLAGS    += $(SANFLAGS)
+LDFLAGS   += $(SANFLAGS)
+endif
+
+LIB_SRCS  := $(sort $(shell find core drivers -name '*.c' 2>/dev/null))
+SIM_SRCS  := $(sort $(shell find sim -name '*.c' 2>/dev/null))
+APPS      := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard apps/*/*.c)))))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+TSUP_SRCS := $(sort $(wildcard tests/unit/support/*.c))
+PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+obj        = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJS  := $(call obj,$(LIB_SRCS))
+SIM_OBJS  := $(call obj,$(SIM_SRCS))
+TSUP_OBJS := $(call obj,$(TSUP_SRCS))
+LIBA      := $(BUILD)/lib/libzcnic.a
+LIBSO     := $(BUILD)/lib/libzcnic.so
+SIMA      := $(BUILD)/lib/libznsim.a
+APP_BINS  := $(addprefix $(BUILD)/bin/,$(APPS))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(PROG_SRCS))
+
+.PHONY: all deps test run fuzz install clean tests
+all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
+tests: all $(UNIT_BINS) $(PROG_BINS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIBA): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libzcnic.so.0 $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+$(SIMA): $(SIM_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+.SECONDEXPANSION:
+$(BUILD)/bin/%: $$(call obj,$$(wildcard apps/%/*.c)) $(LIBA) $(SIMA)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(SIMA) $(LIBA) -o $@ $(LDLIBS)
+
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TSUP_OBJS) $(LIBA) $(SIMA)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(SIMA) $(LIBA) -o $@ $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/progs/%.o $(TSUP_OBJS) $(LIBA) $(SIMA)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(SIMA) $(LIBA) -o $@ $(LDLIBS) -lcmocka
+
+deps:
+	@scripts/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory tests
+	@BUILD=$(BUILD) SAN=$(SAN) scripts/run-tests.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) scripts/run.sh
+
+# libFuzzer: its own build dir, everything compiled by clang with coverage.
+FUZZ_BUILD := build-fuzz
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude -I. -Wall -Wextra -Werror \
+               -Wno-missing-field-initializers -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(SIM_SRCS))
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libzcnic.so.$(VERSION)
+	ln -sf libzcnic.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libzcnic.so.0
+	ln -sf libzcnic.so.0 $(DESTDIR)$(PREFIX)/lib/libzcnic.so
+	cp -r include/zcnic $(DESTDIR)$(PREFIX)/include/
+	[ ! -d include/compat ] || cp -r include/compat $(DESTDIR)$(PREFIX)/include/zcnic-compat
+	install -m 755 $(APP_BINS) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@LIBS@|$(LDLIBS)|g' scripts/zcnic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/zcnic.pc
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

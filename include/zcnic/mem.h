@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DMA memory.
+ *
+ * Every DMA region is fd-backed (a memfd, MFD_HUGETLB with 2 MiB pages when
+ * hugepages are available) and mapped MAP_SHARED, so that the same memory can
+ * be given to the kernel IOMMU (VFIO_IOMMU_MAP_DMA needs only the VA) or to a
+ * vfio-user device model (DMA_MAP passes the fd and an offset). IOVA = VA.
+ *
+ * A process-wide registry knows every live region and translates a VA to its
+ * IOVA and to (fd, offset). Buffer pools carve fixed-size buffers from a
+ * region with no allocation per buffer.
+ */
+#ifndef ZCNIC_MEM_H
+#define ZCNIC_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ZN_PAGE_4K (4096ul)
+#define ZN_PAGE_2M (2ul << 20)
+
+enum zn_dma_flags {
+	ZN_DMA_NO_HUGE = 1u << 0,	/* never try hugetlb */
+	ZN_DMA_HUGE_ONLY = 1u << 1,	/* fail with -ENOMEM rather than fall back */
+};
+
+struct zn_dma_region {
+	void *va;
+	uint64_t iova;		/* == (uintptr_t)va */
+	size_t len;		/* rounded up to page_size */
+	int fd;			/* memfd, owned by the region */
+	uint64_t fd_offset;	/* offset of va within fd (0 today) */
+	size_t page_size;
+	int numa_node;		/* -1: no placement requested or no NUMA */
+	bool hugetlb;
+	char name[32];
+};
+
+/*
+ * Allocate a region of at least len bytes, placed on numa_node (-1 = any).
+ * Returns 0 or a negative errno (-ENOMEM, -EINVAL, ...).
+ */
+int zn_dma_region_alloc(const char *name, size_t len, int numa_node,
+			unsigned flags, struct zn_dma_region **out);
+void zn_dma_region_free(struct zn_dma_region *r);
+
+/* Registry look-ups; [va, va+len) must lie within one live region. */
+int zn_mem_va_to_iova(const void *va, size_t len, uint64_t *iova);
+int zn_mem_va_to_fd(const void *va, size_t len, int *fd, uint64_t *fd_offset);
+struct zn_dma_region *zn_mem_find(const void *va);
+
+/*
+ * Fixed-size buffer pool over part of a region. All bookkeeping is allocated
+ * at creation; get/put never allocate.
+ */
+struct zn_pool;
+
+int zn_pool_create(struct zn_dma_region *r, size_t offset, size_t buf_size,
+		   uint32_t count, struct zn_pool **out);
+void zn_pool_destroy(struct zn_pool *p);
+void *zn_pool_get(struct zn_pool *p);		/* NULL when exhausted */
+int zn_pool_put(struct zn_pool *p, void *buf);	/* -EINVAL: not ours or double put */
+uint32_t zn_pool_avail(const struct zn_pool *p);
+uint32_t zn_pool_count(const struct zn_pool *p);
+size_t zn_pool_buf_size(const struct zn_pool *p);
+/* Buffer index <-> pointer, for rings that carry indices. */
+void *zn_pool_buf(const struct zn_pool *p, uint32_t idx);
+int zn_pool_index(const struct zn_pool *p, const void *buf, uint32_t *idx);
+
+#endif

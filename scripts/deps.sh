@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages zcnic needs to build and test, only those missing.
+# One list, used by `make run` and `make test`, so that a fresh machine needs nothing by hand.
+set -euo pipefail
+
+PKGS=(
+  build-essential pkg-config
+  libpci-dev libnuma-dev libcmocka-dev libjson-c-dev
+  clang libclang-rt-14-dev   # libFuzzer targets (make fuzz)
+  iproute2                   # network namespaces for integration tests
+)
+[ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}"
+SUDO=
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have stale or empty package lists.
+$SUDO apt-get update -qq || true
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
