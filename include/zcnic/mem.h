@@ -45,6 +45,12 @@ struct zn_dma_region {
 int zn_dma_region_alloc(const char *name, size_t len, int numa_node,
 			unsigned flags, struct zn_dma_region **out);
 void zn_dma_region_free(struct zn_dma_region *r);
+/*
+ * Give the region another IOVA before it is DMA-mapped, for devices whose
+ * DMA mask cannot reach the VA (e.g. QEMU's edu: 28 bits). -EEXIST if the
+ * new range overlaps another region's IOVA range.
+ */
+int zn_dma_region_set_iova(struct zn_dma_region *r, uint64_t iova);
 
 /* Registry look-ups; [va, va+len) must lie within one live region. */
 int zn_mem_va_to_iova(const void *va, size_t len, uint64_t *iova);
