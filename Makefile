@@ -115,7 +115,7 @@ install: all
 	ln -sf libzcnic.so.0 $(DESTDIR)$(PREFIX)/lib/libzcnic.so
 	cp -r include/zcnic $(DESTDIR)$(PREFIX)/include/
 	[ ! -d include/compat ] || cp -r include/compat $(DESTDIR)$(PREFIX)/include/zcnic-compat
-	install -m 755 $(APP_BINS) $(DESTDIR)$(PREFIX)/bin/
+	[ -z "$(APP_BINS)" ] || install -m 755 $(APP_BINS) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@LIBS@|$(LDLIBS)|g' scripts/zcnic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/zcnic.pc
 
