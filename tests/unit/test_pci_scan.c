@@ -56,13 +56,14 @@ static const struct fake_pci_dev *const machine[] = {
 
 static struct fake_sysfs fs;
 static int nwarn;
-static char last_warn[512];
+static char first_warn[512], last_warn[512];
 
 static void sink(enum zn_log_level level, const char *comp, const char *msg, void *arg)
 {
 	(void)comp; (void)arg;
 	if (level <= ZN_LOG_WARN) {
-		nwarn++;
+		if (nwarn++ == 0)
+			snprintf(first_warn, sizeof(first_warn), "%s", msg);
 		snprintf(last_warn, sizeof(last_warn), "%s", msg);
 	}
 }
@@ -77,7 +78,7 @@ static int setup(void **state)
 			return -1;
 	setenv(ZN_SYSFS_ROOT_ENV, fs.root, 1);
 	nwarn = 0;
-	last_warn[0] = '\0';
+	first_warn[0] = last_warn[0] = '\0';
 	zn_log_set_sink(sink, NULL);
 	return 0;
 }
@@ -219,8 +220,32 @@ static void test_scan_malformed_entry_falls_back(void **state)
 	assert_int_equal(zn_pci_scan(ZN_PCI_SCAN_NET, &devs, &n), 0);
 	assert_int_equal(n, 5);
 	assert_dev(&devs[2], &bcm57508, ZN_NIC_BNXT, false, "BCM57508 NetXtreme-E 200G");
-	assert_int_equal(nwarn, 2);	/* "reading sysfs directly" + "skipping" */
+	assert_int_equal(nwarn, 2);
+	assert_non_null(strstr(first_warn, "0000:00:1f.0 is not a readable PCI device; "
+			       "reading sysfs directly"));
 	assert_non_null(strstr(last_warn, "0000:00:1f.0"));
+	assert_non_null(strstr(last_warn, "skipping"));
+	zn_pci_free(devs);
+}
+
+/* An entry that passes the pre-check but makes libpci raise its (fatal) error. */
+static void test_scan_libpci_error_caught(void **state)
+{
+	struct zn_pci_dev *devs = NULL;
+	char path[FAKE_SYSFS_PATH_MAX];
+	size_t n = 0;
+
+	(void)state;
+	fake_sysfs_path(&fs, "bus/pci/devices/0000:01:00.0/vendor", path);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0755), 0);	/* exists, cannot be read */
+	assert_int_equal(zn_pci_scan(0, &devs, &n), 0);
+	assert_int_equal(n, N_MACHINE - 1);	/* the NVMe is skipped */
+	assert_string_equal(devs[0].bdf, cx6dx.bdf);
+	assert_dev(&devs[4], &bcm57414, ZN_NIC_BNXT, false, "BCM57414 NetXtreme-E 25G");
+	assert_int_equal(nwarn, 2);
+	assert_true(!strncmp(first_warn, "libpci: Error reading ", 22));
+	assert_non_null(strstr(first_warn, "; reading sysfs directly"));
 	assert_non_null(strstr(last_warn, "skipping"));
 	zn_pci_free(devs);
 }
@@ -361,6 +386,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scan_no_pci_bus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_empty_bus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_malformed_entry_falls_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_libpci_error_caught, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dev_get, setup, teardown),
 		cmocka_unit_test(test_parse_bdf),
 		cmocka_unit_test(test_id_table_sorted_and_complete),
