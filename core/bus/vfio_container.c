@@ -130,8 +130,7 @@ static int group_file_open(const char *bdf, const char *rel, bool noiommu, int *
 	switch (err) {
 	case EACCES:
 		ZN_ERR(ZN_VFIO_LOG, "%s: permission denied opening %s: run as root, or give "
-		       "the group file to your user ('sudo chown $USER %s', or "
-		       "'zn-devbind --bind %s --uid $USER')", bdf, path, path, bdf);
+		       "the group file to your user ('sudo chown $USER %s')", bdf, path, path);
 		return -EACCES;
 	case EPERM:
 		if (noiommu) {

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "core/bus/vfio_sys.h"
+#include "zcnic/pci.h"
 
-#define DEFAULT_SYSFS_ROOT "/sys"
 #define DEFAULT_DEV_ROOT "/dev"
 
 static int libc_open(const char *path, int flags)
@@ -48,9 +48,10 @@ static const char *env_or(const char *name, const char *dflt)
 	return v && *v ? v : dflt;
 }
 
+/* One definition of the sysfs root for the whole bus layer (core/bus/pci_scan.c). */
 const char *zn_vfio_sysfs_root(void)
 {
-	return env_or("ZN_SYSFS_ROOT", DEFAULT_SYSFS_ROOT);
+	return zn_sysfs_root();
 }
 
 const char *zn_vfio_dev_root(void)
