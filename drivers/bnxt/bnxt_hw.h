@@ -241,9 +241,9 @@ static inline uint32_t bnxt_db64_idx(uint64_t v)
 {
 	return (uint32_t)(v & BNXT_DBR_INDEX_MASK);
 }
-/* Bits the P5 format leaves zero: 31:27 and 55:52 (epoch/toggle/valid/debug
- * are P7-only and are also zero from a P5 driver). A strict model rejects
- * any of them set. */
+/* Bits a P5 L2 doorbell from zcnic leaves zero: reserved 31:27 and 55:52,
+ * the P7-only epoch, toggle and valid bits, and the debug-trace bit. A strict
+ * model rejects a doorbell with any of them set. */
 #define BNXT_DBR_P5_RSVD_MASK \
 	(0x00f0000000000000ULL | 0x00000000f8000000ULL | BNXT_DBR_VALID | \
 	 BNXT_DBR_DEBUG_TRACE | BNXT_DBR_EPOCH | BNXT_DBR_TOGGLE_MASK)
