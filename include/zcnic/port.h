@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/port: ethdev-like ports and queues, the one interface between the
+ * upper layers (core/net, core/zcrx) and the NIC drivers.
+ *
+ * A port is opened by device string (a PCI address or "vfio-user:PATH"); the
+ * driver is chosen by the PCI vendor/device ID read from config space. The
+ * driver sits behind struct zn_port_ops; nothing above this header knows a
+ * register of any NIC.
+ *
+ * Receive with header-data split:
+ *
+ *     NIC --header--> header buffer (driver memory, valid until the next
+ *                     rx_burst on that queue)
+ *         --payload-> payload buffers taken from the queue's buffer
+ *                     provider (a core/mem pool by default, the zcrx area
+ *                     when an interface queue is bound)
+ *
+ * Payload buffer ownership: a buffer is the provider's while free, the
+ * driver's while posted to the NIC, and the caller's once rx_burst returns
+ * it in a segment; the caller gives it back to the provider (not to the
+ * driver), and the driver takes fresh buffers from the provider when it
+ * refills. So the zcrx layer can hold buffers for as long as the app does.
+ *
+ * Transmit: a frame is up to ZN_TX_MAX_SEGS segments by IOVA (typically a
+ * header from a header slab + the application's buffer); a cookie per frame
+ * comes back from tx_reap once the NIC no longer needs the memory.
+ *
+ * Threading: a queue is used by one thread (its owner); the port-level calls
+ * (configure, flow rules, RSS, stats, close) are made from one control
+ * thread while no data-path call runs on the same queue.
+ */
+#ifndef ZCNIC_PORT_H
+#define ZCNIC_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zcnic/bus.h"
+
+#define ZN_RX_MAX_SEGS 8	/* payload segments per frame (bnxt: 1 RX + 7 AGG) */
+#define ZN_TX_MAX_SEGS 4
+#define ZN_RSS_KEY_LEN 40
+#define ZN_RSS_MAX_TABLE 512
+#define ZN_ETH_ALEN 6
+
+struct zn_port;
+
+/* A payload buffer as the provider hands it to the driver. */
+struct zn_buf {
+	uint64_t iova;
+	void *va;
+	uint32_t id;		/* the provider's handle, returned in rx segments */
+};
+
+/*
+ * Payload buffer provider. alloc fills up to n buffers of buf_size bytes
+ * and returns how many it gave (0 when dry: the driver leaves slots empty
+ * and the NIC drops what it cannot place, counted in rx_nobuf). Called only
+ * on the queue owner's thread, never allocating.
+ */
+struct zn_buf_provider {
+	uint32_t buf_size;
+	uint32_t (*alloc)(void *ctx, struct zn_buf *bufs, uint32_t n);
+	void *ctx;
+};
+
+struct zn_port_conf {
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint32_t mtu;		/* L3 MTU; 0 = 1500 */
+	bool promisc;
+};
+
+struct zn_rxq_conf {
+	uint32_t ring_size;	/* descriptors; power of two; 0 = driver default */
+	/*
+	 * Header-data split: frames longer than hds_thresh bytes are split at
+	 * the end of the L4 header (headers to the header buffer, payload to
+	 * provider buffers); shorter ones land whole in the header buffer.
+	 * 0 splits every frame that has payload.
+	 */
+	uint32_t hds_thresh;
+	uint32_t hdr_buf_size;	/* bytes per header buffer; 0 = 256 */
+	/* NULL: the driver carves payload buffers from its own pool. */
+	const struct zn_buf_provider *payload;
+	int numa_node;		/* -1 = the device's */
+};
+
+struct zn_txq_conf {
+	uint32_t ring_size;	/* descriptors; power of two; 0 = driver default */
+	int numa_node;
+};
+
+/* One received frame. */
+struct zn_rx_pkt {
+	const uint8_t *hdr;	/* header bytes (driver memory), or whole frame */
+	uint16_t hdr_len;
+	uint16_t queue;
+	uint32_t rss_hash;
+	uint32_t flags;		/* ZN_RX_F_* */
+	uint32_t pkt_len;	/* hdr_len + every segment's len */
+	uint32_t nseg;
+	struct {
+		uint32_t buf_id;	/* zn_buf.id from the provider */
+		uint32_t off;		/* offset of the data in that buffer */
+		uint32_t len;
+	} seg[ZN_RX_MAX_SEGS];
+};
+
+enum {
+	ZN_RX_F_RSS_HASH = 1u << 0,	/* rss_hash is valid */
+	ZN_RX_F_L3_CSUM_OK = 1u << 1,
+	ZN_RX_F_L4_CSUM_OK = 1u << 2,
+	ZN_RX_F_L3_CSUM_BAD = 1u << 3,
+	ZN_RX_F_L4_CSUM_BAD = 1u << 4,
+	ZN_RX_F_SPLIT = 1u << 5,	/* header-data split happened */
+};
+
+/* One frame to send. */
+struct zn_tx_pkt {
+	uint32_t nseg;
+	struct {
+		uint64_t iova;
+		uint32_t len;
+	} seg[ZN_TX_MAX_SEGS];
+	uint64_t cookie;	/* returned by tx_reap */
+};
+
+/* 5-tuple match; a zero field (or mask) is a wildcard. Network byte order. */
+struct zn_flow_match {
+	uint8_t ip_version;	/* 4 or 6 */
+	uint8_t ip_proto;	/* IPPROTO_UDP / IPPROTO_TCP */
+	uint8_t src_ip[16];
+	uint8_t dst_ip[16];
+	uint16_t src_port;
+	uint16_t dst_port;
+};
+
+enum {
+	ZN_RSS_IPV4 = 1u << 0,
+	ZN_RSS_IPV4_TCP = 1u << 1,
+	ZN_RSS_IPV4_UDP = 1u << 2,
+	ZN_RSS_IPV6 = 1u << 3,
+	ZN_RSS_IPV6_TCP = 1u << 4,
+	ZN_RSS_IPV6_UDP = 1u << 5,
+};
+
+struct zn_rss_conf {
+	uint8_t key[ZN_RSS_KEY_LEN];
+	uint32_t hash_types;		/* ZN_RSS_* */
+	uint32_t table_size;		/* entries used in table[] */
+	uint16_t table[ZN_RSS_MAX_TABLE];	/* RX queue per entry */
+};
+
+struct zn_link {
+	bool up;
+	uint32_t speed_mbps;
+	bool full_duplex;
+};
+
+struct zn_queue_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;	/* error completions */
+	uint64_t drops;		/* rx: no buffer / tx: ring full refusals */
+	uint64_t bad_cmpl;	/* completions rejected by validation */
+};
+
+struct zn_port_info {
+	char driver[16];
+	uint16_t vendor, device;
+	uint8_t mac[ZN_ETH_ALEN];
+	uint16_t max_rxq, max_txq;
+	uint32_t max_mtu;
+	uint32_t rx_ring_max, tx_ring_max;
+	uint32_t rss_table_size;
+	bool hds;		/* header-data split supported */
+};
+
+/* The driver side. */
+struct zn_port_ops {
+	const char *name;
+	void (*info)(struct zn_port *p, struct zn_port_info *info);
+	int (*configure)(struct zn_port *p, const struct zn_port_conf *conf);
+	int (*rxq_setup)(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *conf);
+	int (*txq_setup)(struct zn_port *p, uint16_t q, const struct zn_txq_conf *conf);
+	int (*start)(struct zn_port *p);
+	void (*stop)(struct zn_port *p);
+	uint32_t (*rx_burst)(struct zn_port *p, uint16_t q, struct zn_rx_pkt *pkts, uint32_t n);
+	uint32_t (*tx_burst)(struct zn_port *p, uint16_t q, const struct zn_tx_pkt *pkts, uint32_t n);
+	uint32_t (*tx_reap)(struct zn_port *p, uint16_t q, uint64_t *cookies, uint32_t n);
+	int (*flow_add)(struct zn_port *p, const struct zn_flow_match *m, uint16_t q,
+			uint32_t *rule_id);
+	int (*flow_del)(struct zn_port *p, uint32_t rule_id);
+	int (*rss_set)(struct zn_port *p, const struct zn_rss_conf *rss);
+	int (*link)(struct zn_port *p, struct zn_link *link);
+	int (*rxq_stats)(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+	int (*txq_stats)(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+	void (*close)(struct zn_port *p);
+};
+
+/* A driver: claims devices by PCI ID. */
+struct zn_port_driver {
+	const char *name;
+	bool (*match)(uint16_t vendor, uint16_t device);
+	int (*probe)(struct zn_bus_dev *bus, struct zn_port **out);
+};
+
+struct zn_port {
+	const struct zn_port_ops *ops;
+	struct zn_bus_dev *bus;
+	void *priv;
+};
+
+int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts,
+		 struct zn_port **out);
+void zn_port_close(struct zn_port *p);
+void zn_port_info(struct zn_port *p, struct zn_port_info *info);
+int zn_port_configure(struct zn_port *p, const struct zn_port_conf *conf);
+int zn_port_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *conf);
+int zn_port_txq_setup(struct zn_port *p, uint16_t q, const struct zn_txq_conf *conf);
+int zn_port_start(struct zn_port *p);
+void zn_port_stop(struct zn_port *p);
+int zn_port_flow_add(struct zn_port *p, const struct zn_flow_match *m, uint16_t q,
+		     uint32_t *rule_id);
+int zn_port_flow_del(struct zn_port *p, uint32_t rule_id);
+int zn_port_rss_set(struct zn_port *p, const struct zn_rss_conf *rss);
+int zn_port_link(struct zn_port *p, struct zn_link *link);
+int zn_port_rxq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+
+/* Data path: inline, one indirect call per burst. */
+static inline uint32_t zn_port_rx_burst(struct zn_port *p, uint16_t q,
+					struct zn_rx_pkt *pkts, uint32_t n)
+{
+	return p->ops->rx_burst(p, q, pkts, n);
+}
+
+static inline uint32_t zn_port_tx_burst(struct zn_port *p, uint16_t q,
+					const struct zn_tx_pkt *pkts, uint32_t n)
+{
+	return p->ops->tx_burst(p, q, pkts, n);
+}
+
+static inline uint32_t zn_port_tx_reap(struct zn_port *p, uint16_t q,
+				       uint64_t *cookies, uint32_t n)
+{
+	return p->ops->tx_reap(p, q, cookies, n);
+}
+
+#endif
