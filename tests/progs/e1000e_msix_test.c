@@ -58,6 +58,7 @@
 #define VFIO_DEVICE_FLAGS_RESET 0x1
 #define IRQ_TIMEOUT_MS	3000
 #define QUIET_MS	200		/* how long a vector must stay silent */
+#define EITR_SETTLE_US	10000		/* > QEMU's longest EITR wait here (128 us) */
 
 struct nic {
 	struct zn_bus_dev *d;
@@ -84,11 +85,19 @@ static void drain(struct nic *n)
 		tap_eventfd_wait(n->efd[i], 0);
 }
 
-/* Start from nothing pending: every cause masked, cleared, vectors drained. */
+/*
+ * Start from nothing pending: every cause masked, cleared, vectors drained.
+ * The wait lets the per-vector throttle timers run out: an interrupt arms
+ * one for EITR x 256 ns (the Linux driver's probe leaves EITR nonzero, QEMU
+ * keeps it at 500 or more: 128 us), and QEMU 7.2 aborts the VM if one fires
+ * after MSI-X was disabled (assert in e1000e_intrmgr_on_msix_throttling_timer),
+ * which a reset or the MSI-X disable that follows would do.
+ */
 static void quiesce(struct nic *n, uint32_t ims)
 {
 	wr(n, E1000_IMC, ICR_ALL);
 	wr(n, E1000_ICR, ICR_ALL);
+	usleep(EITR_SETTLE_US);
 	drain(n);
 	if (ims)
 		wr(n, E1000_IMS, ims);
