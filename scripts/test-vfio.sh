@@ -6,7 +6,9 @@
 #   1. host packages (no recommends): qemu-system-x86 busybox-static cpio kmod
 #   2. the kernel linux-image-amd64 points to, resolved now, fetched with
 #      apt-get download and unpacked (never installed) into $ZN_VFIO_CACHE
-#   3. the guest test programs, linked statically against libzcnic.a
+#   3. the guest test programs, linked statically against libzcnic.a (or,
+#      when a library has no static archive, dynamically, with the shared
+#      libraries copied into the initramfs)
 #   4. an initramfs: busybox-static, the VFIO and e1000e modules in dependency
 #      order, the programs, tests/vfio-guest/init
 #   5. two guests under a hard timeout: "iommu" (the tests) and "noiommu" (no
@@ -111,7 +113,7 @@ build_initramfs() { # $1 output
 	cp "$OUT"/bin/* "$work/bin/"
 	if [ "$dynamic" = 1 ]; then
 		# The loader and every library at the path the binaries expect.
-		ldd "$OUT"/bin/* | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+		ldd "$OUT"/bin/* 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
 			sort -u | while read -r lib; do cp -L --parents "$lib" "$work/"; done
 	fi
 	cp tests/vfio-guest/init "$work/init"
