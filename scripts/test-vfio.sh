@@ -88,16 +88,23 @@ objs=""
 for p in $GUEST_PROGS; do objs="$objs $BUILD_DIR/obj/tests/progs/$p.o"; done
 make --no-print-directory -s -j2 BUILD=$BUILD_DIR SAN=0 "$BUILD_DIR/lib/libzcnic.a" $objs ||
 	die "building libzcnic.a and the guest programs failed"
+# The libraries the Makefile links with, less those without a static archive.
+ldlibs=$(echo 'zn-print-ldlibs: ; @echo $(LDLIBS)' | make -s --no-print-directory -f Makefile -f - zn-print-ldlibs)
+static_libs=
+for l in $ldlibs; do
+	a=lib${l#-l}.a
+	[ "${l#-l}" = "$l" ] || [ "$(${CC:-cc} -print-file-name="$a")" != "$a" ] && static_libs="$static_libs $l"
+done
 dynamic=0
 for p in $GUEST_PROGS; do
 	# glibc warns that libnuma's getaddrinfo needs NSS at run time: unused here.
 	msg=$(${CC:-cc} -static "$BUILD_DIR/obj/tests/progs/$p.o" "$BUILD_DIR/lib/libzcnic.a" \
-		-lnuma -lpthread -lrt -lm -o "$OUT/bin/$p" 2>&1) && continue
-	# A library without a static archive in Debian (libpci has none) got
-	# pulled in: link against the shared ones and carry them in the initramfs.
+		$static_libs -o "$OUT/bin/$p" 2>&1) && continue
+	# Code that needs a library without a static archive (Debian has no
+	# libpci.a) got pulled in: link against the shared libraries and carry
+	# them in the initramfs.
 	echo "test-vfio: static link of $p failed ($(grep -m1 -o 'undefined reference to .*' <<<"$msg" ||
 		echo "${msg##*$'\n'}")); linking it dynamically"
-	ldlibs=$(echo 'zn-print-ldlibs: ; @echo $(LDLIBS)' | make -s --no-print-directory -f Makefile -f - zn-print-ldlibs)
 	${CC:-cc} "$BUILD_DIR/obj/tests/progs/$p.o" "$BUILD_DIR/lib/libzcnic.a" $ldlibs \
 		-o "$OUT/bin/$p" || die "linking $p failed"
 	dynamic=1
