@@ -5,6 +5,7 @@
 #   make test          install missing packages, build, run every test
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make fuzz          libFuzzer targets (clang)
+#   make test-vfio     core/bus against real kernel VFIO in QEMU guests (also run by make test)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #
 # Sources are found by layout, so adding a file needs no Makefile change:
@@ -48,7 +49,7 @@ APP_BINS  := $(addprefix $(BUILD)/bin/,$(APPS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(PROG_SRCS))
 
-.PHONY: all deps test run fuzz install clean tests
+.PHONY: all deps test test-vfio run fuzz install clean tests
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -87,6 +88,9 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) SAN=$(SAN) scripts/run-tests.sh
+
+test-vfio: deps
+	@scripts/test-vfio.sh
 
 run: deps
 	@$(MAKE) --no-print-directory all

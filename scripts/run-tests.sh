@@ -3,6 +3,7 @@
 #   unit:        $BUILD/tests/test_*  (CMocka; each test case counts)
 #   integration: tests/integration/*.sh (TAP-ish "ok"/"not ok" lines count; else the exit code)
 #   fuzz smoke:  bounded runs of each libFuzzer target (skipped with SAN=1: the fuzzers carry ASan anyway)
+#   vfio:        scripts/test-vfio.sh, core/bus in QEMU guests (skipped with SAN=1: static, no ASan)
 # ZN_TEST_FILTER=REGEX runs only the tests whose name matches.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +79,13 @@ if [ "$SAN" != 1 ] && ls tests/fuzz/fuzz_*.c >/dev/null 2>&1 && [[ fuzz =~ $filt
 		failed=$((failed + 1)); failed_names+=(fuzz-build)
 		tail -n 40 "$log_dir/fuzz-build.log" | sed 's/^/    /'
 	fi
+fi
+
+if [ "$SAN" != 1 ] && [[ vfio/test-vfio =~ $filter ]]; then
+	timeout 900 scripts/test-vfio.sh >"$log_dir/test-vfio.log" 2>&1
+	rc=$?
+	count_tap vfio/test-vfio "$log_dir/test-vfio.log" $rc
+	[ $rc -ne 0 ] && tail -n 40 "$log_dir/test-vfio.log" | sed 's/^/    /'
 fi
 
 echo

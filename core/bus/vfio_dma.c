@@ -175,6 +175,19 @@ static void report_map_error(const char *dev, const struct zn_dma_region *r, int
 			       dev, r->name, r->len, (unsigned long long)rl.rlim_cur, need);
 			return;
 		}
+		/*
+		 * Below the limit by our count, but type1 counts pinned pages
+		 * on top of the process's mlocked memory (core/mem mlocks every
+		 * region): the limit is still the likely cause.
+		 */
+		ZN_ERR(ZN_VFIO_LOG, "%s: DMA map of '%s' (%zu bytes) failed: out of memory, "
+		       "or the locked-memory limit (RLIMIT_MEMLOCK, %llu bytes) is too low: "
+		       "the kernel counts pinned pages on top of mlocked ones, and zcnic "
+		       "mlocks its DMA memory, so allow twice the DMA memory; raise it with "
+		       "'ulimit -l unlimited', a memlock line in /etc/security/limits.conf or "
+		       "LimitMEMLOCK=infinity in the systemd unit (or grant CAP_IPC_LOCK)",
+		       dev, r->name, r->len, (unsigned long long)rl.rlim_cur);
+		return;
 	}
 	switch (rc) {
 	case -ENOMEM:
