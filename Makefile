@@ -69,6 +69,7 @@ $(SIMA): $(SIM_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
+.SECONDARY:
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(call obj,$$(wildcard apps/%/*.c)) $(LIBA) $(SIMA)
 	@mkdir -p $(@D)

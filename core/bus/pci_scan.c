@@ -43,13 +43,6 @@ struct bdf_parts {
 	unsigned domain, bus, slot, func;
 };
 
-const char *zn_sysfs_root(void)
-{
-	const char *r = getenv(ZN_SYSFS_ROOT_ENV);
-
-	return r && *r ? r : ZN_SYSFS_ROOT_DEFAULT;
-}
-
 bool zn_pci_is_net(const struct zn_pci_dev *d)
 {
 	return (d->class >> 16) == ZN_PCI_CLASS_NETWORK;

@@ -13,6 +13,14 @@
 #include "core/bus/pci_sysfs.h"
 #include "zcnic/pci.h"
 
+/* Here, not in pci_scan.c, so that users of the root do not pull in libpci. */
+const char *zn_sysfs_root(void)
+{
+	const char *r = getenv(ZN_SYSFS_ROOT_ENV);
+
+	return r && *r ? r : ZN_SYSFS_ROOT_DEFAULT;
+}
+
 int zn_sysfs_path(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
