@@ -19,7 +19,7 @@
 # Environment: ZN_VFIO_CACHE (default .cache/test-vfio), ZN_VFIO_TIMEOUT
 # (seconds per guest, default 180), ZN_VFIO_SERIAL=1 (boot the guests one
 # after the other; default: both at once, QEMU TCG uses one core each).
-# Facts and measurements behind the command lines: hw-docs/vfio-qemu-test.md.
+# Facts and measurements behind the command lines: hw-docs/vfio.md, "Tested on a real kernel".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -10,7 +10,7 @@
  * IVAR maps the queue causes and "other" causes to MSI-X vectors. Register
  * facts from Linux drivers/net/ethernet/intel/e1000e/{regs.h,defines.h,82571.h,
  * netdev.c e1000_configure_msix} and QEMU hw/net/e1000e_core.c
- * (e1000e_msix_notify); see hw-docs/vfio-qemu-test.md.
+ * (e1000e_msix_notify); see hw-docs/vfio.md, "Tested on a real kernel".
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -15,7 +15,7 @@
  * mask, MSI on an eventfd (raised and DMA-done), a DMA after DMA unmap that
  * must not land, teardown.
  *
- * edu facts (QEMU docs/specs/edu.rst, hw/misc/edu.c; see hw-docs/vfio-qemu-test.md):
+ * edu facts (QEMU docs/specs/edu.rst, hw/misc/edu.c; see hw-docs/vfio.md, "Tested on a real kernel"):
  * BAR0 registers, 4-byte access below 0x80, 4 or 8 bytes from 0x80 on.
  */
 #include <errno.h>
