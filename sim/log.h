@@ -53,13 +53,20 @@ bool zn_sim_ratelimit_allow(struct zn_sim_ratelimit *rl, uint32_t *suppressed);
 #define ZN_SIM_INFO(comp, ...)  ZN_SIM_LOG_AT(ZN_SIM_LOG_INFO, comp, __VA_ARGS__)
 #define ZN_SIM_DEBUG(comp, ...) ZN_SIM_LOG_AT(ZN_SIM_LOG_DEBUG, comp, __VA_ARGS__)
 
-/* At most 10 lines per second per call site. */
+/* At most 10 lines per second per limiter: one per call site, or (_AT) one
+ * the caller owns, e.g. per device so that one noisy client does not mute
+ * another device's log. */
 #define ZN_SIM_LOG_RL(lvl, comp, fmt, ...)                                      \
 	do {                                                                    \
 		static struct zn_sim_ratelimit zn_sim_rl_;                      \
+		ZN_SIM_LOG_RL_AT(&zn_sim_rl_, lvl, comp, fmt, ##__VA_ARGS__);   \
+	} while (0)
+
+#define ZN_SIM_LOG_RL_AT(rl, lvl, comp, fmt, ...)                               \
+	do {                                                                    \
 		uint32_t zn_sim_sup_;                                           \
 		if (zn_sim_log_enabled((lvl), (comp)) &&                        \
-		    zn_sim_ratelimit_allow(&zn_sim_rl_, &zn_sim_sup_)) {        \
+		    zn_sim_ratelimit_allow((rl), &zn_sim_sup_)) {               \
 			if (zn_sim_sup_)                                        \
 				zn_sim_log((lvl), (comp), "(%u similar messages suppressed)", \
 					   zn_sim_sup_);                        \

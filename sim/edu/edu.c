@@ -47,7 +47,6 @@ struct edu {
 	/* the extension page */
 	uint64_t *page;
 	uint64_t db_seen, irq_db_seen;
-	bool mem_was_on;
 	/* counters */
 	uint64_t reactions, irq_doorbells, irq_doorbells_dropped, dma_transfers, dma_errors,
 		dma_range_errors, dma_clamped, factorials, interrupts;
@@ -264,14 +263,8 @@ static int edu_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	int work = 0;
 
 	if (e->page && mem_on) {
-		uint64_t v;
+		uint64_t v = page_load(e, EDU_DB_ECHO_DOORBELL);
 
-		/* Stores made while memory decoding was off never reached us. */
-		if (!e->mem_was_on) {
-			e->db_seen = page_load(e, EDU_DB_ECHO_DOORBELL);
-			e->irq_db_seen = page_load(e, EDU_DB_IRQ_DOORBELL);
-		}
-		v = page_load(e, EDU_DB_ECHO_DOORBELL);
 		if (v != e->db_seen) {
 			e->db_seen = v;
 			e->reactions++;
@@ -288,7 +281,6 @@ static int edu_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 			work++;
 		}
 	}
-	e->mem_was_on = mem_on;
 	if (e->status & EDU_STATUS_COMPUTING) {
 		e->fact = factorial(e->fact);
 		e->factorials++;
@@ -324,13 +316,26 @@ static void edu_reset(void *opaque, enum zn_vfu_reset_why why)
 	if (e->page)
 		memset(e->page, 0, ZN_VFU_PAGE_SIZE);
 	e->db_seen = e->irq_db_seen = 0;
-	e->mem_was_on = zn_vfu_mem_enabled(e->dev);
+}
+
+/* Stores made while memory decoding was off never reached the device: what
+ * the page holds when it comes on is the starting point, not a doorbell. */
+static void edu_command(void *opaque, uint16_t old_cmd, uint16_t new_cmd)
+{
+	struct edu *e = opaque;
+	const uint16_t memory = 0x2;	/* PCI_COMMAND_MEMORY */
+
+	if (e->page && !(old_cmd & memory) && (new_cmd & memory)) {
+		e->db_seen = page_load(e, EDU_DB_ECHO_DOORBELL);
+		e->irq_db_seen = page_load(e, EDU_DB_IRQ_DOORBELL);
+	}
 }
 
 static const struct zn_vfu_dev_ops edu_dev_ops = {
 	.bar_access = edu_bar_access,
 	.poll = edu_poll,
 	.reset = edu_reset,
+	.command = edu_command,
 };
 
 static int edu_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **model,

@@ -241,7 +241,8 @@ int vfu_conn_queue(struct zn_vfu_dev *dev, const void *msg, size_t len, const in
 	o->len = len;
 	o->sent = 0;
 	o->nfds = nfds;
-	memcpy(o->fds, fds, sizeof(int) * nfds);
+	if (nfds)
+		memcpy(o->fds, fds, sizeof(int) * nfds);
 	memcpy(o->data, msg, len);
 	*c->out_tail = o;
 	c->out_tail = &o->next;

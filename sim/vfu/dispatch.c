@@ -39,11 +39,11 @@ static const char *const cmd_names[ZN_VFU_MAX_COMMAND] = {
 };
 
 static const struct {
-	const char *name;
+	const char *key;
 	int err;
 	const char *what;
 } err_table[ZN_VFU_ERR_COUNT] = {
-#define ZN_VFU_X(n, e, w) [ZN_VFU_ERR_##n] = { #n, e, w },
+#define ZN_VFU_X(n, k, e, w) [ZN_VFU_ERR_##n] = { k, e, w },
 	ZN_VFU_ERRORS(ZN_VFU_X)
 #undef ZN_VFU_X
 };
@@ -57,19 +57,7 @@ const char *zn_vfu_cmd_name(unsigned cmd)
 
 const char *zn_vfu_err_name(enum zn_vfu_err e)
 {
-	static char lower[ZN_VFU_ERR_COUNT][24];
-
-	if ((unsigned)e >= ZN_VFU_ERR_COUNT)
-		return "?";
-	if (!lower[e][0]) {
-		size_t i;
-
-		for (i = 0; err_table[e].name[i] && i < sizeof(lower[e]) - 1; i++)
-			lower[e][i] = (char)(err_table[e].name[i] >= 'A' && err_table[e].name[i] <= 'Z' ?
-					     err_table[e].name[i] + ('a' - 'A') : err_table[e].name[i]);
-		lower[e][i] = '\0';
-	}
-	return lower[e];
+	return (unsigned)e < ZN_VFU_ERR_COUNT ? err_table[e].key : "?";
 }
 
 int zn_vfu_err_errno(enum zn_vfu_err e)
@@ -104,9 +92,10 @@ int vfu_refuse(struct zn_vfu_dev *dev, const struct vfu_req *rq, enum zn_vfu_err
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
-	ZN_SIM_LOG_RL(ZN_SIM_LOG_WARN, "vfu", "%s: msg %u %s refused (%s): %s: %s",
-		      dev->name, rq->hdr.msg_id, zn_vfu_cmd_name(rq->hdr.cmd),
-		      zn_vfu_err_name(why), detail, strerror(err));
+	ZN_SIM_LOG_RL_AT(&dev->rl_refuse, ZN_SIM_LOG_WARN, "vfu",
+			 "%s: %s msg %u refused: %s [%s]: %s (%s)", dev->name,
+			 zn_vfu_cmd_name(rq->hdr.cmd), rq->hdr.msg_id, err_table[why].what,
+			 zn_vfu_err_name(why), detail, strerror(err));
 	vfu_send_error(dev, &rq->hdr, err);
 	return -err;
 }

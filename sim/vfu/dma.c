@@ -210,7 +210,7 @@ static void *dma_fault(struct zn_vfu_dev *dev, uint64_t *counter, int err, int *
 	VFU_INC(*counter);
 	/* What a PCI function sees when its request is not completed. */
 	vfu_pci_set_status(dev, PCI_STATUS_REC_MASTER_ABORT, true);
-	ZN_SIM_LOG_RL(ZN_SIM_LOG_WARN, "dma", "%s: DMA [%#llx, +%#llx) refused: %s", dev->name,
+	ZN_SIM_LOG_RL_AT(&dev->rl_fault, ZN_SIM_LOG_WARN, "dma", "%s: DMA [%#llx, +%#llx) refused: %s", dev->name,
 		      (unsigned long long)iova, (unsigned long long)len, why);
 	if (errp)
 		*errp = -err;

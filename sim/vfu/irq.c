@@ -97,7 +97,7 @@ static int signal_efd(struct zn_vfu_dev *dev, unsigned index, uint32_t v)
 		return -ENOENT;
 	}
 	if (eventfd_write(fd, 1) < 0) {
-		ZN_SIM_LOG_RL(ZN_SIM_LOG_WARN, "irq", "%s: %s vector %u: eventfd write failed",
+		ZN_SIM_LOG_RL_AT(&dev->rl_fault, ZN_SIM_LOG_WARN, "irq", "%s: %s vector %u: eventfd write failed",
 			      dev->name, irq_names[index], v);
 		return -errno;
 	}
@@ -275,14 +275,14 @@ int zn_vfu_irq_notify(struct zn_vfu_dev *dev, unsigned vector)
 	}
 	if (vector >= dev->irq[mode].count) {
 		VFU_INC(dev->stats.irq_bad_vector);
-		ZN_SIM_LOG_RL(ZN_SIM_LOG_WARN, "irq", "%s: %s vector %u of %u", dev->name,
+		ZN_SIM_LOG_RL_AT(&dev->rl_fault, ZN_SIM_LOG_WARN, "irq", "%s: %s vector %u of %u", dev->name,
 			      irq_names[mode], vector, dev->irq[mode].count);
 		return -EINVAL;
 	}
 	/* MSI and MSI-X are memory writes: no bus mastering, no interrupt. */
 	if (!(vfu_pci_cmd(dev) & PCI_COMMAND_MASTER)) {
 		VFU_INC(dev->stats.irq_no_master);
-		ZN_SIM_LOG_RL(ZN_SIM_LOG_WARN, "irq", "%s: %s vector %u dropped: bus mastering off",
+		ZN_SIM_LOG_RL_AT(&dev->rl_fault, ZN_SIM_LOG_WARN, "irq", "%s: %s vector %u dropped: bus mastering off",
 			      dev->name, irq_names[mode], vector);
 		return -EPERM;
 	}

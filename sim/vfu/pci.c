@@ -178,5 +178,7 @@ void vfu_pci_write(struct zn_vfu_dev *dev, uint64_t off, const void *buf, uint32
 			     dev->name, old_cmd, cmd, cmd & PCI_COMMAND_MEMORY ? "on" : "off",
 			     cmd & PCI_COMMAND_MASTER ? "on" : "off");
 		vfu_intx_reevaluate(dev, old_cmd);
+		if (dev->desc.ops && dev->desc.ops->command)
+			dev->desc.ops->command(dev->desc.opaque, old_cmd, cmd);
 	}
 }

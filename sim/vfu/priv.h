@@ -148,6 +148,8 @@ struct zn_vfu_dev {
 	size_t nwin, capwin;
 	struct vfu_conn conn;
 	struct zn_vfu_stats stats;
+	/* log limiters: refusals (client-driven), device-side faults */
+	struct zn_sim_ratelimit rl_refuse, rl_fault;
 };
 
 /* conn.c */

@@ -80,6 +80,9 @@ struct zn_vfu_dev_ops {
 	void (*reset)(void *opaque, enum zn_vfu_reset_why why);
 	/* Optional: a DMA window is about to go away; drop cached pointers. */
 	void (*dma_unmap)(void *opaque, uint64_t iova, uint64_t size);
+	/* Optional: the PCI COMMAND register changed (MEMORY, BUS_MASTER, ...),
+	 * called before the client's config write is answered. */
+	void (*command)(void *opaque, uint16_t old_cmd, uint16_t new_cmd);
 };
 
 struct zn_vfu_dev_desc {
@@ -166,41 +169,41 @@ int zn_vfu_irq_err(struct zn_vfu_dev *dev);
 
 /* ---- Statistics --------------------------------------------------------- */
 
-/* X(name, errno, what) for every reason a message is refused. */
+/* X(NAME, "key", errno, what) for every reason a message is refused. */
 #define ZN_VFU_ERRORS(X)                                                          \
-	X(BAD_MSG_SIZE, EINVAL, "msg_size below the header size (stream lost)")   \
-	X(OVERSIZED, EMSGSIZE, "msg_size above the largest message we accept")    \
-	X(BAD_TYPE, EINVAL, "not a command, or unknown header flags")            \
-	X(NOT_NEGOTIATED, EINVAL, "a command before VERSION")                    \
-	X(VERSION_AGAIN, EINVAL, "VERSION after the handshake")                  \
-	X(BAD_VERSION, ENOTSUP, "unsupported major version")                      \
-	X(BAD_JSON, EINVAL, "VERSION data not a valid capabilities object")      \
-	X(BAD_SIZE, EINVAL, "payload size wrong for the command")                \
-	X(BAD_ARGSZ, EINVAL, "argsz too small or inconsistent")                  \
-	X(BAD_FLAGS, EINVAL, "unknown or invalid flags")                         \
-	X(NONZERO_FIELD, EINVAL, "a field that must be zero is not")             \
-	X(BAD_INDEX, EINVAL, "region or IRQ index out of range")                 \
-	X(BAD_RANGE, EINVAL, "offset/count or start/count out of range")         \
-	X(XFER_TOO_BIG, E2BIG, "count above max_data_xfer_size")                 \
-	X(TOO_MANY_FDS, EINVAL, "more fds than max_msg_fds (truncated)")         \
-	X(MISSING_FDS, EINVAL, "fewer fds than the command needs")               \
-	X(UNEXPECTED_FDS, EINVAL, "fds with a command that takes none")          \
-	X(BAD_FD, EINVAL, "fd of the wrong kind or size")                        \
-	X(UNKNOWN_CMD, ENOSYS, "unknown command")                                \
-	X(UNSUPPORTED_CMD, ENOTSUP, "command not implemented here")              \
-	X(DMA_OVERLAP, EEXIST, "DMA_MAP overlaps a mapped window")               \
-	X(DMA_NOT_FOUND, ENOENT, "DMA_UNMAP of no mapped window")                \
-	X(DMA_PARTIAL, EINVAL, "DMA_UNMAP not matching a window exactly")        \
-	X(DMA_LIMIT, ENOSPC, "max_dma_maps windows already mapped")              \
-	X(DMA_MMAP, ENOMEM, "mmap of the DMA fd failed")                         \
-	X(IRQ_BUSY, EINVAL, "another interrupt type is enabled")                 \
-	X(IRQ_UNSUPPORTED, EINVAL, "action not supported for this IRQ index")    \
-	X(MEM_DISABLED, EIO, "BAR access with COMMAND.MEMORY/IO off")            \
-	X(DEVICE_ERROR, EIO, "the model refused the access")                     \
-	X(TRUNCATED, 0, "connection closed inside a message")
+	X(BAD_MSG_SIZE, "bad_msg_size", EINVAL, "msg_size below the header size (stream lost)")   \
+	X(OVERSIZED, "oversized", EMSGSIZE, "msg_size above the largest message we accept")    \
+	X(BAD_TYPE, "bad_type", EINVAL, "not a command, or unknown header flags")            \
+	X(NOT_NEGOTIATED, "not_negotiated", EINVAL, "a command before VERSION")                    \
+	X(VERSION_AGAIN, "version_again", EINVAL, "VERSION after the handshake")                  \
+	X(BAD_VERSION, "bad_version", ENOTSUP, "unsupported major version")                      \
+	X(BAD_JSON, "bad_json", EINVAL, "VERSION data not a valid capabilities object")      \
+	X(BAD_SIZE, "bad_size", EINVAL, "payload size wrong for the command")                \
+	X(BAD_ARGSZ, "bad_argsz", EINVAL, "argsz too small or inconsistent")                  \
+	X(BAD_FLAGS, "bad_flags", EINVAL, "unknown or invalid flags")                         \
+	X(NONZERO_FIELD, "nonzero_field", EINVAL, "a field that must be zero is not")             \
+	X(BAD_INDEX, "bad_index", EINVAL, "region or IRQ index out of range")                 \
+	X(BAD_RANGE, "bad_range", EINVAL, "offset/count or start/count out of range")         \
+	X(XFER_TOO_BIG, "xfer_too_big", E2BIG, "count above max_data_xfer_size")                 \
+	X(TOO_MANY_FDS, "too_many_fds", EINVAL, "more fds than max_msg_fds (truncated)")         \
+	X(MISSING_FDS, "missing_fds", EINVAL, "fewer fds than the command needs")               \
+	X(UNEXPECTED_FDS, "unexpected_fds", EINVAL, "fds with a command that takes none")          \
+	X(BAD_FD, "bad_fd", EINVAL, "fd of the wrong kind or size")                        \
+	X(UNKNOWN_CMD, "unknown_cmd", ENOSYS, "unknown command")                                \
+	X(UNSUPPORTED_CMD, "unsupported_cmd", ENOTSUP, "command not implemented here")              \
+	X(DMA_OVERLAP, "dma_overlap", EEXIST, "DMA_MAP overlaps a mapped window")               \
+	X(DMA_NOT_FOUND, "dma_not_found", ENOENT, "DMA_UNMAP of no mapped window")                \
+	X(DMA_PARTIAL, "dma_partial", EINVAL, "DMA_UNMAP not matching a window exactly")        \
+	X(DMA_LIMIT, "dma_limit", ENOSPC, "max_dma_maps windows already mapped")              \
+	X(DMA_MMAP, "dma_mmap", ENOMEM, "mmap of the DMA fd failed")                         \
+	X(IRQ_BUSY, "irq_busy", EINVAL, "another interrupt type is enabled")                 \
+	X(IRQ_UNSUPPORTED, "irq_unsupported", EINVAL, "action not supported for this IRQ index")    \
+	X(MEM_DISABLED, "mem_disabled", EIO, "BAR access with COMMAND.MEMORY/IO off")            \
+	X(DEVICE_ERROR, "device_error", EIO, "the model refused the access")                     \
+	X(TRUNCATED, "truncated", 0, "connection closed inside a message")
 
 enum zn_vfu_err {
-#define ZN_VFU_X(name, err, what) ZN_VFU_ERR_##name,
+#define ZN_VFU_X(name, key, err, what) ZN_VFU_ERR_##name,
 	ZN_VFU_ERRORS(ZN_VFU_X)
 #undef ZN_VFU_X
 	ZN_VFU_ERR_COUNT
