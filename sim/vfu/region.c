@@ -122,7 +122,8 @@ int vfu_handle_region_info(struct zn_vfu_dev *dev, struct vfu_req *rq)
 	info.size = vfu_region_size(dev, in.index);
 	if (info.size)
 		info.flags = ZN_VFU_REGION_F_READ | ZN_VFU_REGION_F_WRITE;
-	if (bar_has_areas(dev, in.index) && dev->conn.client_max_fds > 0) {
+	if (bar_has_areas(dev, in.index) && dev->bar_fd[in.index] >= 0 &&
+	    dev->conn.client_max_fds > 0) {
 		const struct zn_vfu_bar *b = &dev->desc.bar[in.index];
 
 		info.flags |= ZN_VFU_REGION_F_MMAP;
@@ -212,6 +213,8 @@ static int bar_access(struct zn_vfu_dev *dev, unsigned bar, uint64_t off, uint8_
 		case 1: {
 			uint8_t *mem = (uint8_t *)dev->bar_va[bar] + off;
 
+			if (!dev->bar_va[bar])
+				return -EIO;	/* lost to a failed memfd_create */
 			if (is_write)
 				memcpy(mem, buf, n);
 			else
