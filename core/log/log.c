@@ -48,13 +48,19 @@ static int parse_level(const char *s, size_t n, enum zn_log_level *out)
 	return -EINVAL;
 }
 
+static void init_from_env(void);
+
 int zn_log_configure(const char *spec)
 {
 	enum zn_log_level deflt = ZN_LOG_INFO;
 	struct comp_level comp[MAX_COMPONENTS];
 	unsigned ncomp = 0;
 
-	if (!spec)
+	/* Let the one-time environment read happen first, so it cannot
+	 * overwrite an explicit configuration later. */
+	if (spec)
+		pthread_once(&g.once, init_from_env);
+	else
 		spec = getenv("ZN_LOG");
 	for (const char *p = spec; p && *p;) {
 		const char *end = strchr(p, ',');

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -33,6 +34,14 @@ static int teardown(void **state)
 	(void)state;
 	zn_log_set_sink(NULL, NULL);
 	return zn_log_configure("");
+}
+
+/* Runs first: ZN_LOG is set in main() and not read yet. */
+static void test_configure_wins_over_env(void **state)
+{
+	(void)state;
+	assert_int_equal(zn_log_configure("debug"), 0);
+	assert_true(zn_log_enabled(ZN_LOG_DEBUG, "bus"));
 }
 
 static void test_default_level_is_info(void **state)
@@ -91,7 +100,9 @@ static void test_ratelimit(void **state)
 
 int main(void)
 {
+	setenv("ZN_LOG", "err", 1);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_configure_wins_over_env, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_level_is_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_per_component, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_spec_rejected, setup, teardown),
