@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Wires: how the network ports of models meet.
+ *
+ * A port is one Ethernet-frame endpoint of a model (a NIC's MAC). The model
+ * owns it, fills in rx, and sends with zn_sim_port_tx. A wire joins ports:
+ *
+ *   pair   two ports back to back in this process: what one sends, the other
+ *          receives, on the next loop iteration (never from inside tx, so a
+ *          model is not re-entered while it transmits).
+ *
+ * A frame sent on an unplugged port, or into a full wire, is dropped and
+ * counted, as a cable-less NIC or a congested link would.
+ */
+#ifndef ZN_SIM_WIRE_H
+#define ZN_SIM_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ZN_SIM_FRAME_MAX	9216	/* jumbo frame, FCS excluded */
+#define ZN_SIM_WIRE_SLOTS	128	/* frames in flight per direction */
+#define ZN_SIM_WIRE_BUDGET	64	/* frames delivered per direction per poll */
+
+struct zn_sim_wire;
+
+struct zn_sim_port {
+	const char *name;	/* for logs; set by the model */
+	/* A frame arrived; the data is valid during the call only. */
+	void (*rx)(void *opaque, const void *frame, size_t len);
+	void *opaque;
+	/* set by the wire */
+	struct zn_sim_wire *wire;
+	unsigned end;
+	/* counters */
+	uint64_t tx_frames, tx_dropped, rx_frames;
+};
+
+/* 0, or -ENOTCONN (unplugged), -EMSGSIZE (len 0 or too big), -ENOBUFS (the
+ * wire is full); every failure is counted in tx_dropped. */
+int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len);
+
+/* Joins a and b (both unplugged, not the same port). */
+int zn_sim_wire_pair(struct zn_sim_port *a, struct zn_sim_port *b, struct zn_sim_wire **out);
+/* Delivers queued frames: a loop poller (zn_vfu_loop_add_poller). */
+int zn_sim_wire_poll(void *wire, uint64_t now_ns, uint64_t *deadline_ns);
+/* Unplugs both ports, drops frames in flight. */
+void zn_sim_wire_free(struct zn_sim_wire *w);
+
+#endif
