@@ -5,7 +5,10 @@
  * Every DMA region is fd-backed (a memfd, MFD_HUGETLB with 2 MiB pages when
  * hugepages are available) and mapped MAP_SHARED, so that the same memory can
  * be given to the kernel IOMMU (VFIO_IOMMU_MAP_DMA needs only the VA) or to a
- * vfio-user device model (DMA_MAP passes the fd and an offset). IOVA = VA.
+ * vfio-user device model (DMA_MAP passes the fd and an offset). IOVA = VA
+ * unless the caller picks another with zn_dma_region_set_iova(). Regions are
+ * prefaulted and mlocked at allocation (RLIMIT_MEMLOCK must allow it, or
+ * CAP_IPC_LOCK), so that DMA never meets a missing page.
  *
  * A process-wide registry knows every live region and translates a VA to its
  * IOVA and to (fd, offset). Buffer pools carve fixed-size buffers from a
@@ -28,7 +31,7 @@ enum zn_dma_flags {
 
 struct zn_dma_region {
 	void *va;
-	uint64_t iova;		/* == (uintptr_t)va */
+	uint64_t iova;		/* (uintptr_t)va unless set_iova chose another */
 	size_t len;		/* rounded up to page_size */
 	int fd;			/* memfd, owned by the region */
 	uint64_t fd_offset;	/* offset of va within fd (0 today) */
@@ -40,26 +43,34 @@ struct zn_dma_region {
 
 /*
  * Allocate a region of at least len bytes, placed on numa_node (-1 = any).
- * Returns 0 or a negative errno (-ENOMEM, -EINVAL, ...).
+ * Returns 0 or a negative errno: -EINVAL (len 0, unknown or conflicting
+ * flags, a NUMA node that does not exist), -ENOMEM (no memory, no hugepages
+ * with ZN_DMA_HUGE_ONLY, RLIMIT_MEMLOCK too low). Every failure logs one line.
  */
 int zn_dma_region_alloc(const char *name, size_t len, int numa_node,
 			unsigned flags, struct zn_dma_region **out);
 void zn_dma_region_free(struct zn_dma_region *r);
 /*
  * Give the region another IOVA before it is DMA-mapped, for devices whose
- * DMA mask cannot reach the VA (e.g. QEMU's edu: 28 bits). -EEXIST if the
- * new range overlaps another region's IOVA range.
+ * DMA mask cannot reach the VA (e.g. QEMU's edu: 28 bits). -EINVAL if iova
+ * is not 4 KiB aligned or the range wraps; -EEXIST if it overlaps another
+ * live region's IOVA range.
  */
 int zn_dma_region_set_iova(struct zn_dma_region *r, uint64_t iova);
 
-/* Registry look-ups; [va, va+len) must lie within one live region. */
+/*
+ * Registry look-ups; [va, va+len) must lie within one live region, else
+ * -EFAULT (NULL). They take a lock: for control paths, not per packet.
+ */
 int zn_mem_va_to_iova(const void *va, size_t len, uint64_t *iova);
 int zn_mem_va_to_fd(const void *va, size_t len, int *fd, uint64_t *fd_offset);
 struct zn_dma_region *zn_mem_find(const void *va);
 
 /*
- * Fixed-size buffer pool over part of a region. All bookkeeping is allocated
- * at creation; get/put never allocate.
+ * Fixed-size buffer pool over part of a region, from offset (a multiple of
+ * 64) on. buf_size is rounded up to 64 bytes; -ENOSPC if count buffers do not
+ * fit. All bookkeeping is allocated at creation; get/put never allocate and
+ * take no lock: a pool has one owner thread.
  */
 struct zn_pool;
 

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* core/mem internals shared by region.c and registry.c. */
+#ifndef ZN_MEM_INTERNAL_H
+#define ZN_MEM_INTERNAL_H
+
+#include "zcnic/mem.h"
+
+/* -EEXIST if r's IOVA range overlaps a live region's, -ENOMEM. */
+int zn_mem_reg_add(struct zn_dma_region *r);
+void zn_mem_reg_remove(struct zn_dma_region *r);
+/* -ENOENT if r is not live, -EEXIST on overlap; r->iova updated on success. */
+int zn_mem_reg_set_iova(struct zn_dma_region *r, uint64_t iova);
+/* Bytes held by live regions (all of them are mlocked). */
+size_t zn_mem_reg_locked_bytes(void);
+
+#endif
