@@ -323,9 +323,8 @@ static void edu_reset(void *opaque, enum zn_vfu_reset_why why)
 static void edu_command(void *opaque, uint16_t old_cmd, uint16_t new_cmd)
 {
 	struct edu *e = opaque;
-	const uint16_t memory = 0x2;	/* PCI_COMMAND_MEMORY */
 
-	if (e->page && !(old_cmd & memory) && (new_cmd & memory)) {
+	if (e->page && !(old_cmd & ZN_VFU_CMD_MEMORY) && (new_cmd & ZN_VFU_CMD_MEMORY)) {
 		e->db_seen = page_load(e, EDU_DB_ECHO_DOORBELL);
 		e->irq_db_seen = page_load(e, EDU_DB_IRQ_DOORBELL);
 	}

@@ -96,14 +96,11 @@ uint64_t vfu_region_size(const struct zn_vfu_dev *dev, unsigned index)
 
 int vfu_handle_region_info(struct zn_vfu_dev *dev, struct vfu_req *rq)
 {
-	struct zn_vfu_region_info in;
-	struct {
-		struct zn_vfu_region_info info;
-		struct zn_vfu_cap_sparse_mmap cap;
-		struct zn_vfu_sparse_area areas[ZN_VFU_MAX_AREAS];
-	} out;
-	uint32_t full = sizeof(out.info);
-	bool mappable;
+	struct zn_vfu_region_info in, info = { 0 };
+	struct zn_vfu_cap_sparse_mmap cap = { 0 };
+	uint8_t out[sizeof(info) + sizeof(cap) +
+		    ZN_VFU_MAX_AREAS * sizeof(struct zn_vfu_sparse_area)];
+	uint32_t full = sizeof(info);
 	int fd = -1;
 
 	if (rq->len != sizeof(in))
@@ -121,34 +118,38 @@ int vfu_handle_region_info(struct zn_vfu_dev *dev, struct vfu_req *rq)
 		return vfu_refuse(dev, rq, ZN_VFU_ERR_NONZERO_FIELD, 0,
 				  "flags/cap_offset/size/offset must be zero");
 
-	memset(&out, 0, sizeof(out));
-	out.info.index = in.index;
-	out.info.size = vfu_region_size(dev, in.index);
-	if (out.info.size)
-		out.info.flags = ZN_VFU_REGION_F_READ | ZN_VFU_REGION_F_WRITE;
-	mappable = bar_has_areas(dev, in.index) && dev->conn.client_max_fds > 0;
-	if (mappable) {
+	info.index = in.index;
+	info.size = vfu_region_size(dev, in.index);
+	if (info.size)
+		info.flags = ZN_VFU_REGION_F_READ | ZN_VFU_REGION_F_WRITE;
+	if (bar_has_areas(dev, in.index) && dev->bar_fd[in.index] >= 0 &&
+	    dev->conn.client_max_fds > 0) {
 		const struct zn_vfu_bar *b = &dev->desc.bar[in.index];
 
-		out.info.flags |= ZN_VFU_REGION_F_MMAP;
-		full += (uint32_t)(sizeof(out.cap) + b->nr_areas * sizeof(out.areas[0]));
+		info.flags |= ZN_VFU_REGION_F_MMAP;
+		full += (uint32_t)(sizeof(cap) + b->nr_areas * sizeof(struct zn_vfu_sparse_area));
 		if (in.argsz >= full) {
-			out.info.flags |= ZN_VFU_REGION_F_CAPS;
-			out.info.cap_offset = sizeof(out.info);
-			out.cap.header.id = ZN_VFU_REGION_CAP_SPARSE_MMAP;
-			out.cap.header.version = ZN_VFU_REGION_CAP_SPARSE_MMAP_VERSION;
-			out.cap.header.next = 0;
-			out.cap.nr_areas = b->nr_areas;
+			info.flags |= ZN_VFU_REGION_F_CAPS;
+			info.cap_offset = sizeof(info);
+			cap.header.id = ZN_VFU_REGION_CAP_SPARSE_MMAP;
+			cap.header.version = ZN_VFU_REGION_CAP_SPARSE_MMAP_VERSION;
+			cap.header.next = 0;
+			cap.nr_areas = b->nr_areas;
+			memcpy(out + sizeof(info), &cap, sizeof(cap));
 			for (unsigned i = 0; i < b->nr_areas; i++) {
-				out.areas[i].offset = b->areas[i].offset;
-				out.areas[i].size = b->areas[i].size;
+				struct zn_vfu_sparse_area area = { b->areas[i].offset,
+								   b->areas[i].size };
+
+				memcpy(out + sizeof(info) + sizeof(cap) + i * sizeof(area), &area,
+				       sizeof(area));
 			}
 			fd = dev->bar_fd[in.index];
 		}
 	}
-	out.info.argsz = full;
+	info.argsz = full;
+	memcpy(out, &info, sizeof(info));
 	/* The reply is what fits in argsz: all of it, or the fixed part. */
-	return vfu_reply(dev, rq, &out, fd >= 0 ? full : sizeof(out.info), &fd, fd >= 0 ? 1 : 0);
+	return vfu_reply(dev, rq, out, fd >= 0 ? full : sizeof(info), &fd, fd >= 0 ? 1 : 0);
 }
 
 /* ---- MSI-X table and PBA ---- */
@@ -212,6 +213,8 @@ static int bar_access(struct zn_vfu_dev *dev, unsigned bar, uint64_t off, uint8_
 		case 1: {
 			uint8_t *mem = (uint8_t *)dev->bar_va[bar] + off;
 
+			if (!dev->bar_va[bar])
+				return -EIO;	/* lost to a failed memfd_create */
 			if (is_write)
 				memcpy(mem, buf, n);
 			else

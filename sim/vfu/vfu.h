@@ -127,6 +127,11 @@ int zn_vfu_dev_request_release(struct zn_vfu_dev *dev);
  * pointer changes when a client disconnects (each client gets fresh pages),
  * so fetch it again in reset. Areas live at their BAR offset from it. */
 void *zn_vfu_bar_mem(struct zn_vfu_dev *dev, unsigned bar);
+/* PCI COMMAND register bits a model may look at (PCI 3.0, 6.2.2) */
+#define ZN_VFU_CMD_IO		0x0001
+#define ZN_VFU_CMD_MEMORY	0x0002
+#define ZN_VFU_CMD_MASTER	0x0004
+#define ZN_VFU_CMD_INTX_DISABLE	0x0400
 bool zn_vfu_mem_enabled(const struct zn_vfu_dev *dev);	/* COMMAND.MEMORY */
 bool zn_vfu_bus_master(const struct zn_vfu_dev *dev);	/* COMMAND.BUS_MASTER */
 

@@ -778,6 +778,56 @@ static void test_region_info_argsz_and_doorbell(void **state)
 	close(fd);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Store-to-reaction latency of a polled doorbell: informative numbers, and
+ * every doorbell must be seen (each wait is bounded). */
+static void test_doorbell_latency(void **state)
+{
+	enum { N = 200 };
+	int fd = connect_ready();
+	uint64_t lat[N];
+	volatile uint64_t *page;
+	struct reply r;
+
+	(void)state;
+	assert_int_equal(region_info(fd, 2, 4096, &r), 0);
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r.fds[0], 0);
+	assert_true(page != MAP_FAILED);
+	reply_free(&r);
+	enable(fd, 0x2);
+	for (int i = 0; i < N; i++) {
+		uint64_t v = 1000 + (uint64_t)i, t0 = mono_ns();
+
+		if (i == N / 2)
+			sleep_ms(5);	/* let the loop back off once: the slow path */
+		t0 = mono_ns();
+		__atomic_store_n(&page[EDU_DB_ECHO_DOORBELL / 8], v, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&page[EDU_DB_ECHO / 8], __ATOMIC_ACQUIRE) != v)
+			assert_true(mono_ns() - t0 < WAIT_MS * 1000000ull);
+		lat[i] = mono_ns() - t0;
+	}
+	assert_int_equal(page[EDU_DB_REACTIONS / 8], N);
+	qsort(lat, N, sizeof(lat[0]), cmp_u64);
+	print_message("doorbell -> model reaction: median %.1f us, p99 %.1f us, max %.1f us\n",
+		      lat[N / 2] / 1e3, lat[N * 99 / 100] / 1e3, lat[N - 1] / 1e3);
+	munmap((void *)page, 4096);
+	close(fd);
+}
+
 static void test_config_space(void **state)
 {
 	int fd = connect_ready();
@@ -1591,6 +1641,7 @@ int main(void)
 		T(test_device_info),
 		T(test_region_info_all),
 		T(test_region_info_argsz_and_doorbell),
+		T(test_doorbell_latency),
 		T(test_config_space),
 		T(test_bar0_registers),
 		T(test_dma_both_ways),
