@@ -37,7 +37,7 @@ struct vfu_region {
 
 struct vfu_dev {
 	struct zn_bus_dev bus;
-	struct zn_vfu_conn conn;
+	struct zn_vfuc_conn conn;
 	struct vfu_region region[ZN_BUS_NUM_REGIONS_MAX];
 	uint32_t xfer_max;		/* REGION_READ/WRITE chunk */
 	uint8_t *xfer_buf;		/* REGION_READ reply: header + chunk */
@@ -48,16 +48,16 @@ static struct vfu_dev *vdev(struct zn_bus_dev *d)
 	return d->priv;
 }
 
-static int call(struct vfu_dev *v, struct zn_vfu_xact *x)
+static int call(struct vfu_dev *v, struct zn_vfuc_xact *x)
 {
-	return zn_vfu_call(&v->conn, x);
+	return zn_vfuc_call(&v->conn, x);
 }
 
 static int do_get_device_info(struct vfu_dev *v, struct zn_device_info *info)
 {
 	struct zn_vfu_device_info req = { .argsz = sizeof(req) }, rep;
 	struct iovec iov = { &req, sizeof(req) };
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DEVICE_GET_INFO, .req = &iov, .nreq = 1,
 		.reply = &rep, .reply_max = sizeof(rep),
 	};
@@ -65,7 +65,7 @@ static int do_get_device_info(struct vfu_dev *v, struct zn_device_info *info)
 
 	if (rc < 0)
 		return rc;
-	return zn_vfu_parse_device_info(&rep, x.reply_len, info, v->conn.who);
+	return zn_vfuc_parse_device_info(&rep, x.reply_len, info, v->conn.who);
 }
 
 static int vfu_get_device_info(struct zn_bus_dev *d, struct zn_device_info *info)
@@ -86,7 +86,7 @@ static int region_info_once(struct vfu_dev *v, uint32_t index, uint32_t argsz,
 	struct zn_vfu_region_info req = { .argsz = argsz, .index = index };
 	struct iovec iov = { &req, sizeof(req) };
 	int fds[ZN_VFU_MAX_MSG_FDS];
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DEVICE_GET_REGION_INFO, .req = &iov, .nreq = 1,
 		.reply_max = argsz, .rfds = fds, .rfds_max = ZN_VFU_MAX_MSG_FDS,
 	};
@@ -98,13 +98,13 @@ static int region_info_once(struct vfu_dev *v, uint32_t index, uint32_t argsz,
 	rc = call(v, &x);
 	if (rc < 0)
 		goto out;
-	rc = zn_vfu_parse_region_info(x.reply, x.reply_len, index, argsz, x.nrfds,
+	rc = zn_vfuc_parse_region_info(x.reply, x.reply_len, index, argsz, x.nrfds,
 				      info, v->conn.who);
 	if (rc == 0 && x.nrfds == 1) {
 		*fd = fds[0];
 		x.nrfds = 0;
 	}
-	zn_vfu_close_fds(fds, x.nrfds);
+	zn_vfuc_close_fds(fds, x.nrfds);
 out:
 	free(x.reply);
 	return rc;
@@ -114,7 +114,7 @@ static int vfu_get_region_info(struct zn_bus_dev *d, uint32_t index,
 			       struct zn_region_info *info)
 {
 	struct vfu_dev *v = vdev(d);
-	uint32_t argsz = ZN_VFU_REGION_INFO_ARGSZ;
+	uint32_t argsz = ZN_VFUC_REGION_INFO_ARGSZ;
 	int fd = -1, rc;
 
 	if (index >= d->info.num_regions)
@@ -126,7 +126,7 @@ static int vfu_get_region_info(struct zn_bus_dev *d, uint32_t index,
 		argsz = (uint32_t)rc;
 		rc = region_info_once(v, index, argsz, info, &fd);
 		if (rc > 0) {
-			ZN_ERR(ZN_VFU_LOG, "%s: DEVICE_GET_REGION_INFO reply: region %u asks "
+			ZN_ERR(ZN_VFUC_LOG, "%s: DEVICE_GET_REGION_INFO reply: region %u asks "
 			       "for %d bytes after being given the %u it asked for",
 			       v->conn.who, index, rc, argsz);
 			rc = -EPROTO;
@@ -161,7 +161,7 @@ static int map_areas(struct vfu_region *r, uint8_t *base, int prot, const char *
 			 (off_t)(ri->offset + off)) == MAP_FAILED) {
 			int err = errno;
 
-			ZN_ERR(ZN_VFU_LOG, "%s: region %u: mmap of [%#" PRIx64 ", +%#" PRIx64
+			ZN_ERR(ZN_VFUC_LOG, "%s: region %u: mmap of [%#" PRIx64 ", +%#" PRIx64
 			       ") at fd offset %#" PRIx64 " failed: %s", who, ri->index, off,
 			       len, ri->offset + off, strerror(err));
 			return -err;
@@ -193,7 +193,7 @@ static int vfu_map_region(struct zn_bus_dev *d, uint32_t index, void **va)
 			return rc;
 	}
 	if (!(r->info.flags & ZN_REGION_F_MMAP) || r->fd < 0) {
-		ZN_ERR(ZN_VFU_LOG, "%s: region %u is not mappable; use region reads and writes",
+		ZN_ERR(ZN_VFUC_LOG, "%s: region %u is not mappable; use region reads and writes",
 		       v->conn.who, index);
 		return -EINVAL;
 	}
@@ -209,7 +209,7 @@ static int vfu_map_region(struct zn_bus_dev *d, uint32_t index, void **va)
 	base = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED) {
 		rc = -errno;
-		ZN_ERR(ZN_VFU_LOG, "%s: region %u: cannot reserve %zu bytes: %s", v->conn.who,
+		ZN_ERR(ZN_VFUC_LOG, "%s: region %u: cannot reserve %zu bytes: %s", v->conn.who,
 		       index, len, strerror(-rc));
 		return rc;
 	}
@@ -227,7 +227,7 @@ static int vfu_map_region(struct zn_bus_dev *d, uint32_t index, void **va)
 	*va = base;
 	return 0;
 unaligned:
-	ZN_ERR(ZN_VFU_LOG, "%s: region %u: offset or sparse areas are not page-aligned; "
+	ZN_ERR(ZN_VFUC_LOG, "%s: region %u: offset or sparse areas are not page-aligned; "
 	       "cannot map it", v->conn.who, index);
 	return -EINVAL;
 }
@@ -275,14 +275,14 @@ static int vfu_region_read(struct zn_bus_dev *d, uint32_t index, uint64_t off,
 			.offset = off + done, .region = index, .count = n,
 		};
 		struct iovec iov = { &req, sizeof(req) };
-		struct zn_vfu_xact x = {
+		struct zn_vfuc_xact x = {
 			.cmd = ZN_VFU_REGION_READ, .req = &iov, .nreq = 1,
 			.reply = v->xfer_buf, .reply_max = sizeof(req) + n,
 		};
 
 		rc = call(v, &x);
 		if (rc == 0)
-			rc = zn_vfu_parse_region_access(v->xfer_buf, x.reply_len,
+			rc = zn_vfuc_parse_region_access(v->xfer_buf, x.reply_len,
 							ZN_VFU_REGION_READ, index, req.offset,
 							n, (uint8_t *)buf + done, v->conn.who);
 		done += n;
@@ -308,14 +308,14 @@ static int vfu_region_write(struct zn_bus_dev *d, uint32_t index, uint64_t off,
 		struct iovec iov[2] = {
 			{ &req, sizeof(req) }, { (uint8_t *)buf + done, n },
 		};
-		struct zn_vfu_xact x = {
+		struct zn_vfuc_xact x = {
 			.cmd = ZN_VFU_REGION_WRITE, .req = iov, .nreq = 2,
 			.reply = &rep, .reply_max = sizeof(rep),
 		};
 
 		rc = call(v, &x);
 		if (rc == 0)
-			rc = zn_vfu_parse_region_access(&rep, x.reply_len, ZN_VFU_REGION_WRITE,
+			rc = zn_vfuc_parse_region_access(&rep, x.reply_len, ZN_VFU_REGION_WRITE,
 							index, req.offset, n, NULL, v->conn.who);
 		done += n;
 	}
@@ -328,7 +328,7 @@ static int vfu_get_irq_info(struct zn_bus_dev *d, uint32_t index, struct zn_irq_
 	struct vfu_dev *v = vdev(d);
 	struct zn_vfu_irq_info req = { .argsz = sizeof(req), .index = index }, rep;
 	struct iovec iov = { &req, sizeof(req) };
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DEVICE_GET_IRQ_INFO, .req = &iov, .nreq = 1,
 		.reply = &rep, .reply_max = sizeof(rep),
 	};
@@ -339,7 +339,7 @@ static int vfu_get_irq_info(struct zn_bus_dev *d, uint32_t index, struct zn_irq_
 	pthread_mutex_lock(&v->conn.lock);
 	rc = call(v, &x);
 	if (rc == 0)
-		rc = zn_vfu_parse_irq_info(&rep, x.reply_len, index, info, v->conn.who);
+		rc = zn_vfuc_parse_irq_info(&rep, x.reply_len, index, info, v->conn.who);
 	pthread_mutex_unlock(&v->conn.lock);
 	return rc;
 }
@@ -352,7 +352,7 @@ static int set_irqs_one(struct vfu_dev *v, uint32_t flags, uint32_t index,
 		.start = start, .count = count,
 	};
 	struct iovec iov = { &req, sizeof(req) };
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DEVICE_SET_IRQS, .req = &iov, .nreq = 1,
 		.fds = fds, .nfds = nfds,
 	};
@@ -370,8 +370,8 @@ static int vfu_set_irqs(struct zn_bus_dev *d, uint32_t index, uint32_t start,
 {
 	const uint32_t trig_fd = ZN_VFU_IRQ_SET_DATA_EVENTFD | ZN_VFU_IRQ_SET_ACTION_TRIGGER;
 	struct vfu_dev *v = vdev(d);
-	uint32_t max = v->conn.caps.max_msg_fds < ZN_VFU_SEND_FDS_MAX
-		       ? v->conn.caps.max_msg_fds : ZN_VFU_SEND_FDS_MAX;
+	uint32_t max = v->conn.caps.max_msg_fds < ZN_VFUC_SEND_FDS_MAX
+		       ? v->conn.caps.max_msg_fds : ZN_VFUC_SEND_FDS_MAX;
 	int rc = 0;
 
 	if (index >= d->info.num_irqs || (count && !fds) || start + count < start)
@@ -402,7 +402,7 @@ static int vfu_dma_map(struct zn_bus_dev *d, const struct zn_dma_region *r)
 		.offset = r->fd_offset, .addr = r->iova, .size = r->len,
 	};
 	struct iovec iov = { &req, sizeof(req) };
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DMA_MAP, .req = &iov, .nreq = 1, .fds = &r->fd, .nfds = 1,
 	};
 	int rc;
@@ -421,7 +421,7 @@ static int vfu_dma_unmap(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	struct zn_vfu_dma_unmap req = { .argsz = sizeof(req), .addr = r->iova, .size = r->len };
 	struct zn_vfu_dma_unmap rep;
 	struct iovec iov = { &req, sizeof(req) };
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DMA_UNMAP, .req = &iov, .nreq = 1,
 		.reply = &rep, .reply_max = sizeof(rep),
 	};
@@ -430,7 +430,7 @@ static int vfu_dma_unmap(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	pthread_mutex_lock(&v->conn.lock);
 	rc = call(v, &x);
 	if (rc == 0)
-		rc = zn_vfu_parse_dma_unmap(&rep, x.reply_len, r->iova, r->len, v->conn.who);
+		rc = zn_vfuc_parse_dma_unmap(&rep, x.reply_len, r->iova, r->len, v->conn.who);
 	pthread_mutex_unlock(&v->conn.lock);
 	return rc;
 }
@@ -438,14 +438,14 @@ static int vfu_dma_unmap(struct zn_bus_dev *d, const struct zn_dma_region *r)
 static int vfu_reset(struct zn_bus_dev *d)
 {
 	struct vfu_dev *v = vdev(d);
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_DEVICE_RESET,
 		.timeout_ms = v->conn.timeout_ms * RESET_TIMEOUT_FACTOR,
 	};
 	int rc;
 
 	if (!(d->info.flags & ZN_VFU_DEV_F_RESET)) {
-		ZN_ERR(ZN_VFU_LOG, "%s: the device does not support reset", v->conn.who);
+		ZN_ERR(ZN_VFUC_LOG, "%s: the device does not support reset", v->conn.who);
 		return -EOPNOTSUPP;
 	}
 	pthread_mutex_lock(&v->conn.lock);
@@ -495,11 +495,11 @@ static int negotiate(struct vfu_dev *v)
 		.major = ZN_VFU_VERSION_MAJOR, .minor = ZN_VFU_VERSION_MINOR,
 	};
 	char json[512];
-	int jlen = zn_vfu_version_json(json, sizeof(json));
+	int jlen = zn_vfuc_version_json(json, sizeof(json));
 	struct iovec iov[2] = { { &ver, sizeof(ver) }, { json, 0 } };
-	struct zn_vfu_xact x = {
+	struct zn_vfuc_xact x = {
 		.cmd = ZN_VFU_VERSION, .req = iov, .nreq = 2,
-		.reply_max = sizeof(ver) + ZN_VFU_VERSION_JSON_MAX,
+		.reply_max = sizeof(ver) + ZN_VFUC_VERSION_JSON_MAX,
 	};
 	int rc;
 
@@ -511,7 +511,7 @@ static int negotiate(struct vfu_dev *v)
 		return -ENOMEM;
 	rc = call(v, &x);
 	if (rc == 0)
-		rc = zn_vfu_parse_version(x.reply, x.reply_len, &v->conn.caps, v->conn.who);
+		rc = zn_vfuc_parse_version(x.reply, x.reply_len, &v->conn.caps, v->conn.who);
 	free(x.reply);
 	return rc;
 }
@@ -536,7 +536,7 @@ int zn_vfio_user_open(const char *path, const struct zn_bus_open_opts *opts,
 	v->conn.timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
 	pthread_mutex_init(&v->conn.lock, NULL);
 
-	rc = zn_vfu_connect(path, v->conn.timeout_ms, &v->conn.sock);
+	rc = zn_vfuc_connect(path, v->conn.timeout_ms, &v->conn.sock);
 	if (rc < 0)
 		goto err_free;
 	rc = negotiate(v);
@@ -546,7 +546,7 @@ int zn_vfio_user_open(const char *path, const struct zn_bus_open_opts *opts,
 	if (rc < 0)
 		goto err_close;
 	if (!(v->bus.info.flags & ZN_VFU_DEV_F_PCI)) {
-		ZN_ERR(ZN_VFU_LOG, "%s: the device is not a PCI device (flags %#x); zcnic "
+		ZN_ERR(ZN_VFUC_LOG, "%s: the device is not a PCI device (flags %#x); zcnic "
 		       "drives PCI devices only", path, v->bus.info.flags);
 		rc = -ENODEV;
 		goto err_close;
@@ -558,7 +558,7 @@ int zn_vfio_user_open(const char *path, const struct zn_bus_open_opts *opts,
 		rc = -ENOMEM;
 		goto err_close;
 	}
-	ZN_DEBUG(ZN_VFU_LOG, "%s: vfio-user %u.%u, max_msg_fds %u, max_data_xfer_size %u, "
+	ZN_DEBUG(ZN_VFUC_LOG, "%s: vfio-user %u.%u, max_msg_fds %u, max_data_xfer_size %u, "
 		 "%u regions, %u irq types", path, v->conn.caps.major, v->conn.caps.minor,
 		 v->conn.caps.max_msg_fds, v->conn.caps.max_data_xfer_size,
 		 v->bus.info.num_regions, v->bus.info.num_irqs);

@@ -18,7 +18,7 @@
 #define MAX_MSG_FDS_LIMIT	1024
 #define MAX_XFER_LIMIT		(1ll << 31)
 
-int zn_vfu_version_json(char *buf, size_t len)
+int zn_vfuc_version_json(char *buf, size_t len)
 {
 	json_object *top = json_object_new_object();
 	json_object *caps = json_object_new_object();
@@ -78,16 +78,16 @@ static int get_num(json_object *caps, const char *key, int64_t min, int64_t max,
 	return 0;
 bad:
 	if (max < 0)
-		ZN_ERR(ZN_VFU_LOG, "%s: VERSION reply: capability \"%s\" is not an integer "
+		ZN_ERR(ZN_VFUC_LOG, "%s: VERSION reply: capability \"%s\" is not an integer "
 		       ">= %lld", who, key, (long long)min);
 	else
-		ZN_ERR(ZN_VFU_LOG, "%s: VERSION reply: capability \"%s\" is not an integer "
+		ZN_ERR(ZN_VFUC_LOG, "%s: VERSION reply: capability \"%s\" is not an integer "
 		       "in [%lld, %lld]", who, key, (long long)min, (long long)max);
 	return -EPROTO;
 }
 
-int zn_vfu_parse_version_json(const char *json, size_t len,
-			      struct zn_vfu_caps *caps, const char *who)
+int zn_vfuc_parse_version_json(const char *json, size_t len,
+			      struct zn_vfuc_caps *caps, const char *who)
 {
 	json_tokener *tok = json_tokener_new();
 	json_object *top = NULL, *jc;
@@ -111,7 +111,7 @@ int zn_vfu_parse_version_json(const char *json, size_t len,
 	if (!json_object_object_get_ex(top, "capabilities", &jc))
 		goto out;
 	if (!json_object_is_type(jc, json_type_object)) {
-		ZN_ERR(ZN_VFU_LOG, "%s: VERSION reply: \"capabilities\" is not an object", who);
+		ZN_ERR(ZN_VFUC_LOG, "%s: VERSION reply: \"capabilities\" is not an object", who);
 		rc = -EPROTO;
 		goto out;
 	}
@@ -126,7 +126,7 @@ int zn_vfu_parse_version_json(const char *json, size_t len,
 	caps->pgsizes = pgsizes;
 	goto out;
 bad:
-	ZN_ERR(ZN_VFU_LOG, "%s: VERSION reply: capabilities are not a JSON object", who);
+	ZN_ERR(ZN_VFUC_LOG, "%s: VERSION reply: capabilities are not a JSON object", who);
 out:
 	json_object_put(top);
 	json_tokener_free(tok);

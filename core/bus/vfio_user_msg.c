@@ -50,14 +50,14 @@ static const char *const cmd_names[] = {
 	[ZN_VFU_MIG_DATA_WRITE] = "MIG_DATA_WRITE",
 };
 
-const char *zn_vfu_cmd_name(uint16_t cmd)
+const char *zn_vfuc_cmd_name(uint16_t cmd)
 {
 	if (cmd < sizeof(cmd_names) / sizeof(cmd_names[0]) && cmd_names[cmd])
 		return cmd_names[cmd];
 	return "command?";
 }
 
-void zn_vfu_close_fds(int *fds, unsigned n)
+void zn_vfuc_close_fds(int *fds, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		if (fds[i] >= 0)
@@ -94,14 +94,14 @@ static int wait_fd(int fd, short ev, int64_t deadline)
 	}
 }
 
-int zn_vfu_connect(const char *path, int timeout_ms, int *sock_out)
+int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int64_t deadline = now_ms() + timeout_ms;
 	int err;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		ZN_ERR(ZN_VFU_LOG, "socket path '%s' is longer than %zu bytes; use a shorter path",
+		ZN_ERR(ZN_VFUC_LOG, "socket path '%s' is longer than %zu bytes; use a shorter path",
 		       path, sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
@@ -126,7 +126,7 @@ int zn_vfu_connect(const char *path, int timeout_ms, int *sock_out)
 			break;
 		poll(NULL, 0, CONNECT_RETRY_MS);
 	}
-	ZN_ERR(ZN_VFU_LOG, "cannot connect to a vfio-user server at %s within %d ms: %s; "
+	ZN_ERR(ZN_VFUC_LOG, "cannot connect to a vfio-user server at %s within %d ms: %s; "
 	       "is the server (e.g. zn-nicsim) running?", path, timeout_ms, strerror(err));
 	return -err;
 }
@@ -140,7 +140,7 @@ static int errno_to_conn(int err)
 	return -err;
 }
 
-static void mark_dead(struct zn_vfu_conn *c)
+static void mark_dead(struct zn_vfuc_conn *c)
 {
 	if (c->dead)
 		return;
@@ -149,19 +149,19 @@ static void mark_dead(struct zn_vfu_conn *c)
 	shutdown(c->sock, SHUT_RDWR);
 }
 
-static int send_msg(struct zn_vfu_conn *c, const struct zn_vfu_hdr *hdr,
+static int send_msg(struct zn_vfuc_conn *c, const struct zn_vfu_hdr *hdr,
 		    const struct iovec *req, unsigned nreq, const int *fds,
 		    unsigned nfds, int64_t deadline)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * ZN_VFU_SEND_FDS_MAX)];
+		char buf[CMSG_SPACE(sizeof(int) * ZN_VFUC_SEND_FDS_MAX)];
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov[1 + MAX_REQ_IOV];
 	struct iovec *cur = iov;
 	unsigned niov = 1;
 
-	if (nreq > MAX_REQ_IOV || nfds > ZN_VFU_SEND_FDS_MAX)
+	if (nreq > MAX_REQ_IOV || nfds > ZN_VFUC_SEND_FDS_MAX)
 		return -EINVAL;
 	iov[0] = (struct iovec){ (void *)hdr, sizeof(*hdr) };
 	for (unsigned i = 0; i < nreq; i++)
@@ -246,7 +246,7 @@ static void take_fds(struct msghdr *mh, struct rx_fds *rx)
 }
 
 /* Read exactly len bytes (buf NULL: discard them), collecting any fds. */
-static int recv_bytes(struct zn_vfu_conn *c, void *buf, size_t len,
+static int recv_bytes(struct zn_vfuc_conn *c, void *buf, size_t len,
 		      struct rx_fds *rx, int64_t deadline)
 {
 	union {
@@ -286,18 +286,18 @@ static int recv_bytes(struct zn_vfu_conn *c, void *buf, size_t len,
 	return 0;
 }
 
-static int transport_error(struct zn_vfu_conn *c, uint16_t cmd, int rc, bool sending,
+static int transport_error(struct zn_vfuc_conn *c, uint16_t cmd, int rc, bool sending,
 			   int timeout_ms)
 {
 	if (rc == -ETIMEDOUT)
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: no %s within %d ms; the server is stuck, "
-		       "dropping the connection", c->who, zn_vfu_cmd_name(cmd),
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: no %s within %d ms; the server is stuck, "
+		       "dropping the connection", c->who, zn_vfuc_cmd_name(cmd),
 		       sending ? "room to send" : "reply", timeout_ms);
 	else if (rc == -ENOTCONN || rc == -EPIPE)
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: the server closed the connection (%s); "
-		       "the device is gone", c->who, zn_vfu_cmd_name(cmd), strerror(-rc));
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: the server closed the connection (%s); "
+		       "the device is gone", c->who, zn_vfuc_cmd_name(cmd), strerror(-rc));
 	else
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: %s failed: %s", c->who, zn_vfu_cmd_name(cmd),
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: %s failed: %s", c->who, zn_vfuc_cmd_name(cmd),
 		       sending ? "send" : "receive", strerror(-rc));
 	mark_dead(c);
 	return rc;
@@ -308,7 +308,7 @@ static int transport_error(struct zn_vfu_conn *c, uint16_t cmd, int rc, bool sen
  * allows DMA_READ/WRITE to arrive this way when no twin socket is set up. We
  * never need them (DMA memory is shared by fd), so refuse them and wait on.
  */
-static int serve_server_cmd(struct zn_vfu_conn *c, const struct zn_vfu_hdr *h,
+static int serve_server_cmd(struct zn_vfuc_conn *c, const struct zn_vfu_hdr *h,
 			    struct rx_fds *rx, int64_t deadline)
 {
 	struct zn_vfu_hdr r = {
@@ -317,23 +317,23 @@ static int serve_server_cmd(struct zn_vfu_conn *c, const struct zn_vfu_hdr *h,
 	};
 	int rc = recv_bytes(c, NULL, h->msg_size - sizeof(*h), rx, deadline);
 
-	zn_vfu_close_fds(rx->fd, rx->n);
+	zn_vfuc_close_fds(rx->fd, rx->n);
 	rx->n = 0;
 	if (rc < 0)
 		return rc;
-	ZN_LOG_RL(ZN_LOG_WARN, ZN_VFU_LOG, "%s: refusing server command %s (%u): "
-		  "DMA memory is shared by fd", c->who, zn_vfu_cmd_name(h->cmd), h->cmd);
+	ZN_LOG_RL(ZN_LOG_WARN, ZN_VFUC_LOG, "%s: refusing server command %s (%u): "
+		  "DMA memory is shared by fd", c->who, zn_vfuc_cmd_name(h->cmd), h->cmd);
 	if (h->flags & ZN_VFU_F_NO_REPLY)
 		return 0;
 	return send_msg(c, &r, NULL, 0, NULL, 0, deadline);
 }
 
-int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x)
+int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
 {
 	int timeout = x->timeout_ms > 0 ? x->timeout_ms : c->timeout_ms;
 	int64_t deadline = now_ms() + timeout;
 	struct zn_vfu_hdr h = { .cmd = x->cmd, .flags = ZN_VFU_F_TYPE_COMMAND };
-	const char *name = zn_vfu_cmd_name(x->cmd);
+	const char *name = zn_vfuc_cmd_name(x->cmd);
 	struct rx_fds rx = { .n = 0 };
 	size_t size = sizeof(h), plen;
 	uint16_t id;
@@ -359,7 +359,7 @@ int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x)
 		if (rc < 0)
 			goto transport;
 		if (h.msg_size < sizeof(h) || h.msg_size > ZN_VFU_MAX_MSG_SIZE) {
-			ZN_ERR(ZN_VFU_LOG, "%s: %s: message of msg_size %u from the server "
+			ZN_ERR(ZN_VFUC_LOG, "%s: %s: message of msg_size %u from the server "
 			       "(must be 16..%zu); dropping the connection", c->who, name,
 			       h.msg_size, (size_t)ZN_VFU_MAX_MSG_SIZE);
 			rc = h.msg_size < sizeof(h) ? -EPROTO : -EMSGSIZE;
@@ -373,7 +373,7 @@ int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x)
 	}
 	if ((h.flags & ZN_VFU_F_TYPE_MASK) != ZN_VFU_F_TYPE_REPLY ||
 	    h.msg_id != id || h.cmd != x->cmd) {
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: got type %u msg_id %u command %u, expected a "
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: got type %u msg_id %u command %u, expected a "
 		       "reply with msg_id %u command %u; dropping the connection",
 		       c->who, name, h.flags & ZN_VFU_F_TYPE_MASK, h.msg_id, h.cmd, id, x->cmd);
 		rc = -EPROTO;
@@ -381,7 +381,7 @@ int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x)
 	}
 	plen = h.msg_size - sizeof(h);
 	if (plen > x->reply_max) {
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: reply of %zu payload bytes, at most %zu expected; "
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: reply of %zu payload bytes, at most %zu expected; "
 		       "dropping the connection", c->who, name, plen, x->reply_max);
 		rc = -EMSGSIZE;
 		goto dead;
@@ -392,25 +392,25 @@ int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x)
 
 	/* The whole reply is in: from here on the stream is in step. */
 	if (rx.overflow) {
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: reply carries more than %u fds", c->who, name,
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: reply carries more than %u fds", c->who, name,
 		       ZN_VFU_MAX_MSG_FDS);
 		rc = -EPROTO;
 		goto close_fds;
 	}
 	if (h.flags & ZN_VFU_F_ERROR) {
 		if (plen || rx.n) {
-			ZN_ERR(ZN_VFU_LOG, "%s: %s: error reply carries %zu bytes and %u fds; "
+			ZN_ERR(ZN_VFUC_LOG, "%s: %s: error reply carries %zu bytes and %u fds; "
 			       "it must be the header alone", c->who, name, plen, rx.n);
 			rc = -EPROTO;
 			goto close_fds;
 		}
 		rc = h.error_no > 0 && h.error_no <= MAX_ERRNO ? -(int)h.error_no : -EIO;
-		ZN_DEBUG(ZN_VFU_LOG, "%s: %s: server says %s (error %u)", c->who, name,
+		ZN_DEBUG(ZN_VFUC_LOG, "%s: %s: server says %s (error %u)", c->who, name,
 			 strerror(-rc), h.error_no);
 		return rc;
 	}
 	if (rx.n && (!x->rfds || rx.n > x->rfds_max)) {
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: reply carries %u fds where %u may come; "
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: reply carries %u fds where %u may come; "
 		       "closed them", c->who, name, rx.n, x->rfds ? x->rfds_max : 0);
 		rc = -EPROTO;
 		goto close_fds;
@@ -422,11 +422,11 @@ int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x)
 	return 0;
 
 transport:
-	zn_vfu_close_fds(rx.fd, rx.n);
+	zn_vfuc_close_fds(rx.fd, rx.n);
 	return transport_error(c, x->cmd, rc, false, timeout);
 dead:
 	mark_dead(c);
 close_fds:
-	zn_vfu_close_fds(rx.fd, rx.n);
+	zn_vfuc_close_fds(rx.fd, rx.n);
 	return rc;
 }

@@ -31,19 +31,19 @@
 #include "zcnic/bus.h"
 #include "zcnic/vfio_user.h"
 
-#define ZN_VFU_LOG "vfio-user"
+#define ZN_VFUC_LOG "vfio-user"
 
 /* Most fds we put in one message (SET_IRQS chunks are also bounded by the
  * server's max_msg_fds). */
-#define ZN_VFU_SEND_FDS_MAX		64
+#define ZN_VFUC_SEND_FDS_MAX		64
 /* First argsz offered for region info, and the most we accept to retry with. */
-#define ZN_VFU_REGION_INFO_ARGSZ	4096
-#define ZN_VFU_REGION_INFO_ARGSZ_MAX	(64u * 1024)
+#define ZN_VFUC_REGION_INFO_ARGSZ	4096
+#define ZN_VFUC_REGION_INFO_ARGSZ_MAX	(64u * 1024)
 /* Room for the server's VERSION JSON. */
-#define ZN_VFU_VERSION_JSON_MAX		8192
+#define ZN_VFUC_VERSION_JSON_MAX	8192
 
 /* What the server told us in its VERSION reply (defaults for absent keys). */
-struct zn_vfu_caps {
+struct zn_vfuc_caps {
 	uint16_t major;
 	uint16_t minor;
 	uint32_t max_msg_fds;
@@ -52,18 +52,18 @@ struct zn_vfu_caps {
 	uint64_t pgsizes;
 };
 
-struct zn_vfu_conn {
+struct zn_vfuc_conn {
 	int sock;
 	bool dead;
 	uint16_t next_id;
 	int timeout_ms;
 	pthread_mutex_t lock;		/* one exchange at a time */
-	struct zn_vfu_caps caps;
+	struct zn_vfuc_caps caps;
 	char who[112];			/* socket path, for log lines */
 };
 
 /* One request and its reply. Fill the inputs, zero the outputs. */
-struct zn_vfu_xact {
+struct zn_vfuc_xact {
 	uint16_t cmd;
 	const struct iovec *req;	/* request payload pieces */
 	unsigned nreq;
@@ -80,40 +80,40 @@ struct zn_vfu_xact {
 };
 
 /* vfio_user_msg.c */
-int zn_vfu_connect(const char *path, int timeout_ms, int *sock_out);
-int zn_vfu_call(struct zn_vfu_conn *c, struct zn_vfu_xact *x);
-const char *zn_vfu_cmd_name(uint16_t cmd);
-void zn_vfu_close_fds(int *fds, unsigned n);
+int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out);
+int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x);
+const char *zn_vfuc_cmd_name(uint16_t cmd);
+void zn_vfuc_close_fds(int *fds, unsigned n);
 
 /* vfio_user_json.c */
-int zn_vfu_version_json(char *buf, size_t len);
-int zn_vfu_parse_version_json(const char *json, size_t len,
-			      struct zn_vfu_caps *caps, const char *who);
+int zn_vfuc_version_json(char *buf, size_t len);
+int zn_vfuc_parse_version_json(const char *json, size_t len,
+			      struct zn_vfuc_caps *caps, const char *who);
 
 /*
  * vfio_user_reply.c: each takes the reply payload (after the header) as
  * received, and what was asked, and returns 0 or a negative errno with one
  * ZN_ERR line naming `who`.
  */
-int zn_vfu_parse_version(const void *p, size_t len, struct zn_vfu_caps *caps,
+int zn_vfuc_parse_version(const void *p, size_t len, struct zn_vfuc_caps *caps,
 			 const char *who);
-int zn_vfu_parse_device_info(const void *p, size_t len,
+int zn_vfuc_parse_device_info(const void *p, size_t len,
 			     struct zn_device_info *info, const char *who);
 /*
  * Region info with its capability chain. nfds: how many fds came with it.
  * Returns 0, a negative errno, or a positive argsz when the reply was cut
  * short because the offered argsz was too small: ask again with that much.
  */
-int zn_vfu_parse_region_info(const void *p, size_t len, uint32_t index,
+int zn_vfuc_parse_region_info(const void *p, size_t len, uint32_t index,
 			     uint32_t offered_argsz, unsigned nfds,
 			     struct zn_region_info *info, const char *who);
-int zn_vfu_parse_irq_info(const void *p, size_t len, uint32_t index,
+int zn_vfuc_parse_irq_info(const void *p, size_t len, uint32_t index,
 			  struct zn_irq_info *info, const char *who);
 /* REGION_READ reply: copies count bytes to data. REGION_WRITE reply: data NULL. */
-int zn_vfu_parse_region_access(const void *p, size_t len, uint16_t cmd,
+int zn_vfuc_parse_region_access(const void *p, size_t len, uint16_t cmd,
 			       uint32_t region, uint64_t offset, uint32_t count,
 			       void *data, const char *who);
-int zn_vfu_parse_dma_unmap(const void *p, size_t len, uint64_t addr,
+int zn_vfuc_parse_dma_unmap(const void *p, size_t len, uint64_t addr,
 			   uint64_t size, const char *who);
 
 #endif

@@ -18,9 +18,9 @@
 #include "zcnic/log.h"
 
 #define PERR(who, cmd, fmt, ...) \
-	ZN_ERR(ZN_VFU_LOG, "%s: %s reply: " fmt, who, cmd, ##__VA_ARGS__)
+	ZN_ERR(ZN_VFUC_LOG, "%s: %s reply: " fmt, who, cmd, ##__VA_ARGS__)
 
-int zn_vfu_parse_version(const void *p, size_t len, struct zn_vfu_caps *caps,
+int zn_vfuc_parse_version(const void *p, size_t len, struct zn_vfuc_caps *caps,
 			 const char *who)
 {
 	struct zn_vfu_version v;
@@ -40,7 +40,7 @@ int zn_vfu_parse_version(const void *p, size_t len, struct zn_vfu_caps *caps,
 		     ZN_VFU_VERSION_MAJOR, ZN_VFU_VERSION_MINOR);
 		return -EPROTONOSUPPORT;
 	}
-	*caps = (struct zn_vfu_caps){
+	*caps = (struct zn_vfuc_caps){
 		.major = v.major,
 		.minor = v.minor,
 		.max_msg_fds = ZN_VFU_DEFAULT_MAX_MSG_FDS,
@@ -55,10 +55,10 @@ int zn_vfu_parse_version(const void *p, size_t len, struct zn_vfu_caps *caps,
 		PERR(who, "VERSION", "capabilities JSON is not NUL-terminated");
 		return -EPROTO;
 	}
-	return zn_vfu_parse_version_json(json, jlen - 1, caps, who);
+	return zn_vfuc_parse_version_json(json, jlen - 1, caps, who);
 }
 
-int zn_vfu_parse_device_info(const void *p, size_t len,
+int zn_vfuc_parse_device_info(const void *p, size_t len,
 			     struct zn_device_info *info, const char *who)
 {
 	struct zn_vfu_device_info di;
@@ -104,7 +104,7 @@ static int parse_sparse(const uint8_t *p, uint32_t argsz, uint32_t off,
 		return -EPROTO;
 	}
 	if (cap.nr_areas > ZN_BUS_MAX_SPARSE) {
-		ZN_ERR(ZN_VFU_LOG, "%s: region %u has %u sparse mmap areas, zcnic handles "
+		ZN_ERR(ZN_VFUC_LOG, "%s: region %u has %u sparse mmap areas, zcnic handles "
 		       "at most %u", who, info->index, cap.nr_areas, ZN_BUS_MAX_SPARSE);
 		return -E2BIG;
 	}
@@ -175,7 +175,7 @@ static int parse_caps(const uint8_t *p, uint32_t argsz, uint32_t cap_offset,
 	return 0;
 }
 
-int zn_vfu_parse_region_info(const void *p, size_t len, uint32_t index,
+int zn_vfuc_parse_region_info(const void *p, size_t len, uint32_t index,
 			     uint32_t offered_argsz, unsigned nfds,
 			     struct zn_region_info *info, const char *who)
 {
@@ -202,10 +202,10 @@ int zn_vfu_parse_region_info(const void *p, size_t len, uint32_t index,
 	/* A reply that needs more room than we offered is cut short on purpose;
 	 * the caller asks again with the size it names. */
 	if (ri.argsz > offered_argsz) {
-		if (ri.argsz > ZN_VFU_REGION_INFO_ARGSZ_MAX) {
+		if (ri.argsz > ZN_VFUC_REGION_INFO_ARGSZ_MAX) {
 			PERR(who, "DEVICE_GET_REGION_INFO", "region %u needs %u bytes of info, "
 			     "more than the %u we take", index, ri.argsz,
-			     ZN_VFU_REGION_INFO_ARGSZ_MAX);
+			     ZN_VFUC_REGION_INFO_ARGSZ_MAX);
 			return -EMSGSIZE;
 		}
 		return (int)ri.argsz;
@@ -249,7 +249,7 @@ int zn_vfu_parse_region_info(const void *p, size_t len, uint32_t index,
 	return 0;
 }
 
-int zn_vfu_parse_irq_info(const void *p, size_t len, uint32_t index,
+int zn_vfuc_parse_irq_info(const void *p, size_t len, uint32_t index,
 			  struct zn_irq_info *info, const char *who)
 {
 	struct zn_vfu_irq_info ii;
@@ -268,11 +268,11 @@ int zn_vfu_parse_irq_info(const void *p, size_t len, uint32_t index,
 	return 0;
 }
 
-int zn_vfu_parse_region_access(const void *p, size_t len, uint16_t cmd,
+int zn_vfuc_parse_region_access(const void *p, size_t len, uint16_t cmd,
 			       uint32_t region, uint64_t offset, uint32_t count,
 			       void *data, const char *who)
 {
-	const char *name = zn_vfu_cmd_name(cmd);
+	const char *name = zn_vfuc_cmd_name(cmd);
 	struct zn_vfu_region_access ra;
 	size_t want;
 
@@ -293,7 +293,7 @@ int zn_vfu_parse_region_access(const void *p, size_t len, uint16_t cmd,
 		return -EPROTO;
 	}
 	if (ra.count < count) {
-		ZN_ERR(ZN_VFU_LOG, "%s: %s: region %u offset %#" PRIx64 ": short transfer, "
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: region %u offset %#" PRIx64 ": short transfer, "
 		       "%u of %u bytes", who, name, region, offset, ra.count, count);
 		return -EIO;
 	}
@@ -302,7 +302,7 @@ int zn_vfu_parse_region_access(const void *p, size_t len, uint16_t cmd,
 	return 0;
 }
 
-int zn_vfu_parse_dma_unmap(const void *p, size_t len, uint64_t addr,
+int zn_vfuc_parse_dma_unmap(const void *p, size_t len, uint64_t addr,
 			   uint64_t size, const char *who)
 {
 	struct zn_vfu_dma_unmap u;

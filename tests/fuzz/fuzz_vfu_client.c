@@ -28,11 +28,11 @@ static void region_info(const uint8_t *p, size_t len, uint8_t arg)
 {
 	struct zn_region_info ri;
 	uint32_t index = arg >> 2;
-	int rc = zn_vfu_parse_region_info(p, len, index, ZN_VFU_REGION_INFO_ARGSZ, arg & 3,
+	int rc = zn_vfuc_parse_region_info(p, len, index, ZN_VFUC_REGION_INFO_ARGSZ, arg & 3,
 					  &ri, "fuzz");
 
 	if (rc > 0)
-		CHECK(rc > ZN_VFU_REGION_INFO_ARGSZ && rc <= (int)ZN_VFU_REGION_INFO_ARGSZ_MAX);
+		CHECK(rc > ZN_VFUC_REGION_INFO_ARGSZ && rc <= (int)ZN_VFUC_REGION_INFO_ARGSZ_MAX);
 	if (rc != 0)
 		return;
 	CHECK(ri.index == index && ri.nr_sparse <= ZN_BUS_MAX_SPARSE);
@@ -55,7 +55,7 @@ static void region_access(const uint8_t *p, size_t len, uint8_t arg, uint16_t cm
 	if (len >= sizeof(ra))
 		memcpy(&ra, p, sizeof(ra));
 	memset(out, 0xee, sizeof(out));
-	if (zn_vfu_parse_region_access(p, len, cmd, ra.region, ra.offset, arg,
+	if (zn_vfuc_parse_region_access(p, len, cmd, ra.region, ra.offset, arg,
 				       cmd == ZN_VFU_REGION_READ ? out : NULL, "fuzz") == 0 &&
 	    cmd == ZN_VFU_REGION_READ)
 		CHECK(len == sizeof(ra) + arg && !memcmp(out, p + sizeof(ra), arg));
@@ -73,9 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - 2;
 	switch (data[0] % 8) {
 	case 0: {
-		struct zn_vfu_caps caps;
+		struct zn_vfuc_caps caps;
 
-		if (zn_vfu_parse_version(p, len, &caps, "fuzz") == 0)
+		if (zn_vfuc_parse_version(p, len, &caps, "fuzz") == 0)
 			CHECK(caps.major == 0 && caps.minor <= ZN_VFU_VERSION_MINOR &&
 			      caps.max_msg_fds >= 1 && caps.max_data_xfer_size >= 1);
 		break;
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1: {
 		struct zn_device_info di;
 
-		zn_vfu_parse_device_info(p, len, &di, "fuzz");
+		zn_vfuc_parse_device_info(p, len, &di, "fuzz");
 		break;
 	}
 	case 2:
@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 3: {
 		struct zn_irq_info ii;
 
-		if (zn_vfu_parse_irq_info(p, len, arg & 7, &ii, "fuzz") == 0)
+		if (zn_vfuc_parse_irq_info(p, len, arg & 7, &ii, "fuzz") == 0)
 			CHECK(ii.index == (arg & 7u));
 		break;
 	}
@@ -107,13 +107,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (len >= sizeof(u))
 			memcpy(&u, p, sizeof(u));
-		zn_vfu_parse_dma_unmap(p, len, u.addr, u.size, "fuzz");
+		zn_vfuc_parse_dma_unmap(p, len, u.addr, u.size, "fuzz");
 		break;
 	}
 	case 7: {
-		struct zn_vfu_caps caps = { .max_msg_fds = 1, .max_data_xfer_size = 1 };
+		struct zn_vfuc_caps caps = { .max_msg_fds = 1, .max_data_xfer_size = 1 };
 
-		if (zn_vfu_parse_version_json((const char *)p, len, &caps, "fuzz") == 0)
+		if (zn_vfuc_parse_version_json((const char *)p, len, &caps, "fuzz") == 0)
 			CHECK(caps.max_msg_fds >= 1 && caps.max_msg_fds <= 1024);
 		break;
 	}
