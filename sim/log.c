@@ -41,7 +41,9 @@ static int parse_level(const char *s, size_t n, enum zn_sim_log_level *out)
 	return -EINVAL;
 }
 
-int zn_sim_log_configure(const char *spec)
+static void init_from_env(void);
+
+static int configure(const char *spec)
 {
 	enum zn_sim_log_level deflt = ZN_SIM_LOG_INFO, lvl;
 	unsigned ncomp = 0;
@@ -80,9 +82,16 @@ static void init_from_env(void)
 {
 	const char *spec = getenv("ZN_SIM_LOG");
 
-	if (zn_sim_log_configure(spec) < 0)
+	if (configure(spec) < 0)
 		fprintf(stderr, "zn-nicsim: ignoring malformed ZN_SIM_LOG='%s' "
 			"(want e.g. 'debug' or 'warn,vfu=debug')\n", spec);
+}
+
+int zn_sim_log_configure(const char *spec)
+{
+	/* The environment first, once, so that it never overrides this. */
+	pthread_once(&g.once, init_from_env);
+	return configure(spec);
 }
 
 bool zn_sim_log_enabled(enum zn_sim_log_level level, const char *comp)

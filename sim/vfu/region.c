@@ -211,10 +211,11 @@ static int bar_access(struct zn_vfu_dev *dev, unsigned bar, uint64_t off, uint8_
 
 		switch (kind) {
 		case 1: {
-			uint8_t *mem = (uint8_t *)dev->bar_va[bar] + off;
+			uint8_t *mem;
 
 			if (!dev->bar_va[bar])
 				return -EIO;	/* lost to a failed memfd_create */
+			mem = (uint8_t *)dev->bar_va[bar] + off;
 			if (is_write)
 				memcpy(mem, buf, n);
 			else

@@ -828,6 +828,30 @@ static void test_doorbell_latency(void **state)
 	close(fd);
 }
 
+/* A client that cannot take fds (max_msg_fds 0) is offered no mapping, and
+ * reaches the doorbell page by message instead. */
+static void test_region_info_no_fds_client(void **state)
+{
+	int fd = cli_connect();
+	struct zn_vfu_region_info out;
+	struct reply r;
+
+	(void)state;
+	assert_int_equal(version(fd, 0, 2, "{\"capabilities\":{\"max_msg_fds\":0}}", &r), 0);
+	reply_free(&r);
+	assert_int_equal(region_info(fd, 2, 4096, &r), 0);
+	assert_int_equal(r.len, sizeof(out));
+	assert_int_equal(r.nfds, 0);
+	memcpy(&out, r.data, sizeof(out));
+	assert_int_equal(out.argsz, sizeof(out));
+	assert_int_equal(out.flags, ZN_VFU_REGION_F_READ | ZN_VFU_REGION_F_WRITE);
+	reply_free(&r);
+	enable(fd, 0x2);
+	wr(fd, 2, EDU_DB_ECHO_DOORBELL, 42, 8);
+	WAIT_FOR(rd(fd, 2, EDU_DB_ECHO, 8) == 42);
+	close(fd);
+}
+
 static void test_config_space(void **state)
 {
 	int fd = connect_ready();
@@ -1642,6 +1666,7 @@ int main(void)
 		T(test_region_info_all),
 		T(test_region_info_argsz_and_doorbell),
 		T(test_doorbell_latency),
+		T(test_region_info_no_fds_client),
 		T(test_config_space),
 		T(test_bar0_registers),
 		T(test_dma_both_ways),
