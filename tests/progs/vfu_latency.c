@@ -1,0 +1,134 @@
+/*
+ * vfu_latency: what a register access costs over vfio-user, on zn-nicsim's
+ * edu device (sim/edu/edu_hw.h).
+ *
+ *   (a) a trapped register write: one REGION_WRITE round trip (and, for
+ *       comparison, a REGION_READ);
+ *   (b) a doorbell: a plain store into the mmap-ed BAR2 page until the model
+ *       has seen it and echoed the value back into the page, back to back
+ *       (the model's loop is spinning) and after 2 ms of idleness (the loop
+ *       has backed off to sleeping).
+ *
+ *   vfu_latency SOCK [SAMPLES]      prints median and p99 per measure
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/edu/edu_hw.h"
+#include "zcnic/bus.h"
+
+#define DEFAULT_SAMPLES	20000
+#define WARMUP		1000
+#define IDLE_SAMPLES	200
+#define IDLE_GAP_US	2000
+#define REACT_LIMIT_NS	(1000ull * 1000 * 1000)	/* a doorbell unseen for 1 s: broken */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *what, uint64_t *ns, unsigned n)
+{
+	qsort(ns, n, sizeof(*ns), cmp_u64);
+	printf("%-44s median %8.2f us   p99 %8.2f us   (%u samples)\n", what,
+	       ns[n / 2] / 1000.0, ns[(size_t)n * 99 / 100] / 1000.0, n);
+}
+
+/* Store v into the doorbell and wait for the model's echo; 0 or -ETIMEDOUT. */
+static int ring(volatile uint64_t *page, uint64_t v, uint64_t *dt)
+{
+	uint64_t t0 = now_ns(), t;
+
+	__atomic_store_n(&page[EDU_DB_ECHO_DOORBELL / 8], v, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&page[EDU_DB_ECHO / 8], __ATOMIC_ACQUIRE) != v) {
+		t = now_ns();
+		if (t - t0 > REACT_LIMIT_NS)
+			return -ETIMEDOUT;
+	}
+	*dt = now_ns() - t0;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct zn_bus_open_opts o = { .timeout_ms = 5000 };
+	unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : DEFAULT_SAMPLES;
+	struct zn_bus_dev *d = NULL;
+	volatile uint64_t *page;
+	uint64_t *ns, seq = 0;
+	char spec[256];
+	void *va = NULL;
+	int rc;
+
+	if (argc < 2 || n < 100) {
+		fprintf(stderr, "usage: vfu_latency SOCK [SAMPLES >= 100]\n");
+		return 2;
+	}
+	ns = calloc(n + WARMUP, sizeof(*ns));
+	snprintf(spec, sizeof(spec), "vfio-user:%s", argv[1]);
+	if (!ns || (rc = zn_bus_open(spec, &o, &d)) < 0) {
+		fprintf(stderr, "vfu_latency: cannot open %s\n", spec);
+		return 1;
+	}
+	rc = zn_bus_enable_bus_master(d);
+	if (!rc)
+		rc = zn_bus_map_bar(d, 2, &va, NULL);
+	if (rc || !va) {
+		fprintf(stderr, "vfu_latency: set-up failed (%d)\n", rc);
+		goto out;
+	}
+	page = va;
+
+	for (unsigned i = 0; i < n + WARMUP; i++) {
+		uint64_t t0 = now_ns();
+
+		if ((rc = zn_bus_write32(d, 0, EDU_REG_LIVENESS, i)) < 0)
+			goto fail;
+		ns[i] = now_ns() - t0;
+	}
+	report("(a) trapped write, REGION_WRITE round trip", ns + WARMUP, n);
+	for (unsigned i = 0; i < n + WARMUP; i++) {
+		uint64_t t0 = now_ns();
+		uint32_t v;
+
+		if ((rc = zn_bus_read32(d, 0, EDU_REG_LIVENESS, &v)) < 0)
+			goto fail;
+		ns[i] = now_ns() - t0;
+	}
+	report("    trapped read, REGION_READ round trip", ns + WARMUP, n);
+
+	for (unsigned i = 0; i < n + WARMUP; i++)
+		if ((rc = ring(page, ++seq, &ns[i])) < 0)
+			goto fail;
+	report("(b) doorbell store -> model echo, busy", ns + WARMUP, n);
+	for (unsigned i = 0; i < IDLE_SAMPLES; i++) {
+		usleep(IDLE_GAP_US);
+		if ((rc = ring(page, ++seq, &ns[i])) < 0)
+			goto fail;
+	}
+	report("    doorbell store -> model echo, 2 ms idle", ns, IDLE_SAMPLES);
+	zn_bus_close(d);
+	free(ns);
+	return 0;
+fail:
+	fprintf(stderr, "vfu_latency: measurement failed: %s\n", strerror(-rc));
+out:
+	zn_bus_close(d);
+	free(ns);
+	return 1;
+}
