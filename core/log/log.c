@@ -48,20 +48,12 @@ static int parse_level(const char *s, size_t n, enum zn_log_level *out)
 	return -EINVAL;
 }
 
-static void init_from_env(void);
-
-int zn_log_configure(const char *spec)
+static int apply_spec(const char *spec)
 {
 	enum zn_log_level deflt = ZN_LOG_INFO;
 	struct comp_level comp[MAX_COMPONENTS];
 	unsigned ncomp = 0;
 
-	/* Let the one-time environment read happen first, so it cannot
-	 * overwrite an explicit configuration later. */
-	if (spec)
-		pthread_once(&g.once, init_from_env);
-	else
-		spec = getenv("ZN_LOG");
 	for (const char *p = spec; p && *p;) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -93,9 +85,17 @@ static void init_from_env(void)
 {
 	const char *spec = getenv("ZN_LOG");
 
-	if (zn_log_configure(spec) < 0)
+	if (apply_spec(spec) < 0)
 		fprintf(stderr, "zcnic: ignoring malformed ZN_LOG='%s' "
 			"(want e.g. 'debug' or 'warn,bus=debug')\n", spec);
+}
+
+int zn_log_configure(const char *spec)
+{
+	/* The one-time environment read happens first, so that it cannot
+	 * overwrite an explicit configuration later. */
+	pthread_once(&g.once, init_from_env);
+	return apply_spec(spec ? spec : getenv("ZN_LOG"));
 }
 
 bool zn_log_enabled(enum zn_log_level level, const char *comp)
