@@ -53,12 +53,15 @@ int btc_sim_start(struct btc_sim *s, const char *opts0, const char *opts1, bool 
 		return -1;
 	s->ndev = opts1 ? 2 : 1;
 	for (unsigned i = 0; i < s->ndev; i++) {
+		char dir[sizeof(s->dir)];
+
 		snprintf(spec, sizeof(spec), "bnxt%u=bnxt%s", i, opts[i] ? opts[i] : "");
 		if (zn_sim_device_create(spec, &s->dev[i], err, sizeof(err))) {
 			fprintf(stderr, "btc_sim_start: %s: %s\n", spec, err);
 			return -1;
 		}
-		snprintf(s->path[i], sizeof(s->path[i]), "%s/bnxt%u.sock", s->dir, i);
+		memcpy(dir, s->dir, sizeof(dir));
+		snprintf(s->path[i], sizeof(s->path[i]), "%s/bnxt%u.sock", dir, i);
 	}
 	if (zn_vfu_loop_new(&s->loop))
 		return -1;
