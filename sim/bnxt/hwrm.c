@@ -704,8 +704,9 @@ static void run(struct bsim *m, struct bsim_req *rq, bool is_short)
 		code = bsim_refuse(m, rq, BNXT_HWRM_ERR_CMD_NOT_SUPPORTED, "unknown command%s",
 				   is_short ? " (short)" : "");
 	}
-	if (code) {
-		BSIM_INC(m, hwrm_errors);
+	if (code || rs.len < sizeof(struct bnxt_hwrm_plain_output)) {
+		if (code)
+			BSIM_INC(m, hwrm_errors);
 		memset(&rs, 0, sizeof(rs));
 		rs.len = sizeof(struct bnxt_hwrm_err_output);
 	}
