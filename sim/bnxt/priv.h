@@ -333,7 +333,8 @@ uint32_t bsim_toeplitz(const uint8_t key[BNXT_RSS_KEY_SIZE], const uint8_t *in, 
 uint32_t bsim_csum_add(uint32_t sum, const uint8_t *p, size_t len);
 uint16_t bsim_csum_fold(uint32_t sum);
 /* IP header checksum and L4 checksum (pseudo-header included) of a parsed
- * packet: compute (fill) or verify. Returns false on a bad checksum. */
+ * packet: computed into the frame (fill), or verified (check: *_ok false on
+ * a bad sum, *_calc whether there was one to verify). */
 void bsim_csum_fill(uint8_t *f, const struct bsim_pkt *p, bool ip, bool l4);
 void bsim_csum_check(const uint8_t *f, const struct bsim_pkt *p, bool *ip_ok, bool *l4_ok,
 		     bool *ip_calc, bool *l4_calc);
@@ -342,14 +343,6 @@ void bsim_csum_check(const uint8_t *f, const struct bsim_pkt *p, bool *ip_ok, bo
 static inline uint32_t bsim_phase(uint32_t raw, uint32_t size)
 {
 	return bnxt_cmpl_phase(raw, size);
-}
-
-static inline uint16_t bsim_get16(const void *p)
-{
-	uint16_t v;
-
-	__builtin_memcpy(&v, p, 2);
-	return v;
 }
 
 #endif
