@@ -141,8 +141,18 @@ bool zn_vfu_bus_master(const struct zn_vfu_dev *dev);	/* COMMAND.BUS_MASTER */
  *   -EFAULT  not inside one mapped window (or zero length / wrap)
  *   -EACCES  the window does not allow this direction
  *   -ENODEV  the window came without an fd (DMA_READ/WRITE not implemented)
+ *   -EIO     zn_vfu_dma_read/write only: the client's file no longer backs
+ *            the range (shrunk after DMA_MAP); the copy may have moved part
  * A pointer from zn_vfu_dma_ptr is valid until the loop runs the next
- * client message (which may be a DMA_UNMAP); do not keep it. */
+ * client message (which may be a DMA_UNMAP); do not keep it.
+ *
+ * The rule for zn_vfu_dma_ptr: only the copies of zn_vfu_dma_read/write are
+ * guarded against a client that shrinks its file after DMA_MAP. A load or
+ * store through the pointer into a page the client truncated away raises
+ * SIGBUS there, and the daemon dies of it. So a model moves client memory
+ * with zn_vfu_dma_read/write (descriptors are small: copy them in and out),
+ * and touches it in place through zn_vfu_dma_ptr only where a client that
+ * sabotages its own memory may take the server down with it. */
 enum zn_vfu_dma_dir {
 	ZN_VFU_DMA_FROM_RAM = 1,	/* device reads client memory */
 	ZN_VFU_DMA_TO_RAM = 2,		/* device writes client memory */
@@ -220,6 +230,7 @@ struct zn_vfu_stats {
 	uint64_t clients, disconnects;
 	uint64_t dma_maps, dma_unmaps;		/* successful messages */
 	uint64_t dma_err_unmapped, dma_err_no_master, dma_err_no_fd, dma_err_perm;
+	uint64_t dma_err_bus;			/* a copy hit SIGBUS (file shrunk) */
 	uint64_t irqs[ZN_VFU_PCI_NUM_IRQS];	/* eventfd writes per index */
 	uint64_t irq_no_eventfd, irq_no_master, irq_masked, irq_bad_vector;
 	uint64_t resets;
