@@ -269,13 +269,18 @@ int zn_vfu_dev_poll(struct zn_vfu_dev *dev);
 /*
  * One thread, no locks: poll(2) on the listening and client sockets, model
  * polls in between. After activity (a message, or a model reporting work) the
- * loop spins without sleeping for ZN_VFU_SPIN_NS, then sleeps in poll with an
- * exponentially growing timeout capped at ZN_VFU_SLEEP_MAX_NS, so that a
- * doorbell store is seen within microseconds while busy and an idle daemon
- * costs next to no CPU. With no client on any device it blocks outright.
+ * loop spins without sleeping for ZN_VFU_SPIN_NS, then sleeps in poll with a
+ * timeout that starts at ZN_VFU_SLEEP_MIN_NS and grows by 1/ZN_VFU_SLEEP_GROWTH
+ * per sleep up to ZN_VFU_SLEEP_MAX_NS (reached about 7 ms after the last
+ * activity). So a doorbell rung within a few ms of the last one is seen within
+ * microseconds, one rung a little later within tens of them, and one after a
+ * long idle spell within the longest sleep; an idle daemon with a client wakes
+ * about 1000 times a second (about 1% of a CPU), and spins only after work.
+ * With no client on any device it blocks outright.
  */
-#define ZN_VFU_SPIN_NS		100000ull	/* busy polling after activity */
-#define ZN_VFU_SLEEP_MIN_NS	8000ull		/* first sleep after the spin */
+#define ZN_VFU_SPIN_NS		3000000ull	/* busy polling after activity */
+#define ZN_VFU_SLEEP_MIN_NS	10000ull	/* first sleep after the spin */
+#define ZN_VFU_SLEEP_GROWTH	4		/* each sleep 1/4 longer than the last */
 #define ZN_VFU_SLEEP_MAX_NS	1000000ull	/* longest sleep with a client */
 
 int zn_vfu_loop_new(struct zn_vfu_loop **out);

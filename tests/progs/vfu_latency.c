@@ -6,9 +6,10 @@
  *       comparison, a REGION_READ);
  *   (b) a doorbell: a plain store into the mmap-ed BAR2 page until the model
  *       has seen it and echoed the value back into the page, back to back
- *       (the model's loop is spinning), after 2 ms of idleness (the loop
- *       has just stopped spinning) and after 20 ms (it has backed off to
- *       its longest sleep);
+ *       (the model's loop is spinning), after 2 ms of idleness (a pause
+ *       in a burst: within the loop's spin window) and after 20-21 ms (it
+ *       has backed off to its longest sleep; the gap is jittered so that
+ *       the rings fall on every phase of that sleep);
  *   (c) with the server's pid: the CPU the server burns while this client
  *       holds the device open and does nothing (the price of (b)).
  *
@@ -31,6 +32,7 @@
 #define IDLE_GAP_US	2000
 #define LONG_IDLE_SAMPLES 50
 #define LONG_IDLE_GAP_US 20000
+#define LONG_IDLE_JITTER_US 1000	/* spreads the rings over the server's sleep */
 #define CPU_SETTLE_US	100000	/* past the server's spin and back-off ramp */
 #define CPU_WINDOW_US	1000000
 #define REACT_LIMIT_NS	(1000ull * 1000 * 1000)	/* a doorbell unseen for 1 s: broken */
@@ -167,8 +169,10 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 	report("    doorbell store -> model echo, 2 ms idle", ns, IDLE_SAMPLES);
-	for (unsigned i = 0; i < LONG_IDLE_SAMPLES; i++) {
-		usleep(LONG_IDLE_GAP_US);
+	for (unsigned i = 0, r = 1; i < LONG_IDLE_SAMPLES; i++) {
+		/* A fixed gap would hit the server's sleep at the same phase every time. */
+		r = r * 1103515245u + 12345u;
+		usleep(LONG_IDLE_GAP_US + (r >> 16) % LONG_IDLE_JITTER_US);
 		if ((rc = ring(page, ++seq, &ns[i])) < 0)
 			goto fail;
 	}
