@@ -22,6 +22,9 @@
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 
+/* Each test file uses a part of this header. */
+#define FAKE_STATIC static __attribute__((unused))
+
 #define FAKE_BAR0_SIZE		0x1000
 #define FAKE_BAR2_SIZE		0x80000
 #define FAKE_LOG_MAX		512
@@ -60,6 +63,7 @@ struct fake_fw {
 	uint8_t win[256];
 	uint32_t win_writes;	/* 32-bit stores into the window since the last trigger */
 	uint32_t triggers;
+	uint32_t bar2_writes;	/* trapped doorbell writes */
 	uint8_t *bar2;
 	bool multidb;		/* offer MULTI_L2_DB_SUPPORTED */
 	bool no_short;		/* VER_GET without SHORT_CMD_SUPPORTED */
@@ -79,20 +83,20 @@ struct fake_fw {
 	bool bs_done;
 };
 
-static struct fake_fw *fake_of(struct zn_bus_dev *d)
+FAKE_STATIC struct fake_fw *fake_of(struct zn_bus_dev *d)
 {
 	return (struct fake_fw *)d;
 }
 
-static void fake_put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+FAKE_STATIC void fake_put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
 
-static struct fake_ring *fake_ring_by_id(struct fake_fw *f, uint16_t id)
+FAKE_STATIC struct fake_ring *fake_ring_by_id(struct fake_fw *f, uint16_t id)
 {
 	return id < FAKE_MAX_RINGS && f->ring[id].live ? &f->ring[id] : NULL;
 }
 
 /* Post a 16-byte record on a fake CQ with the phase of its slot. */
-static void fake_cq_post(struct fake_ring *r, const void *rec)
+FAKE_STATIC void fake_cq_post(struct fake_ring *r, const void *rec)
 {
 	uint8_t *slot = r->va + (size_t)(r->prod & (r->size - 1)) * 16;
 	uint8_t tmp[16];
@@ -107,7 +111,7 @@ static void fake_cq_post(struct fake_ring *r, const void *rec)
 }
 
 /* Build the answer to one request in out; returns the response length. */
-static uint16_t fake_answer(struct fake_fw *f, const uint8_t *req, uint8_t *out)
+FAKE_STATIC uint16_t fake_answer(struct fake_fw *f, const uint8_t *req, uint8_t *out)
 {
 	const struct bnxt_hwrm_req_hdr *h = (const void *)req;
 	uint16_t len = 16;
@@ -300,7 +304,7 @@ static uint16_t fake_answer(struct fake_fw *f, const uint8_t *req, uint8_t *out)
 	return len;
 }
 
-static void fake_trigger(struct fake_fw *f)
+FAKE_STATIC void fake_trigger(struct fake_fw *f)
 {
 	uint8_t req[336] = { 0 }, out[BNXT_HWRM_RESP_BUF];
 	const struct bnxt_hwrm_req_hdr *h;
@@ -364,7 +368,7 @@ static void fake_trigger(struct fake_fw *f)
 		resp[len - 1] = BNXT_HWRM_RESP_VALID_KEY;
 }
 
-static int fake_region_write(struct zn_bus_dev *d, uint32_t index, uint64_t off, const void *buf,
+FAKE_STATIC int fake_region_write(struct zn_bus_dev *d, uint32_t index, uint64_t off, const void *buf,
 			     size_t len)
 {
 	struct fake_fw *f = fake_of(d);
@@ -375,6 +379,7 @@ static int fake_region_write(struct zn_bus_dev *d, uint32_t index, uint64_t off,
 		if (off + len > FAKE_BAR2_SIZE)
 			return -EINVAL;
 		memcpy(f->bar2 + off, buf, len);
+		f->bar2_writes++;
 		return 0;
 	}
 	if (index != BNXT_BAR_REGS || len != 4)
@@ -395,7 +400,7 @@ static int fake_region_write(struct zn_bus_dev *d, uint32_t index, uint64_t off,
 	return -EINVAL;
 }
 
-static int fake_region_read(struct zn_bus_dev *d, uint32_t index, uint64_t off, void *buf,
+FAKE_STATIC int fake_region_read(struct zn_bus_dev *d, uint32_t index, uint64_t off, void *buf,
 			    size_t len)
 {
 	static const uint16_t ids[2] = { BNXT_PCI_VENDOR_BROADCOM, BNXT_DEV_57508 };
@@ -411,7 +416,7 @@ static int fake_region_read(struct zn_bus_dev *d, uint32_t index, uint64_t off, 
 	return 0;
 }
 
-static int fake_region_info(struct zn_bus_dev *d, uint32_t index, struct zn_region_info *info)
+FAKE_STATIC int fake_region_info(struct zn_bus_dev *d, uint32_t index, struct zn_region_info *info)
 {
 	(void)d;
 	memset(info, 0, sizeof(*info));
@@ -426,7 +431,7 @@ static int fake_region_info(struct zn_bus_dev *d, uint32_t index, struct zn_regi
 	return 0;
 }
 
-static int fake_map_region(struct zn_bus_dev *d, uint32_t index, void **va)
+FAKE_STATIC int fake_map_region(struct zn_bus_dev *d, uint32_t index, void **va)
 {
 	if (index != BNXT_BAR_DB)
 		return -EINVAL;
@@ -434,26 +439,26 @@ static int fake_map_region(struct zn_bus_dev *d, uint32_t index, void **va)
 	return 0;
 }
 
-static int fake_unmap_region(struct zn_bus_dev *d, uint32_t index)
+FAKE_STATIC int fake_unmap_region(struct zn_bus_dev *d, uint32_t index)
 {
 	d->region_va[index] = NULL;
 	return 0;
 }
 
-static int fake_dma(struct zn_bus_dev *d, const struct zn_dma_region *r)
+FAKE_STATIC int fake_dma(struct zn_bus_dev *d, const struct zn_dma_region *r)
 {
 	(void)d;
 	(void)r;
 	return 0;
 }
 
-static int fake_reset(struct zn_bus_dev *d)
+FAKE_STATIC int fake_reset(struct zn_bus_dev *d)
 {
 	(void)d;
 	return 0;
 }
 
-static const struct zn_bus_ops fake_bus_ops = {
+FAKE_STATIC const struct zn_bus_ops fake_bus_ops = {
 	.name = "fake",
 	.get_region_info = fake_region_info,
 	.map_region = fake_map_region,
@@ -465,7 +470,7 @@ static const struct zn_bus_ops fake_bus_ops = {
 	.reset = fake_reset,
 };
 
-static struct fake_fw *fake_new(bool multidb)
+FAKE_STATIC struct fake_fw *fake_new(bool multidb)
 {
 	struct fake_fw *f = calloc(1, sizeof(*f));
 
@@ -479,7 +484,7 @@ static struct fake_fw *fake_new(bool multidb)
 	return f;
 }
 
-static void fake_free(struct fake_fw *f)
+FAKE_STATIC void fake_free(struct fake_fw *f)
 {
 	if (!f)
 		return;
@@ -503,7 +508,7 @@ struct fake_prov {
 	uint32_t given;
 };
 
-static uint32_t fake_prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
+FAKE_STATIC uint32_t fake_prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
 {
 	struct fake_prov *fp = ctx;
 	uint32_t i;
@@ -523,7 +528,7 @@ static uint32_t fake_prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
 	return i;
 }
 
-static void fake_prov_put(void *ctx, const uint32_t *ids, uint32_t n)
+FAKE_STATIC void fake_prov_put(void *ctx, const uint32_t *ids, uint32_t n)
 {
 	struct fake_prov *fp = ctx;
 
@@ -538,7 +543,7 @@ static void fake_prov_put(void *ctx, const uint32_t *ids, uint32_t n)
 	}
 }
 
-static struct fake_prov *fake_prov_new(uint32_t count, uint32_t buf_size)
+FAKE_STATIC struct fake_prov *fake_prov_new(uint32_t count, uint32_t buf_size)
 {
 	struct fake_prov *fp = calloc(1, sizeof(*fp));
 
@@ -555,7 +560,7 @@ static struct fake_prov *fake_prov_new(uint32_t count, uint32_t buf_size)
 	return fp;
 }
 
-static void fake_prov_free(struct fake_prov *fp)
+FAKE_STATIC void fake_prov_free(struct fake_prov *fp)
 {
 	if (!fp)
 		return;
@@ -564,19 +569,19 @@ static void fake_prov_free(struct fake_prov *fp)
 }
 
 /* Buffers handed out and not given back. */
-static __attribute__((unused)) uint32_t fake_prov_held(const struct fake_prov *fp)
+FAKE_STATIC uint32_t fake_prov_held(const struct fake_prov *fp)
 {
 	return fp->count - fp->top;
 }
 
 /* Captured log lines. */
 #define FAKE_LOGS 64
-static struct {
+FAKE_STATIC struct {
 	unsigned n;
 	char line[FAKE_LOGS][512];
 } fake_logs;
 
-static void fake_log_sink(enum zn_log_level level, const char *comp, const char *msg, void *arg)
+FAKE_STATIC void fake_log_sink(enum zn_log_level level, const char *comp, const char *msg, void *arg)
 {
 	(void)level;
 	(void)comp;
@@ -585,13 +590,13 @@ static void fake_log_sink(enum zn_log_level level, const char *comp, const char 
 		snprintf(fake_logs.line[fake_logs.n++], sizeof(fake_logs.line[0]), "%s", msg);
 }
 
-static void fake_logs_start(void)
+FAKE_STATIC void fake_logs_start(void)
 {
 	fake_logs.n = 0;
 	zn_log_set_sink(fake_log_sink, NULL);
 }
 
-static bool fake_logs_have(const char *needle)
+FAKE_STATIC bool fake_logs_have(const char *needle)
 {
 	for (unsigned i = 0; i < fake_logs.n; i++)
 		if (strstr(fake_logs.line[i], needle))
