@@ -107,8 +107,8 @@ fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -c $< -o $@
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
 
