@@ -294,8 +294,11 @@ void bsim_db_write(struct bsim *m, uint64_t v, int dpi);
 void bsim_db_rebase(struct bsim *m);
 
 /* cmpl.c */
-/* Pointer to slot raw index idx of ring r for writing, NULL on a DMA fault. */
-uint8_t *bsim_ring_mem(struct bsim *m, struct bsim_ring *r, bool write);
+/* n 16-byte slots from raw index idx of ring r (wrapping) copied out of, or
+ * into, client memory with the guarded DMA copies; false if the ring's
+ * memory is gone, which stops the ring (ring_faults). */
+bool bsim_ring_copy(struct bsim *m, struct bsim_ring *r, uint32_t idx, void *buf, unsigned n,
+		    bool write);
 bool bsim_cq_room(struct bsim_ring *cq, unsigned slots);
 /* Writes n 16-byte records (V bits filled in here) at the CQ's producer; the
  * first slot's V word is stored last. false: overflow or DMA fault. */
