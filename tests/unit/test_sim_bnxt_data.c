@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tests/unit/support/bnxt_test_client.h"
@@ -811,6 +812,45 @@ static void test_legacy_doorbells_only(void **state)
 	assert_int_equal(CNT(0, "db_bad") + CNT(1, "db_bad"), 0);
 }
 
+/* ---- a client that truncates its own DMA memory ---- */
+
+/* B's memory file shrinks under the model (sim/vfu's SIGBUS rule): the
+ * model's copies into it fail, B's rings stop, the daemon and A go on. */
+static void test_truncated_client_memory(void **state)
+{
+	size_t len = build(frame, CB.mac, CA.mac, &flow_udp, 300, 0, false);
+	struct zn_vfu_stats vs;
+
+	struct zn_dma_region *extra;
+
+	(void)state;
+	/* cmocka puts its own SIGBUS handler in around each test body; sim/vfu
+	 * puts its guard back (chaining) when a window is mapped: map one now */
+	assert_int_equal(zn_dma_region_alloc("extra", 4096, -1, ZN_DMA_NO_HUGE, &extra), 0);
+	assert_int_equal(zn_bus_dma_map(CB.bus, extra), 0);
+	assert_int_equal(ftruncate(CB.mem->fd, 0), 0);
+	send_frame(&PA, frame, len, 0);
+	/* reading B's RX BD faults: the RX ring stops, the frame is lost */
+	wait_counter(1, "ring_faults", 1);
+	wait_counter(1, "rx_no_ring", 1);
+	zn_vfu_dev_stats(S.dev[1]->dev, &vs);
+	assert_int_equal(vs.dma_err_bus, 1);
+	assert_int_equal(CNT(1, "rx_frames"), 0);
+	/* A, in its own memory, still sends and completes; B's ring stays
+	 * stopped without touching the memory again */
+	wait_tx(&PA, 1);
+	send_frame(&PA, frame, len, 0);
+	wait_tx(&PA, 2);
+	wait_counter(1, "rx_no_ring", 2);
+	zn_vfu_dev_stats(S.dev[1]->dev, &vs);
+	assert_int_equal(vs.dma_err_bus, 1);
+	/* B can still talk to its firmware: the response buffer is gone too,
+	 * so no response comes, and the model is still there to say so */
+	assert_true(zn_vfu_dev_connected(S.dev[1]->dev));
+	assert_int_equal(zn_bus_dma_unmap(CB.bus, extra), 0);
+	zn_dma_region_free(extra);
+}
+
 /* ---- CQ overflow ---- */
 
 static void test_cq_overflow(void **state)
@@ -988,6 +1028,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_legacy_doorbell_with_dpi, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_doorbells_only, setup_legacy, teardown),
 		cmocka_unit_test_setup_teardown(test_cq_overflow, setup_small_cq, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_client_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_offloads_and_vlan, setup_vlan_strip, teardown),
 		cmocka_unit_test_setup_teardown(test_faults, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_rate, setup_rate, teardown),
