@@ -16,6 +16,9 @@
  *   [L]      Linux drivers/net/ethernet/broadcom/bnxt/bnxt.h
  *   [D-HSI]  DPDK drivers/net/bnxt/hsi_struct_def_dpdk.h
  *   [D]      DPDK drivers/net/bnxt/bnxt.h, bnxt_ring.h
+ *   [L-HSI133] the same header at HSI 1.10.3.133 (longer FUNC_QCAPS,
+ *            FUNC_QCFG and RING_ALLOC layouts, multi-doorbell fields)
+ *   [PCI]    PCI Express Base Specification (config space, MSI-X)
  * Each struct names the source struct it mirrors. Field offsets are those of
  * the source; reserved bytes are named rsvd*. Requests may grow in newer
  * firmware: unknown trailing request bytes read as zero, and a response's
@@ -163,6 +166,34 @@ static inline bool bnxt_chip_num_is_p5(uint16_t chip_num)
 
 /* pre-P5: one 128-byte doorbell slot per RING_ALLOC logical_id. */
 #define BNXT_DB_LEGACY_STRIDE		0x80
+
+/* ----------------------------------------------------------------------
+ * PCI configuration space and MSI-X.
+ * The device is PCI Express: it has a PCI Express capability and extended
+ * capabilities, so its configuration space is 4 KiB [PCI]. Linux reads the
+ * Device Serial Number extended capability (PCI_EXT_CAP_ID_DSN, [L] bnxt.c
+ * bnxt_pcie_dsn_get; some versions fail a PF probe without it), and
+ * FUNC_QCAPS device_serial_number repeats that value [D-HSI].
+ * Drivers find the MSI-X table and PBA through the MSI-X capability
+ * (BAR indicator and offset), never by a fixed BAR; no public source says
+ * which BAR a BCM57508 PF uses. The BNXT_MODEL_* values are the model's.
+ * ---------------------------------------------------------------------- */
+
+#define BNXT_PCI_CFG_SPACE_SIZE		4096
+#define BNXT_PCI_EXT_CAP_ID_DSN		0x0003	/* [PCI] Device Serial Number */
+
+/* Model choice: MSI-X table and PBA in BAR4 (zcnic maps no other use of
+ * it), each in its own 4 KiB page. 64 vectors: at least one per NQ. */
+#define BNXT_MODEL_MSIX_BAR		4
+#define BNXT_MODEL_MSIX_TABLE_OFF	0x0000
+#define BNXT_MODEL_MSIX_PBA_OFF		0x1000
+#define BNXT_MODEL_MSIX_VECTORS		64
+#define BNXT_MODEL_BAR4_SIZE		0x2000
+#define BNXT_PCI_MSIX_ENTRY_SIZE	16	/* [PCI] table entry bytes */
+_Static_assert(BNXT_MODEL_MSIX_VECTORS * BNXT_PCI_MSIX_ENTRY_SIZE <= BNXT_MODEL_MSIX_PBA_OFF,
+	       "MSI-X table ends before the PBA");
+_Static_assert(BNXT_MODEL_MSIX_PBA_OFF + (BNXT_MODEL_MSIX_VECTORS + 63) / 64 * 8 <=
+	       BNXT_MODEL_BAR4_SIZE, "PBA fits BAR4");
 
 /* ======================================================================
  * P5 64-bit doorbell, written with one 64-bit store.
@@ -694,6 +725,199 @@ BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output, db_page_size, 0x59);
 BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output, host_mtu, 0x64);
 BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output, roce_max_per_vf, 0x84);
 BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output, valid, 0x9f);
+
+/* ----------------------------------------------------------------------
+ * Longer FUNC_QCAPS / FUNC_QCFG responses (HSI 1.10.3.133, [L-HSI133]).
+ *
+ * Responses grow at their tail: newer firmware fills what older layouts
+ * called reserved bytes, and the valid byte moves to the new end. So a
+ * field exists in a response only if it ends before that response's valid
+ * byte: off + size <= resp_len - 1. A driver reads a tail field only after
+ * that test (bnxt_resp_has); the bytes of an older, shorter response at the
+ * same offsets are padding and the valid byte, not the field.
+ * ---------------------------------------------------------------------- */
+
+static inline bool bnxt_resp_has(uint16_t resp_len, size_t off, size_t size)
+{
+	return resp_len >= 1 && off + size <= (size_t)resp_len - 1;
+}
+/* e.g. BNXT_RESP_HAS(len, bnxt_hwrm_func_qcaps_output_long, flags_ext3) */
+#define BNXT_RESP_HAS(resp_len, s, f) \
+	bnxt_resp_has((resp_len), offsetof(struct s, f), sizeof(((struct s *)0)->f))
+
+/* [L-HSI133] hwrm_func_qcaps_output (144 bytes); also DPDK hsi_struct_def_dpdk.h
+ * (flags_ext3 at 0x84, 144 bytes). The first 0x84 bytes are those of
+ * bnxt_hwrm_func_qcaps_output. */
+struct bnxt_hwrm_func_qcaps_output_long {
+	struct bnxt_hwrm_resp_hdr hdr;
+	uint16_t fid;
+	uint16_t port_id;
+	uint32_t flags;
+	uint8_t mac_address[6];
+	uint16_t max_rsscos_ctx;
+	uint16_t max_cmpl_rings;
+	uint16_t max_tx_rings;
+	uint16_t max_rx_rings;
+	uint16_t max_l2_ctxs;
+	uint16_t max_vnics;
+	uint16_t first_vf_id;
+	uint16_t max_vfs;
+	uint16_t max_stat_ctx;
+	uint32_t max_encap_records;
+	uint32_t max_decap_records;
+	uint32_t max_tx_em_flows;
+	uint32_t max_tx_wm_flows;
+	uint32_t max_rx_em_flows;
+	uint32_t max_rx_wm_flows;
+	uint32_t max_mcast_filters;
+	uint32_t max_flow_id;
+	uint32_t max_hw_ring_grps;
+	uint16_t max_sp_tx_rings;
+	uint16_t max_msix_vfs;
+	uint32_t flags_ext;
+	uint8_t max_schqs;
+	uint8_t mpc_chnls_cap;
+	uint16_t max_key_ctxs_alloc;
+	uint32_t flags_ext2;
+	uint16_t tunnel_disable_flag;
+	uint16_t xid_partition_cap;
+	uint8_t device_serial_number[8];
+	uint16_t ctxs_per_partition;
+	uint16_t max_tso_segs;
+	uint32_t roce_vf_max[6];	/* av, cq, mrw, qp, srq, gid */
+	uint32_t flags_ext3;		/* BNXT_FUNC_QCAPS_FLAGS_EXT3_* */
+	uint16_t max_roce_vfs;
+	uint16_t max_crypto_rx_flow_filters;
+	uint8_t rsvd[3];
+	uint8_t valid;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_func_qcaps_output_long, 144);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, max_tx_rings, 0x1a);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, max_hw_ring_grps, 0x48);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, flags_ext, 0x50);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, flags_ext2, 0x58);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, device_serial_number, 0x60);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, roce_vf_max, 0x6c);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, flags_ext3, 0x84);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, max_roce_vfs, 0x88);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, max_crypto_rx_flow_filters, 0x8a);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcaps_output_long, valid, 0x8f);
+/* The shared head must not drift from the 136-byte layout. */
+_Static_assert(offsetof(struct bnxt_hwrm_func_qcaps_output_long, roce_vf_max) ==
+	       offsetof(struct bnxt_hwrm_func_qcaps_output, roce_vf_max),
+	       "FUNC_QCAPS long/short layouts share their head");
+/* flags_ext3 [L-HSI133] FUNC_QCAPS_RESP_FLAGS_EXT3_* (the ones we name) */
+#define BNXT_FUNC_QCAPS_FLAGS_EXT3_RM_RSV_WHILE_ALLOC_CAP	0x1u
+#define BNXT_FUNC_QCAPS_FLAGS_EXT3_REQUIRE_L2_FILTER		0x2u
+#define BNXT_FUNC_QCAPS_FLAGS_EXT3_RX_RATE_PROFILE_SEL_SUPPORTED 0x8u
+/* RING_ALLOC may name a doorbell page index (dpi) per ring. */
+#define BNXT_FUNC_QCAPS_FLAGS_EXT3_MULTI_L2_DB_SUPPORTED	0x200u
+
+/* FUNC_QCAPS said MULTI_L2_DB_SUPPORTED, in a response long enough to say it. */
+static inline bool bnxt_qcaps_multi_l2_db(const struct bnxt_hwrm_func_qcaps_output_long *r)
+{
+	return BNXT_RESP_HAS(r->hdr.resp_len, bnxt_hwrm_func_qcaps_output_long, flags_ext3) &&
+	       (r->flags_ext3 & BNXT_FUNC_QCAPS_FLAGS_EXT3_MULTI_L2_DB_SUPPORTED);
+}
+
+/* [L-HSI133] hwrm_func_qcfg_output (176 bytes). The first 0x9e bytes are
+ * those of bnxt_hwrm_func_qcfg_output; 0x66 is flags2 there (rsvd0 above). */
+struct bnxt_hwrm_func_qcfg_output_long {
+	struct bnxt_hwrm_resp_hdr hdr;
+	uint16_t fid;
+	uint16_t port_id;
+	uint16_t vlan;
+	uint16_t flags;
+	uint8_t mac_address[6];
+	uint16_t pci_id;
+	uint16_t alloc_rsscos_ctx;
+	uint16_t alloc_cmpl_rings;
+	uint16_t alloc_tx_rings;
+	uint16_t alloc_rx_rings;
+	uint16_t alloc_l2_ctx;
+	uint16_t alloc_vnics;
+	uint16_t admin_mtu;
+	uint16_t mru;
+	uint16_t stat_ctx_id;
+	uint8_t port_partition_type;
+	uint8_t port_pf_cnt;
+	uint16_t dflt_vnic_id;
+	uint16_t max_mtu_configured;
+	uint32_t min_bw;
+	uint32_t max_bw;
+	uint8_t evb_mode;
+	uint8_t options;
+	uint16_t alloc_vfs;
+	uint32_t alloc_mcast_filters;
+	uint32_t alloc_hw_ring_grps;
+	uint16_t alloc_sp_tx_rings;
+	uint16_t alloc_stat_ctx;
+	uint16_t alloc_msix;
+	uint16_t registered_vfs;
+	uint16_t l2_doorbell_bar_size_kb;	/* BAR2 KiB for L2; 0: whole BAR */
+	uint8_t active_endpoints;
+	uint8_t always_1;
+	uint32_t reset_addr_poll;
+	uint16_t legacy_l2_db_size_kb;		/* P7 doorbell offset; unused on P5 */
+	uint16_t svif_info;
+	uint8_t mpc_chnls;
+	uint8_t db_page_size;			/* BNXT_FUNC_QCFG_DB_PAGE_SIZE_* */
+	uint16_t roce_vnic_id;
+	uint32_t partition_min_bw;
+	uint32_t partition_max_bw;
+	uint16_t host_mtu;
+	uint16_t flags2;
+	uint16_t stag_vid;
+	uint8_t port_kdnet_mode;
+	uint8_t kdnet_pcie_function;
+	uint16_t port_kdnet_fid;
+	uint8_t rsvd1;
+	uint8_t roce_bidi_opt_mode;
+	uint32_t num_ktls_tx_key_ctxs;
+	uint32_t num_ktls_rx_key_ctxs;
+	uint8_t lag_id;
+	uint8_t parif;
+	uint8_t fw_lag_id;
+	uint8_t rsvd2;
+	uint32_t num_quic_tx_key_ctxs;
+	uint32_t num_quic_rx_key_ctxs;
+	uint32_t roce_max_per_vf[6];
+	uint16_t xid_partition_cfg;
+	uint16_t mirror_vnic_id;
+	uint8_t max_link_width;
+	uint8_t max_link_speed;
+	uint8_t negotiated_link_width;
+	uint8_t negotiated_link_speed;
+	uint8_t rsvd3[2];
+	uint8_t pcie_compliance;
+	uint8_t rsvd4;
+	uint16_t l2_db_multi_page_size_kb;	/* see hw-docs/bnxt.md "Multi-doorbell" */
+	uint8_t rsvd5[5];
+	uint8_t valid;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_func_qcfg_output_long, 176);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, alloc_msix, 0x48);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, l2_doorbell_bar_size_kb, 0x4c);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, legacy_l2_db_size_kb, 0x54);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, db_page_size, 0x59);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, host_mtu, 0x64);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, port_kdnet_mode, 0x6a);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, num_ktls_tx_key_ctxs, 0x70);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, num_quic_tx_key_ctxs, 0x7c);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, roce_max_per_vf, 0x84);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, xid_partition_cfg, 0x9c);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, mirror_vnic_id, 0x9e);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, max_link_width, 0xa0);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, pcie_compliance, 0xa6);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, l2_db_multi_page_size_kb, 0xa8);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_qcfg_output_long, valid, 0xaf);
+_Static_assert(offsetof(struct bnxt_hwrm_func_qcfg_output_long, xid_partition_cfg) ==
+	       offsetof(struct bnxt_hwrm_func_qcfg_output, xid_partition_cfg),
+	       "FUNC_QCFG long/short layouts share their head");
+/* db_page_size codes (FreeBSD/DPDK HSI comment: "configured doorbell page
+ * size for this function", valid for a PF): page bytes = 4 KiB << code. */
+#define BNXT_FUNC_QCFG_DB_PAGE_SIZE_4KB		0x0
+#define BNXT_FUNC_QCFG_DB_PAGE_SIZE_MAX		0xa	/* 4 MB */
 
 /* ======================================================================
  * HWRM_FUNC_CFG (0x17); response: bnxt_hwrm_plain_output.
@@ -1372,6 +1596,75 @@ BNXT_ASSERT_OFF(bnxt_hwrm_ring_alloc_output, ring_id, 0x08);
 BNXT_ASSERT_OFF(bnxt_hwrm_ring_alloc_output, logical_ring_id, 0x0a);
 BNXT_ASSERT_OFF(bnxt_hwrm_ring_alloc_output, valid, 0x0f);
 #define BNXT_INVALID_RING_ID		0xffff
+
+/* [L-HSI133] hwrm_ring_alloc_input (96 bytes): the 88-byte request plus a
+ * doorbell page index. It still fits the 128-byte window. Firmware without
+ * MULTI_L2_DB_SUPPORTED is not sent DPI_VALID (see the multi-doorbell
+ * section below). 0x4e, rsvd2[0] above, is rx_rate_profile_sel in this HSI. */
+struct bnxt_hwrm_ring_alloc_input_long {
+	struct bnxt_hwrm_ring_alloc_input base;
+	uint16_t dpi;			/* with BNXT_RING_ALLOC_ENABLES_DPI_VALID */
+	uint16_t rsvd[3];
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_ring_alloc_input_long, 96);
+BNXT_ASSERT_OFF(bnxt_hwrm_ring_alloc_input_long, dpi, 0x58);
+_Static_assert(sizeof(struct bnxt_hwrm_ring_alloc_input_long) <= BNXT_HWRM_MAX_REQ_LEN,
+	       "RING_ALLOC with dpi fits the request window");
+#define BNXT_RING_ALLOC_ENABLES_RX_RATE_PROFILE_VALID	0x1000u
+#define BNXT_RING_ALLOC_ENABLES_DPI_VALID		0x2000u
+
+/* ======================================================================
+ * P5 multi-doorbell mode (hw-docs/bnxt.md "Multi-doorbell mode").
+ *
+ * Facts ([L-HSI133]): FUNC_QCAPS flags_ext3 MULTI_L2_DB_SUPPORTED; RING_ALLOC
+ * dpi + ENABLES_DPI_VALID; FUNC_QCFG db_page_size (4 KiB << code),
+ * l2_doorbell_bar_size_kb, l2_db_multi_page_size_kb. No public L2 driver
+ * uses dpi, so how a DPI maps to an address is not public. The rules below
+ * are zcnic's, shared by driver and model ("model choice"):
+ *   - DPI n is the n-th doorbell page of BAR2: BAR2 + n * page bytes (the
+ *     numbering bnxt_re uses for its kernel DPI: BAR offset / page size).
+ *     With 4 KiB pages the legacy P5 PF doorbell at 0x10000 is DPI 16.
+ *   - The multi-doorbell pages start at the page after the legacy one;
+ *     l2_db_multi_page_size_kb is their total size in KiB, so the
+ *     function has l2_db_multi_page_size_kb * 1024 / page bytes DPIs.
+ *   - The doorbell value is the ordinary 64-bit P5 doorbell (bnxt_db64);
+ *     only its address changes. Each ring gets its own DPI.
+ * ====================================================================== */
+
+#define BNXT_DB_PAGE_4K			4096u
+
+/* Page bytes for a FUNC_QCFG db_page_size code; 0 for an unknown code. */
+static inline uint32_t bnxt_db_page_bytes(uint8_t db_page_size)
+{
+	if (db_page_size > BNXT_FUNC_QCFG_DB_PAGE_SIZE_MAX)
+		return 0;
+	return BNXT_DB_PAGE_4K << db_page_size;
+}
+
+/* BAR2 offset of the legacy (shared) doorbell of a P5 function. */
+static inline uint32_t bnxt_db_legacy_off_p5(bool vf)
+{
+	return vf ? BNXT_DB_VF_OFFSET_P5 : BNXT_DB_PF_OFFSET_P5;
+}
+
+/* Model choice: the first DPI a ring may be given, the page after the
+ * legacy doorbell (PF, 4 KiB pages: 17). page_bytes must be non-zero. */
+static inline uint32_t bnxt_mdb_first_dpi(bool vf, uint32_t page_bytes)
+{
+	return bnxt_db_legacy_off_p5(vf) / page_bytes + 1;
+}
+
+/* Model choice: how many DPIs the function owns, from FUNC_QCFG. */
+static inline uint32_t bnxt_mdb_num_dpis(uint16_t l2_db_multi_page_size_kb, uint32_t page_bytes)
+{
+	return page_bytes ? (uint32_t)l2_db_multi_page_size_kb * 1024u / page_bytes : 0;
+}
+
+/* Model choice: BAR2 offset of the doorbell of a ring allocated with dpi. */
+static inline uint64_t bnxt_mdb_db_off(uint32_t dpi, uint32_t page_bytes)
+{
+	return (uint64_t)dpi * page_bytes;
+}
 
 /* [L-HSI] hwrm_ring_free_input; response: bnxt_hwrm_plain_output. Set the
  * header cmpl_ring to the ring's CQ to get an HWRM_DONE there once the ring

@@ -324,6 +324,110 @@ static void test_pci_ids_and_events(void **state)
 	assert_int_equal(BNXT_BS_CFG_ENABLES_TQM_RING(7), 0x2000);
 }
 
+static void test_resp_tail_fields(void **state)
+{
+	(void)state;
+	uint8_t buf[176];
+	const struct bnxt_hwrm_func_qcaps_output_long *qc = (const void *)buf;
+	const struct bnxt_hwrm_func_qcfg_output_long *qf = (const void *)buf;
+
+	/* 144-byte FUNC_QCAPS with MULTI_L2_DB (0x200) in flags_ext3 at 0x84 */
+	memset(buf, 0, sizeof(buf));
+	put16(buf + 6, 144);
+	put32(buf + 0x84, 0x200);
+	buf[143] = BNXT_HWRM_RESP_VALID_KEY;
+	assert_true(bnxt_qcaps_multi_l2_db(qc));
+	/* the same bit from firmware that only knows RX_RATE_PROFILE_SEL */
+	put32(buf + 0x84, 0x8);
+	assert_false(bnxt_qcaps_multi_l2_db(qc));
+
+	/* 136-byte FUNC_QCAPS: 0x84..0x86 padding, 0x87 the valid byte. The
+	 * bytes where flags_ext3 would be are non-zero, yet it is absent. */
+	memset(buf, 0, sizeof(buf));
+	put16(buf + 6, 136);
+	buf[0x85] = 0x02;	/* padding that reads as bit 0x200 */
+	buf[135] = BNXT_HWRM_RESP_VALID_KEY;
+	assert_true(qc->flags_ext3 & BNXT_FUNC_QCAPS_FLAGS_EXT3_MULTI_L2_DB_SUPPORTED);
+	assert_false(bnxt_qcaps_multi_l2_db(qc));
+	assert_false(BNXT_RESP_HAS(136, bnxt_hwrm_func_qcaps_output_long, flags_ext3));
+	assert_true(BNXT_RESP_HAS(136, bnxt_hwrm_func_qcaps_output_long, roce_vf_max));
+	assert_true(BNXT_RESP_HAS(144, bnxt_hwrm_func_qcaps_output_long, max_crypto_rx_flow_filters));
+	assert_false(BNXT_RESP_HAS(0, bnxt_hwrm_func_qcaps_output_long, fid));
+
+	/* FUNC_QCFG l2_db_multi_page_size_kb at 0xa8..0xa9: absent from the
+	 * 160- and 168-byte layouts, present from 171 bytes on (176 in HSI .133) */
+	assert_false(BNXT_RESP_HAS(160, bnxt_hwrm_func_qcfg_output_long, l2_db_multi_page_size_kb));
+	assert_false(BNXT_RESP_HAS(168, bnxt_hwrm_func_qcfg_output_long, l2_db_multi_page_size_kb));
+	assert_false(BNXT_RESP_HAS(170, bnxt_hwrm_func_qcfg_output_long, l2_db_multi_page_size_kb));
+	assert_true(BNXT_RESP_HAS(171, bnxt_hwrm_func_qcfg_output_long, l2_db_multi_page_size_kb));
+	memset(buf, 0, sizeof(buf));
+	put16(buf + 6, 176);
+	put16(buf + 0xa8, 256);
+	buf[0x59] = 1;
+	buf[175] = BNXT_HWRM_RESP_VALID_KEY;
+	assert_int_equal(qf->l2_db_multi_page_size_kb, 256);
+	assert_int_equal(qf->db_page_size, 1);
+	assert_int_equal(qf->valid, 1);
+}
+
+static void test_multi_doorbell_worked_example(void **state)
+{
+	(void)state;
+	/* db_page_size codes: 4 KiB << code, 0xa = 4 MiB is the last */
+	assert_int_equal(bnxt_db_page_bytes(0), 4096);
+	assert_int_equal(bnxt_db_page_bytes(1), 8192);
+	assert_int_equal(bnxt_db_page_bytes(0xa), 4u << 20);
+	assert_int_equal(bnxt_db_page_bytes(0xb), 0);
+
+	/* P5 PF, 4 KiB pages: the legacy doorbell 0x10000 is DPI 16; rings
+	 * get DPIs from 17, ring k's doorbell at BAR2 + (17 + k) * 4 KiB. */
+	uint32_t pg = bnxt_db_page_bytes(BNXT_FUNC_QCFG_DB_PAGE_SIZE_4KB);
+
+	assert_int_equal(bnxt_mdb_db_off(16, pg), BNXT_DB_PF_OFFSET_P5);
+	assert_int_equal(bnxt_mdb_first_dpi(false, pg), 17);
+	assert_int_equal(bnxt_mdb_db_off(17, pg), 0x11000);
+	assert_int_equal(bnxt_mdb_db_off(17 + 3, pg), 0x14000);
+	/* l2_db_multi_page_size_kb 256: 64 pages, DPIs 17..80, the last
+	 * page ending at 0x51000 */
+	assert_int_equal(bnxt_mdb_num_dpis(256, pg), 64);
+	assert_int_equal(bnxt_mdb_db_off(17 + 64 - 1, pg) + pg, 0x51000);
+	/* VF: legacy 0x4000 is DPI 4, first ring DPI 5 at 0x5000 */
+	assert_int_equal(bnxt_mdb_first_dpi(true, pg), 5);
+	assert_int_equal(bnxt_mdb_db_off(5, pg), 0x5000);
+	/* 8 KiB pages: legacy 0x10000 is DPI 8, first ring DPI 9 at 0x12000 */
+	assert_int_equal(bnxt_mdb_first_dpi(false, 8192), 9);
+	assert_int_equal(bnxt_mdb_db_off(9, 8192), 0x12000);
+	assert_int_equal(bnxt_mdb_num_dpis(256, 8192), 32);
+	assert_int_equal(bnxt_mdb_num_dpis(256, 0), 0);
+	/* the 64-bit offset does not wrap for the largest inputs */
+	assert_true(bnxt_mdb_db_off(0xffff, 4u << 20) == 0xffffULL << 22);
+
+	/* RING_ALLOC for a TX ring on DPI 17: 96 bytes, dpi at 0x58, enables
+	 * DPI_VALID (0x2000) | STAT_CTX_ID_VALID (0x8) at 0x10 */
+	struct bnxt_hwrm_ring_alloc_input_long req;
+	uint8_t img[sizeof(req)];
+
+	memset(&req, 0, sizeof(req));
+	req.base.enables = BNXT_RING_ALLOC_ENABLES_DPI_VALID |
+			   BNXT_RING_ALLOC_ENABLES_STAT_CTX_ID_VALID;
+	req.base.ring_type = BNXT_RING_TYPE_TX;
+	req.dpi = 17;
+	memcpy(img, &req, sizeof(img));
+	assert_int_equal(sizeof(img), 96);
+	assert_int_equal(get32(img + 0x10), 0x2008);
+	assert_int_equal(img[0x14], 1);
+	assert_int_equal(img[0x58], 0x11);
+	assert_int_equal(img[0x59], 0x00);
+	for (size_t i = 0x5a; i < sizeof(img); i++)
+		assert_int_equal(img[i], 0);
+
+	/* MSI-X model layout: table page then PBA page, both inside BAR4 */
+	assert_int_equal(BNXT_MODEL_MSIX_TABLE_OFF + BNXT_MODEL_MSIX_VECTORS *
+			 BNXT_PCI_MSIX_ENTRY_SIZE, 0x400);
+	assert_true(BNXT_MODEL_MSIX_PBA_OFF % 4096 == 0);
+	assert_int_equal(BNXT_PCI_CFG_SPACE_SIZE, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +443,8 @@ int main(void)
 		cmocka_unit_test(test_hwrm_request_bytes),
 		cmocka_unit_test(test_hwrm_response_valid_byte),
 		cmocka_unit_test(test_pci_ids_and_events),
+		cmocka_unit_test(test_resp_tail_fields),
+		cmocka_unit_test(test_multi_doorbell_worked_example),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
