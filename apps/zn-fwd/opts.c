@@ -16,7 +16,6 @@
 #define DEFAULT_BURST		32
 #define DEFAULT_RING		512
 #define DEFAULT_FLOWS		64
-#define DEFAULT_WINDOW		256
 #define DEFAULT_HDR_BUF		256
 #define DEFAULT_BUF_SIZE	2048
 
@@ -47,7 +46,8 @@ static const char usage[] =
 "  --rule SPEC          n-tuple rule on port1: [src=IP,][dst=IP,][sport=N,]\n"
 "                       [dport=N,][proto=udp|tcp,]queue=Q; frames of a flow it\n"
 "                       matches must arrive on queue Q (repeatable)\n"
-"  --window N           frames in flight at most (default 256)\n"
+"  --window N           frames in flight at most (default: half a ring of\n"
+"                       buffers for the largest frame, at least one burst)\n"
 "\n"
 "Port set-up:\n"
 "  --mtu N              L3 MTU (default 1500, or 9000 when a size needs it)\n"
@@ -180,7 +180,7 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 	*o = (struct fwd_opts){
 		.queues = 1, .frames = DEFAULT_FRAMES, .burst = DEFAULT_BURST,
 		.hdr_buf = DEFAULT_HDR_BUF, .buf_size = DEFAULT_BUF_SIZE, .ring_size = DEFAULT_RING,
-		.window = DEFAULT_WINDOW, .nflows = DEFAULT_FLOWS,
+		.nflows = DEFAULT_FLOWS,
 	};
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "q:s:n:d:b:h", opts, NULL)) != -1) {
@@ -239,4 +239,12 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		die_usage("--sizes: a %u-byte frame needs --mtu %u or more", fwd_sizes_max(&o->sizes),
 			  fwd_sizes_max(&o->sizes) - 14);
 	o->buf_size = (o->buf_size + 63) & ~63u;
+	if (!o->window) {
+		/* buffers one frame of the largest size takes: a header buffer + payload */
+		uint32_t segs = 1 + (fwd_sizes_max(&o->sizes) + o->buf_size - 1) / o->buf_size;
+
+		o->window = o->ring_size / (2 * segs);
+		if (o->window < o->burst)
+			o->window = o->burst;
+	}
 }
