@@ -109,6 +109,15 @@ static void on_rx(void *arg, uint16_t q, const struct zn_rx_pkt *pkt, const uint
 	s->hash = pkt->rss_hash;
 }
 
+static unsigned arrived(void)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
+		n += seen[i].copies;
+	return n;
+}
+
 static void reset_seen(void)
 {
 	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
@@ -136,7 +145,7 @@ static const char *kind_name(const struct pt_flow *f)
 /* Phase 1/2: every flow once; each frame on its predicted queue. */
 static void rss_phase(const struct zn_rss_conf *rss, const char *name)
 {
-	unsigned sent = 0, got, wrong_q = 0, wrong_h = 0, hashed = 0, lost = 0, dup = 0;
+	unsigned sent = 0, wrong_q = 0, wrong_h = 0, hashed = 0, lost = 0, dup = 0;
 	unsigned per_q[NQ] = { 0 };
 	int rc;
 
@@ -149,15 +158,8 @@ static void rss_phase(const struct zn_rss_conf *rss, const char *name)
 		if (i % PT_BURST == PT_BURST - 1)	/* keep the RX ring from filling */
 			pt_rx(&p1, on_rx, NULL);
 	}
-	got = 0;
-	for (uint64_t end = tap_now_ms() + RX_WAIT_MS; tap_now_ms() < end;) {
-		got = 0;
-		for (unsigned i = 0; i < FLOWS; i++)
-			got += seen[i].queue >= 0;
-		if (got == FLOWS)
-			break;
+	for (uint64_t end = tap_now_ms() + RX_WAIT_MS; tap_now_ms() < end && arrived() < FLOWS;)
 		pt_rx(&p1, on_rx, NULL);
-	}
 	for (unsigned i = 0; i < FLOWS; i++) {
 		uint32_t h;
 		uint16_t want = predict(rss, &flows[i], &h);
@@ -211,7 +213,10 @@ static int rule_round(const struct zn_rss_conf *rss, unsigned fi, uint64_t base,
 		if (i % PT_BURST == PT_BURST - 1)
 			pt_rx(&p1, on_rx, NULL);
 	}
-	pt_rx_wait(&p1, FLOWS * 2, RX_WAIT_MS / 3, on_rx, NULL);
+	/* counts from the start of the round: pt_rx above may have taken some */
+	for (uint64_t end = tap_now_ms() + RX_WAIT_MS;
+	     tap_now_ms() < end && arrived() < FLOWS - 1 + RULE_FRAMES;)
+		pt_rx(&p1, on_rx, NULL);
 	for (unsigned k = 0; k < RULE_FRAMES; k++) {
 		int got = seen[base + k].queue;
 
