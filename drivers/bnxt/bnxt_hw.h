@@ -1171,6 +1171,17 @@ BNXT_ASSERT_OFF(bnxt_hwrm_func_backing_store_qcaps_output, ctx_init_mask, 0x48);
 BNXT_ASSERT_OFF(bnxt_hwrm_func_backing_store_qcaps_output, tqm_fp_rings_count, 0x4e);
 BNXT_ASSERT_OFF(bnxt_hwrm_func_backing_store_qcaps_output, tkc_max_entries, 0x58);
 BNXT_ASSERT_OFF(bnxt_hwrm_func_backing_store_qcaps_output, valid, 0x67);
+/* ctx_init_mask bits: context types whose memory must be filled with
+ * ctx_kind_initializer before FUNC_BACKING_STORE_CFG.
+ * [L-HSI] FUNC_BACKING_STORE_QCAPS_RESP_CTX_INIT_MASK_* */
+#define BNXT_BS_CTX_INIT_MASK_QP		0x1u
+#define BNXT_BS_CTX_INIT_MASK_SRQ		0x2u
+#define BNXT_BS_CTX_INIT_MASK_CQ		0x4u
+#define BNXT_BS_CTX_INIT_MASK_VNIC		0x8u
+#define BNXT_BS_CTX_INIT_MASK_STAT		0x10u
+#define BNXT_BS_CTX_INIT_MASK_MRAV		0x20u
+#define BNXT_BS_CTX_INIT_MASK_TKC		0x40u
+#define BNXT_BS_CTX_INIT_MASK_RKC		0x80u
 
 /* [L-HSI] hwrm_func_backing_store_cfg_input. The page directory of each type
  * is one page (level 0) or a page of 8-byte PTEs (level 1). Firmware newer

@@ -21,10 +21,17 @@
  * it in a segment; the caller gives it back to the provider (not to the
  * driver), and the driver takes fresh buffers from the provider when it
  * refills. So the zcrx layer can hold buffers for as long as the app does.
+ * Buffers the driver took but never hands out (a frame it drops, the
+ * buffers still posted when the queue stops) go back through put().
+ * A queue set up without a provider gets one from core/port (a pool in
+ * DMA memory); its buffers are read with zn_port_rx_payload() and given
+ * back with zn_port_rx_buf_put().
  *
  * Transmit: a frame is up to ZN_TX_MAX_SEGS segments by IOVA (typically a
  * header from a header slab + the application's buffer); a cookie per frame
- * comes back from tx_reap once the NIC no longer needs the memory.
+ * comes back from tx_reap once the NIC no longer needs the memory, in the
+ * order the frames were sent. Ring space is reclaimed only by tx_reap: a
+ * caller that never reaps finds tx_burst refusing frames (ring full).
  *
  * Threading: a queue is used by one thread (its owner); the port-level calls
  * (configure, flow rules, RSS, stats, close) are made from one control
@@ -44,8 +51,10 @@
 #define ZN_RSS_KEY_LEN 40
 #define ZN_RSS_MAX_TABLE 512
 #define ZN_ETH_ALEN 6
+#define ZN_PORT_MAX_QUEUES 64	/* per direction */
 
 struct zn_port;
+struct zn_port_core;
 
 /* A payload buffer as the provider hands it to the driver. */
 struct zn_buf {
@@ -57,12 +66,16 @@ struct zn_buf {
 /*
  * Payload buffer provider. alloc fills up to n buffers of buf_size bytes
  * and returns how many it gave (0 when dry: the driver leaves slots empty
- * and the NIC drops what it cannot place, counted in rx_nobuf). Called only
- * on the queue owner's thread, never allocating.
+ * and the NIC drops what it cannot place, counted in drops). put takes back
+ * buffers the driver got from alloc but will not hand to the caller (see
+ * the ownership paragraph above). Both are called only on the queue owner's
+ * thread (and by the control thread while the queue stops), never allocating.
+ * The buffers' memory must be DMA-mapped to the port's device.
  */
 struct zn_buf_provider {
 	uint32_t buf_size;
 	uint32_t (*alloc)(void *ctx, struct zn_buf *bufs, uint32_t n);
+	void (*put)(void *ctx, const uint32_t *ids, uint32_t n);
 	void *ctx;
 };
 
@@ -82,9 +95,14 @@ struct zn_rxq_conf {
 	 * 0 splits every frame that has payload.
 	 */
 	uint32_t hds_thresh;
-	uint32_t hdr_buf_size;	/* bytes per header buffer; 0 = 256 */
-	/* NULL: the driver carves payload buffers from its own pool. */
+	uint32_t hdr_buf_size;	/* bytes per header buffer; 0 = 256; >= hds_thresh */
+	/*
+	 * NULL: core/port carves payload buffers from a pool of its own
+	 * (payload_buf_size bytes each, 0 = 4096). The provider must outlive
+	 * the queue (until zn_port_stop or zn_port_close returns).
+	 */
 	const struct zn_buf_provider *payload;
+	uint32_t payload_buf_size;
 	int numa_node;		/* -1 = the device's */
 };
 
@@ -150,7 +168,11 @@ enum {
 struct zn_rss_conf {
 	uint8_t key[ZN_RSS_KEY_LEN];
 	uint32_t hash_types;		/* ZN_RSS_* */
-	uint32_t table_size;		/* entries used in table[] */
+	/*
+	 * Entries used in table[]: a divisor of zn_port_info.rss_table_size;
+	 * the driver repeats the table to fill the device's.
+	 */
+	uint32_t table_size;
 	uint16_t table[ZN_RSS_MAX_TABLE];	/* RX queue per entry */
 };
 
@@ -184,6 +206,7 @@ struct zn_port_ops {
 	const char *name;
 	void (*info)(struct zn_port *p, struct zn_port_info *info);
 	int (*configure)(struct zn_port *p, const struct zn_port_conf *conf);
+	/* Drops the queue's previous setup (if any) first, even when it fails. */
 	int (*rxq_setup)(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *conf);
 	int (*txq_setup)(struct zn_port *p, uint16_t q, const struct zn_txq_conf *conf);
 	int (*start)(struct zn_port *p);
@@ -201,17 +224,22 @@ struct zn_port_ops {
 	void (*close)(struct zn_port *p);
 };
 
-/* A driver: claims devices by PCI ID. */
+/*
+ * A driver: claims devices by PCI ID. probe() gets a zeroed port whose bus
+ * is open (and the vendor/device it matched); it sets ops and priv, or
+ * returns a negative errno having undone everything it did.
+ */
 struct zn_port_driver {
 	const char *name;
 	bool (*match)(uint16_t vendor, uint16_t device);
-	int (*probe)(struct zn_bus_dev *bus, struct zn_port **out);
+	int (*probe)(struct zn_port *p, uint16_t vendor, uint16_t device);
 };
 
 struct zn_port {
 	const struct zn_port_ops *ops;
 	struct zn_bus_dev *bus;
-	void *priv;
+	void *priv;		/* the driver's */
+	struct zn_port_core *core;	/* core/port's (queue states, default pools) */
 };
 
 int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts,
@@ -230,6 +258,13 @@ int zn_port_rss_set(struct zn_port *p, const struct zn_rss_conf *rss);
 int zn_port_link(struct zn_port *p, struct zn_link *link);
 int zn_port_rxq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
 int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+
+/*
+ * Payload of an rx segment on a queue set up without a provider, and its
+ * return to core/port's pool. NULL / no-op for a queue with its own provider.
+ */
+const uint8_t *zn_port_rx_payload(struct zn_port *p, uint16_t q, uint32_t buf_id);
+void zn_port_rx_buf_put(struct zn_port *p, uint16_t q, const uint32_t *ids, uint32_t n);
 
 /* Data path: inline, one indirect call per burst. */
 static inline uint32_t zn_port_rx_burst(struct zn_port *p, uint16_t q,

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * drivers/bnxt: the driver's own state and the functions its files share.
+ * The hardware interface is drivers/bnxt/bnxt_hw.h, explained in
+ * hw-docs/bnxt.md; section numbers below ("§4") refer to that document.
+ *
+ *   bnxt_hwrm.c    the firmware channel (§3): send, wait, timeouts, errors
+ *   bnxt_init.c    function bring-up (§4 steps 1-8) and its undoing
+ *   bnxt_ctx.c     backing store (context memory, §4 step 5)
+ *   bnxt_ring.c    ring memory, RING_ALLOC/FREE, stat contexts, doorbells (§5, §7)
+ *   bnxt_start.c   port start/stop (§4 steps 9-17 and teardown)
+ *   bnxt_rx.c      RX burst, completion validation, AGG refill (§6, §9, §10)
+ *   bnxt_tx.c      TX burst and reap (§8)
+ *   bnxt_filter.c  VNICs, RSS, L2 filter and RX mask, n-tuple rules (§11, §12)
+ *   bnxt_port.c    the zn_port_ops table, PCI ID match, probe, link, stats
+ *
+ * Threading follows include/zcnic/port.h: a queue's data path belongs to one
+ * thread; everything else (and every HWRM command) runs on the control
+ * thread while no data-path call runs.
+ */
+#ifndef ZCNIC_DRIVERS_BNXT_H
+#define ZCNIC_DRIVERS_BNXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/bnxt/bnxt_hw.h"
+#include "zcnic/bus.h"
+#include "zcnic/mem.h"
+#include "zcnic/port.h"
+
+#define BNXT_LOG "bnxt"
+
+/* Tunables. */
+#define BNXT_MAX_QUEUES		ZN_PORT_MAX_QUEUES
+#define BNXT_RX_RING_DFLT	256
+#define BNXT_TX_RING_DFLT	512
+#define BNXT_RING_MIN		16	/* hw-docs/bnxt.md §14: RING_ALLOC length */
+#define BNXT_RING_MAX		65536
+#define BNXT_RX_RING_MAX	8192	/* CQ = 2 * RX + AGG must stay <= BNXT_RING_MAX */
+#define BNXT_TX_RING_MAX	16384
+#define BNXT_AGG_FACTOR		2	/* AGG ring entries per RX ring entry */
+#define BNXT_HDR_BUF_DFLT	256
+#define BNXT_HDR_BUF_MIN	128	/* room for Ethernet + IPv6 + TCP with options */
+#define BNXT_HDR_BUF_MAX	4096
+#define BNXT_MTU_DFLT		1500
+#define BNXT_MTU_MAX		9000	/* BNXT_PLAN.md decision 4 */
+#define BNXT_L2_OVERHEAD	18	/* Ethernet header + one VLAN tag */
+#define BNXT_NQ_SIZE		256	/* async events only: a polling driver never arms CQs */
+#define BNXT_STATS_PERIOD_MS	250	/* stat context DMA period */
+#define BNXT_MAX_FLOWS		1024
+
+/* ---- HWRM channel (bnxt_hwrm.c) --------------------------------------- */
+
+#define BNXT_HWRM_RESP_BUF	4096	/* >= BNXT_HWRM_MAX_RESP_LEN, one page */
+#define BNXT_HWRM_SREQ_BUF	4096	/* short-command request buffer */
+#define BNXT_HWRM_DFLT_TIMEOUT_MS 500	/* until VER_GET gives def_req_timeout */
+#define BNXT_HWRM_MAX_TIMEOUT_S	40	/* when VER_GET max_req_timeout is 0 */
+
+struct bnxt_hwrm {
+	struct zn_dma_region *dma;	/* response buffer, then short-request buffer */
+	volatile uint8_t *resp;
+	uint64_t resp_iova;
+	uint8_t *sreq;
+	uint64_t sreq_iova;
+	uint16_t seq;			/* seq_id of the next request */
+	uint16_t win_len;		/* VER_GET max_req_win_len */
+	uint16_t max_ext_req_len;	/* VER_GET; 0 until known */
+	uint16_t max_resp_len;
+	uint32_t timeout_ms;		/* per command */
+	uint32_t max_timeout_ms;
+	bool short_cmd;			/* firmware accepts short commands */
+	bool short_cmd_required;
+	bool dead;			/* a command timed out: channel state unknown */
+};
+
+/* ---- doorbells (bnxt_ring.c) ------------------------------------------ */
+
+struct bnxt_db {
+	volatile uint64_t *mmio;	/* the doorbell, when its page is mapped */
+	uint64_t key;			/* type | path | xid; the index is or-ed in */
+	struct zn_bus_dev *bus;		/* trapped doorbell: written through the bus */
+	uint64_t bar_off;
+	uint32_t dpi;			/* 0: the legacy shared doorbell */
+};
+
+void zn_bnxt_db_write_slow(const struct bnxt_db *db, uint64_t v);
+
+/*
+ * Ring a P5 doorbell with a ring index (raw counter masked by size - 1).
+ * Everything the device must see (BDs, consumed completions) is written
+ * before: the release fence orders those stores before the doorbell store
+ * (a compiler barrier on x86, where stores are not reordered with stores).
+ */
+static inline void bnxt_db_write(const struct bnxt_db *db, uint32_t idx)
+{
+	uint64_t v = db->key | idx;
+
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (__builtin_expect(db->mmio != NULL, 1))
+		*db->mmio = v;
+	else
+		zn_bnxt_db_write_slow(db, v);
+}
+
+/* A hardware ring: its memory and, once allocated, its firmware id. */
+struct bnxt_ring {
+	void *va;
+	uint64_t iova;
+	uint32_t size;			/* entries (power of two) */
+	uint8_t type;			/* BNXT_RING_TYPE_* */
+	uint16_t id;			/* BNXT_INVALID_RING_ID when not allocated */
+	struct bnxt_db db;
+};
+
+/* ---- RX queue (bnxt_rx.c) --------------------------------------------- */
+
+/* One AGG ring slot: the provider buffer posted there. */
+struct bnxt_agg_slot {
+	uint32_t buf_id;
+};
+
+/*
+ * What completion validation needs to know about a queue: the part of the
+ * RX queue that zn_bnxt_cmpl_parse (and so the fuzzer) can be given alone.
+ */
+struct bnxt_rx_ctx {
+	const uint8_t *cq;		/* completion ring */
+	uint32_t cq_size;		/* entries, power of two */
+	uint32_t cq_mask;
+	uint32_t rx_mask;		/* RX ring entries - 1 */
+	uint32_t agg_mask;		/* AGG ring entries - 1 */
+	uint32_t hdr_buf_size;		/* bytes per RX (header) buffer */
+	uint32_t agg_buf_size;		/* bytes per AGG (payload) buffer */
+	uint32_t max_frame;		/* MRU: longest frame accepted */
+	const uint8_t *hdr_va;		/* header buffer of RX slot i: hdr_va + i * hdr_buf_size */
+	const struct bnxt_agg_slot *agg_sw;
+	uint16_t qid;
+};
+
+/* Consumer state a decode starts from. */
+struct bnxt_rx_pos {
+	uint32_t cq_raw;		/* next completion slot */
+	uint32_t rx_cons;		/* raw index of the next RX slot to complete */
+	uint32_t rx_prod;		/* raw producer of the RX ring */
+	uint32_t agg_cons;		/* raw index of the next AGG slot to complete */
+	uint32_t agg_prod;		/* raw producer of the AGG ring */
+};
+
+struct bnxt_rx_stats {
+	uint64_t packets, bytes, errors, bad_cmpl, nobuf;
+};
+
+struct bnxt_rxq {
+	/* Hot: read by every burst. */
+	struct bnxt_rx_ctx c;
+	struct bnxt_rx_pos pos;
+	uint32_t cq_db_raw;		/* consumer last written to the CQ doorbell */
+	struct bnxt_rx_bd *agg_bd;
+	struct bnxt_agg_slot *agg_sw;
+	uint32_t (*alloc)(void *ctx, struct zn_buf *bufs, uint32_t n);
+	void (*put)(void *ctx, const uint32_t *ids, uint32_t n);
+	void *prov_ctx;
+	struct bnxt_db cq_db, rx_db, agg_db;
+	struct bnxt_rx_stats st;
+	uint32_t last_hwrm_done;	/* sequence_id of the last HWRM_DONE seen, + 0x10000 flag */
+
+	/* Cold: set-up and teardown. */
+	struct bnxt_ring cq, rx, agg;
+	uint64_t hdr_iova;		/* header buffers */
+	uint32_t stat_ctx_id;		/* UINT32_MAX when not allocated */
+	struct bnxt_ctx_hw_stats *hw_stats;
+	uint64_t hw_stats_iova;
+	struct zn_dma_region *dma;
+	uint32_t hds_thresh;
+	uint16_t steer_vnic;		/* per-queue VNIC for n-tuple rules, or 0xffff */
+	uint32_t nflows;		/* rules pointing at steer_vnic */
+};
+
+/* ---- TX queue (bnxt_tx.c) --------------------------------------------- */
+
+/* Software state of the first slot of each packet in the TX ring. */
+struct bnxt_tx_slot {
+	uint64_t cookie;
+	uint16_t nbd;			/* slots the packet uses */
+	uint16_t want_cmpl;		/* the packet was sent without NO_CMPL */
+	uint32_t rsvd;
+};
+
+struct bnxt_tx_stats {
+	uint64_t packets, bytes, errors, full, bad_cmpl;
+};
+
+struct bnxt_txq {
+	/* Hot. */
+	struct bnxt_tx_bd *bd;
+	struct bnxt_tx_slot *sw;
+	uint32_t mask;			/* TX ring entries - 1 */
+	uint32_t prod;			/* raw producer */
+	uint32_t cons;			/* raw index of the oldest unreaped packet */
+	uint32_t done;			/* raw index past the last completed packet */
+	const uint8_t *cq;
+	uint32_t cq_size, cq_mask;
+	uint32_t cq_raw;
+	uint32_t max_frame;
+	uint64_t pad_iova;		/* zeroes, to pad short frames */
+	struct bnxt_db sq_db, cq_db;
+	struct bnxt_tx_stats st;
+	uint32_t last_hwrm_done;
+	uint16_t qid;
+
+	/* Cold. */
+	struct bnxt_ring cq_ring, tx;
+	uint32_t stat_ctx_id;
+	struct bnxt_ctx_hw_stats *hw_stats;
+	uint64_t hw_stats_iova;
+	struct zn_dma_region *dma;
+};
+
+#define BNXT_HWRM_DONE_SEEN	0x10000u	/* or-ed into last_hwrm_done */
+
+/* ---- the device ------------------------------------------------------- */
+
+struct bnxt_flow {
+	bool used;
+	uint16_t q;
+	uint64_t filter_id;		/* CFA_NTUPLE_FILTER_ALLOC ntuple_filter_id */
+};
+
+/* One backing-store context type (§4 step 5). */
+struct bnxt_ctx_mem {
+	uint32_t entries;
+	uint32_t entry_size;
+	size_t bytes;			/* entries * entry_size, rounded up to pages */
+	size_t off;			/* data pages in the context region */
+	size_t pt_off;			/* page tables, when level > 0 */
+	uint8_t level;
+	bool ring;			/* PTEs carry LAST / NEXT_TO_LAST */
+	uint64_t page_dir;
+};
+
+struct bnxt {
+	struct zn_port *port;
+	struct zn_bus_dev *bus;
+	char name[144];
+	uint16_t vendor, device;
+	bool vf;
+
+	struct bnxt_hwrm hwrm;
+
+	/* VER_GET */
+	uint16_t chip_num;
+	uint8_t fw_maj, fw_min, fw_bld, fw_rsvd;
+	uint8_t intf_maj, intf_min, intf_upd;
+	uint32_t dev_caps;
+
+	/* FUNC_QCAPS */
+	uint16_t fid, port_id;
+	uint8_t mac[ZN_ETH_ALEN];
+	uint16_t max_rsscos_ctx, max_cmpl_rings, max_tx_rings, max_rx_rings;
+	uint16_t max_l2_ctxs, max_vnics, max_stat_ctx;
+	uint32_t qcaps_flags_ext3;
+	bool multi_db_cap;
+
+	/* FUNC_QCFG */
+	uint16_t admin_mtu, mru;
+	uint16_t l2_db_bar_kb, l2_db_multi_kb;
+	uint8_t db_page_code;
+
+	/* Doorbell mode (§7.4) */
+	bool multi_db;
+	uint32_t db_page_bytes;
+	uint32_t first_dpi, num_dpis;
+	uint8_t *dpi_used;		/* num_dpis flags */
+	uint64_t legacy_db_off;
+	uint64_t bar2_size;
+
+	/* Backing store */
+	struct zn_dma_region *ctx_dma;
+	bool ctx_cfg_done;
+
+	/* QUEUE_QPORTCFG */
+	uint8_t tx_cos_queue;
+
+	bool registered;		/* FUNC_DRV_RGTR done */
+
+	/* Configuration. */
+	bool configured, started;
+	struct zn_port_conf conf;
+	struct bnxt_rxq *rxq[BNXT_MAX_QUEUES];
+	struct bnxt_txq *txq[BNXT_MAX_QUEUES];
+
+	/* Started state. */
+	struct zn_dma_region *ctl_dma;	/* NQ ring, RSS table and key */
+	struct bnxt_ring nq;
+	uint32_t nq_raw;
+	uint16_t vnic_id;		/* default VNIC, 0xffff when none */
+	uint16_t rss_ctx[BNXT_RSS_TABLE_MAX_TBL_P5];
+	uint32_t nrss_ctx;		/* allocated */
+	struct bnxt_rss_entry_p5 *rss_tbl;
+	uint64_t rss_tbl_iova;
+	uint8_t *rss_key;
+	uint64_t rss_key_iova;
+	bool l2_filter_valid;
+	uint64_t l2_filter_id;
+	struct zn_rss_conf rss;		/* what the user asked for, applied at start */
+	bool rss_set;
+	struct bnxt_flow flows[BNXT_MAX_FLOWS];
+
+	struct zn_link link;
+	bool link_known;
+	uint64_t async_events;
+};
+
+#define BNXT_INVALID_ID16	0xffffu
+#define BNXT_INVALID_ID32	0xffffffffu
+
+/* bnxt_hwrm.c */
+int zn_bnxt_hwrm_init(struct bnxt *bp);
+void zn_bnxt_hwrm_fini(struct bnxt *bp);
+/*
+ * Send one command and wait for its response. req starts with a
+ * bnxt_hwrm_req_hdr whose req_type is set; the rest of the header is filled
+ * here. The response is copied to resp (resp_size bytes; bytes past the
+ * response's resp_len are zeroed). A response shorter than min_resp bytes is
+ * an error. Firmware errors become a negative errno with one log line.
+ */
+int zn_bnxt_hwrm_send(struct bnxt *bp, void *req, uint32_t req_len, void *resp,
+		      uint32_t resp_size, uint32_t min_resp);
+/* The same with the header's cmpl_ring set (HWRM_DONE wanted there). */
+int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *resp,
+			   uint32_t resp_size, uint32_t min_resp, uint16_t cmpl_ring,
+			   uint16_t *seq_out);
+int zn_bnxt_hwrm_errno(uint16_t error_code);
+const char *zn_bnxt_hwrm_cmd_name(uint16_t req_type);
+const char *zn_bnxt_hwrm_err_name(uint16_t error_code);
+
+/* bnxt_init.c */
+int zn_bnxt_fw_init(struct bnxt *bp);
+void zn_bnxt_fw_fini(struct bnxt *bp);
+
+/* bnxt_ctx.c */
+int zn_bnxt_ctx_init(struct bnxt *bp);
+void zn_bnxt_ctx_free(struct bnxt *bp);
+
+/* bnxt_ring.c */
+int zn_bnxt_db_setup(struct bnxt *bp, struct bnxt_ring *r, enum bnxt_dbr_type type);
+int zn_bnxt_dpi_get(struct bnxt *bp, uint32_t *dpi);
+void zn_bnxt_dpi_put(struct bnxt *bp, uint32_t dpi);
+int zn_bnxt_ring_alloc(struct bnxt *bp, struct bnxt_ring *r, uint16_t cmpl_ring,
+		       uint16_t rx_ring, uint32_t stat_ctx, uint32_t rx_buf_size);
+int zn_bnxt_ring_free(struct bnxt *bp, struct bnxt_ring *r, uint16_t cmpl_ring,
+		      uint16_t *seq);
+int zn_bnxt_stat_ctx_alloc(struct bnxt *bp, uint64_t iova, uint32_t *id);
+void zn_bnxt_stat_ctx_free(struct bnxt *bp, uint32_t *id);
+void *zn_bnxt_carve(struct zn_dma_region *r, size_t *off, size_t len, size_t align,
+		    uint64_t *iova);
+
+/* bnxt_rx.c */
+int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *conf,
+		       struct bnxt_rxq **out);
+void zn_bnxt_rxq_destroy(struct bnxt *bp, struct bnxt_rxq *rxq);
+void zn_bnxt_rxq_prepare(struct bnxt_rxq *rxq);
+void zn_bnxt_rxq_post_initial(struct bnxt_rxq *rxq);
+void zn_bnxt_rxq_release_bufs(struct bnxt_rxq *rxq);
+uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
+void zn_bnxt_rxq_drain(struct bnxt_rxq *rxq);
+
+/* bnxt_tx.c */
+int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *conf,
+		       struct bnxt_txq **out);
+void zn_bnxt_txq_destroy(struct bnxt *bp, struct bnxt_txq *txq);
+void zn_bnxt_txq_prepare(struct bnxt_txq *txq);
+uint32_t zn_bnxt_tx_burst(struct bnxt_txq *txq, const struct zn_tx_pkt *pkts, uint32_t n);
+uint32_t zn_bnxt_tx_reap(struct bnxt_txq *txq, uint64_t *cookies, uint32_t n);
+void zn_bnxt_txq_drain(struct bnxt_txq *txq);
+
+/* bnxt_start.c */
+int zn_bnxt_start(struct bnxt *bp);
+void zn_bnxt_stop(struct bnxt *bp);
+int zn_bnxt_nq_poll(struct bnxt *bp);
+int zn_bnxt_link_query(struct bnxt *bp, struct zn_link *link);
+
+/* bnxt_filter.c */
+int zn_bnxt_vnic_setup(struct bnxt *bp);
+void zn_bnxt_vnic_teardown(struct bnxt *bp);
+int zn_bnxt_rss_apply(struct bnxt *bp);
+int zn_bnxt_rss_check(const struct bnxt *bp, const struct zn_rss_conf *rss);
+void zn_bnxt_rss_default(struct bnxt *bp, struct zn_rss_conf *rss);
+int zn_bnxt_flow_add(struct bnxt *bp, const struct zn_flow_match *m, uint16_t q,
+		     uint32_t *rule_id);
+int zn_bnxt_flow_del(struct bnxt *bp, uint32_t rule_id);
+uint32_t zn_bnxt_rss_table_size(const struct bnxt *bp);
+
+/* bnxt_port.c */
+extern const struct zn_port_driver zn_bnxt_driver;
+
+#endif

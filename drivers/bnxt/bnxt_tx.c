@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TX queues: the burst and the reap (hw-docs/bnxt.md §8).
+ *
+ *        cons            done                  prod
+ *   ------|================|====================|---------
+ *          completed, cookies   posted, the device's     free
+ *          not yet reaped
+ *
+ * A frame of n segments is n short BDs (plus one pad BD if it is shorter
+ * than 52 bytes, pointing at zeroes); its first slot's software state holds
+ * the cookie and the slot count. Every frame but the last of a burst is sent
+ * with NO_CMPL; the last one's completion (opaque = raw index of its first
+ * slot) completes the whole burst, since completions come in order. So the
+ * device writes one completion per burst, and a completion is valid only if
+ * it names, within [done, prod), a frame that asked for one. A frame the
+ * device rejects gets an error completion even with NO_CMPL: it may name any
+ * frame in flight, which is then looked for by walking from done.
+ *
+ * Ring space comes back only through tx_reap, which hands out the cookies
+ * of completed frames in order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/bnxt/bnxt.h"
+#include "zcnic/log.h"
+
+#define TX_PAD_BYTES	64
+
+static bool is_pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *conf,
+		       struct bnxt_txq **out)
+{
+	uint32_t ts = conf->ring_size ? conf->ring_size : BNXT_TX_RING_DFLT;
+	uint32_t cs, mtu = bp->conf.mtu ? bp->conf.mtu : BNXT_MTU_DFLT;
+	struct bnxt_txq *txq;
+	size_t len, off = 0;
+	uint8_t *pad;
+	char name[32];
+	int rc;
+
+	if (!is_pow2(ts) || ts < BNXT_RING_MIN || ts > BNXT_TX_RING_MAX) {
+		ZN_ERR(BNXT_LOG, "%s: txq %u: ring size %u must be a power of two in %u..%u",
+		       bp->name, q, ts, BNXT_RING_MIN, BNXT_TX_RING_MAX);
+		return -EINVAL;
+	}
+	/* At most one completion per frame in flight, plus HWRM_DONE at free. */
+	cs = ts * 2 > BNXT_RING_MAX ? BNXT_RING_MAX : ts * 2;
+	txq = calloc(1, sizeof(*txq));
+	if (!txq)
+		return -ENOMEM;
+	txq->sw = calloc(ts, sizeof(*txq->sw));
+	if (!txq->sw) {
+		rc = -ENOMEM;
+		goto err_free;
+	}
+	len = (size_t)cs * BNXT_CMPL_SIZE + (size_t)ts * BNXT_BD_SIZE + TX_PAD_BYTES +
+	      sizeof(struct bnxt_ctx_hw_stats) + 3 * 4096;
+	snprintf(name, sizeof(name), "bnxt-txq%u", q);
+	rc = zn_dma_region_alloc(name, len, conf->numa_node, ZN_DMA_NO_HUGE, &txq->dma);
+	if (rc < 0)
+		goto err_free;
+	rc = zn_bus_dma_map(bp->bus, txq->dma);
+	if (rc < 0) {
+		ZN_ERR(BNXT_LOG, "%s: txq %u: cannot DMA-map its rings: %s", bp->name, q,
+		       strerror(-rc));
+		goto err_region;
+	}
+	txq->cq_ring.va = zn_bnxt_carve(txq->dma, &off, (size_t)cs * BNXT_CMPL_SIZE, 4096,
+					&txq->cq_ring.iova);
+	txq->tx.va = zn_bnxt_carve(txq->dma, &off, (size_t)ts * BNXT_BD_SIZE, 4096,
+				   &txq->tx.iova);
+	pad = zn_bnxt_carve(txq->dma, &off, TX_PAD_BYTES, 64, &txq->pad_iova);
+	memset(pad, 0, TX_PAD_BYTES);
+	txq->hw_stats = zn_bnxt_carve(txq->dma, &off, sizeof(*txq->hw_stats), 64,
+				      &txq->hw_stats_iova);
+	txq->cq_ring.size = cs;
+	txq->cq_ring.type = BNXT_RING_TYPE_L2_CMPL;
+	txq->tx.size = ts;
+	txq->tx.type = BNXT_RING_TYPE_TX;
+	txq->cq_ring.id = txq->tx.id = BNXT_INVALID_RING_ID;
+	txq->stat_ctx_id = BNXT_INVALID_ID32;
+	txq->bd = txq->tx.va;
+	txq->mask = ts - 1;
+	txq->cq = txq->cq_ring.va;
+	txq->cq_size = cs;
+	txq->cq_mask = cs - 1;
+	txq->max_frame = mtu + BNXT_L2_OVERHEAD;
+	txq->qid = q;
+	*out = txq;
+	return 0;
+
+err_region:
+	zn_dma_region_free(txq->dma);
+err_free:
+	free(txq->sw);
+	free(txq);
+	return rc;
+}
+
+void zn_bnxt_txq_destroy(struct bnxt *bp, struct bnxt_txq *txq)
+{
+	if (!txq)
+		return;
+	zn_bus_dma_unmap(bp->bus, txq->dma);
+	zn_dma_region_free(txq->dma);
+	free(txq->sw);
+	free(txq);
+}
+
+void zn_bnxt_txq_prepare(struct bnxt_txq *q)
+{
+	memset((void *)q->cq, 0, (size_t)q->cq_size * BNXT_CMPL_SIZE);
+	memset(q->bd, 0, (size_t)(q->mask + 1) * BNXT_BD_SIZE);
+	memset(q->sw, 0, (size_t)(q->mask + 1) * sizeof(*q->sw));
+	q->prod = q->cons = q->done = 0;
+	q->cq_raw = 0;
+	q->last_hwrm_done = 0;
+}
+
+/* One BD as two 64-bit stores: flags_type | len | opaque, then addr. */
+static inline void put_bd(struct bnxt_tx_bd *bd, uint32_t flags, uint32_t len, uint32_t opaque,
+			  uint64_t addr)
+{
+	uint64_t *w = (uint64_t *)bd;
+
+	w[0] = flags | (uint64_t)len << 16 | (uint64_t)opaque << 32;
+	w[1] = addr;
+}
+
+uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint32_t n)
+{
+	const uint32_t mask = q->mask;
+	uint32_t prod = q->prod, avail = mask - (prod - q->cons), last = 0, i;
+	struct bnxt_tx_bd *const bd = q->bd;
+	uint64_t bytes = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct zn_tx_pkt *p = &pkts[i];
+		uint32_t ns = p->nseg, total = 0, nbd, start = prod, flags, s;
+
+		if (__builtin_expect(ns - 1u >= ZN_TX_MAX_SEGS, 0))
+			goto bad;
+		for (s = 0; s < ns; s++) {
+			if (__builtin_expect(p->seg[s].len - 1u > 0xfffeu, 0))
+				goto bad;
+			total += p->seg[s].len;
+		}
+		if (__builtin_expect(total > q->max_frame, 0))
+			goto bad;
+		nbd = ns + (total < BNXT_TX_MIN_PKT_LEN);
+		if (__builtin_expect(nbd > avail, 0)) {
+			q->st.full++;
+			break;
+		}
+		/* LHINT classes <512, <1K, <2K, >=2K (bnxt_tx_lhint), without branches. */
+		flags = BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL |
+			(nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT) |
+			(((uint32_t)(total >= 512) + (total >= 1024) + (total >= 2048)) << 13) |
+			(nbd == 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0);
+		put_bd(&bd[prod & mask], flags, p->seg[0].len, start, p->seg[0].iova);
+		prod++;
+		for (s = 1; s < ns; s++, prod++)
+			put_bd(&bd[prod & mask], s == nbd - 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0,
+			       p->seg[s].len, 0, p->seg[s].iova);
+		if (nbd > ns) {
+			put_bd(&bd[prod & mask], BNXT_TX_BD_FLAGS_PACKET_END,
+			       BNXT_TX_MIN_PKT_LEN - total, 0, q->pad_iova);
+			prod++;
+		}
+		q->sw[start & mask].cookie = p->cookie;
+		q->sw[start & mask].nbd = (uint16_t)nbd;
+		q->sw[start & mask].want_cmpl = 0;
+		avail -= nbd;
+		bytes += total;
+		last = start;
+		continue;
+bad:
+		q->st.errors++;
+		ZN_LOG_RL(ZN_LOG_WARN, BNXT_LOG, "txq %u: frame %u refused: %u segments, "
+			  "each 1..65535 bytes and at most %u in all", q->qid, i,
+			  ZN_TX_MAX_SEGS, q->max_frame);
+		break;
+	}
+	if (prod == q->prod)
+		return i;
+	/* The burst's last frame asks for the completion that covers them all. */
+	bd[last & mask].flags_type &= (uint16_t)~BNXT_TX_BD_FLAGS_NO_CMPL;
+	q->sw[last & mask].want_cmpl = 1;
+	q->prod = prod;
+	q->st.packets += i;
+	q->st.bytes += bytes;
+	bnxt_db_write(&q->sq_db, prod & mask);
+	return i;
+}
+
+/* An error completion may name a frame sent with NO_CMPL: find it. */
+static __attribute__((noinline)) bool find_frame(const struct bnxt_txq *q, uint32_t done,
+						 uint32_t x)
+{
+	uint32_t p = done;
+
+	/* x - done < prod - done was checked: the walk ends. */
+	while (p != x) {
+		uint16_t nbd = q->sw[p & q->mask].nbd;
+
+		if (!nbd)
+			return false;
+		p += nbd;
+		if (p - done > x - done)
+			return false;
+	}
+	return true;
+}
+
+static __attribute__((noinline)) void tx_bad(struct bnxt_txq *q, uint32_t raw, const char *why)
+{
+	q->st.bad_cmpl++;
+	ZN_LOG_RL(ZN_LOG_WARN, BNXT_LOG, "txq %u: completion at slot %u rejected: %s",
+		  q->qid, raw & q->cq_mask, why);
+}
+
+uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
+{
+	const uint32_t mask = q->mask;
+	uint32_t raw = q->cq_raw, done = q->done, cons, k = 0;
+
+	for (uint32_t budget = q->cq_size; budget; budget--) {
+		const struct bnxt_tx_cmpl *c =
+			(const void *)(q->cq + (size_t)(raw & q->cq_mask) * BNXT_CMPL_SIZE);
+		uint32_t type, x;
+
+		if (!bnxt_cmpl_valid(c, raw, q->cq_size))
+			break;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		type = c->flags_type & BNXT_CMPL_TYPE_MASK;
+		if (__builtin_expect(type == BNXT_CMPL_TYPE_TX_L2, 1)) {
+			x = c->opaque;
+			if (x - done >= q->prod - done) {
+				tx_bad(q, raw, "opaque names no frame in flight");
+			} else if (!(c->flags_type & BNXT_TX_CMPL_FLAGS_ERROR) &&
+				   !(c->errors_v & (uint16_t)~BNXT_CMPL_V)) {
+				if (q->sw[x & mask].want_cmpl)
+					done = x + q->sw[x & mask].nbd;
+				else
+					tx_bad(q, raw, "completion for a frame sent without one");
+			} else if (find_frame(q, done, x)) {
+				q->st.errors++;
+				ZN_LOG_RL(ZN_LOG_WARN, BNXT_LOG, "txq %u: the device rejected a "
+					  "frame: errors 0x%04x", q->qid, c->errors_v);
+				done = x + q->sw[x & mask].nbd;
+			} else {
+				tx_bad(q, raw, "error completion names no frame start");
+			}
+			raw++;
+		} else if (type == BNXT_CMPL_TYPE_HWRM_DONE) {
+			q->last_hwrm_done = ((const struct bnxt_hwrm_done_cmpl *)(const void *)c)
+						    ->sequence_id | BNXT_HWRM_DONE_SEEN;
+			raw++;
+		} else {
+			uint32_t slots = bnxt_cmpl_slots((uint16_t)type);
+
+			if (slots == 2 && !bnxt_cmpl_valid((const uint8_t *)q->cq +
+							   (size_t)((raw + 1) & q->cq_mask) *
+							   BNXT_CMPL_SIZE, raw + 1, q->cq_size))
+				break;
+			tx_bad(q, raw, "record type does not belong on a TX completion ring");
+			raw += slots;
+		}
+	}
+	if (raw != q->cq_raw) {
+		q->cq_raw = raw;
+		if (q->cq_db.key)
+			bnxt_db_write(&q->cq_db, raw & q->cq_mask);
+	}
+	q->done = done;
+
+	cons = q->cons;
+	while (cons != done && k < n) {
+		struct bnxt_tx_slot *s = &q->sw[cons & mask];
+
+		cookies[k++] = s->cookie;
+		cons += s->nbd;
+		s->nbd = 0;
+		s->want_cmpl = 0;
+	}
+	q->cons = cons;
+	return k;
+}
+
+/* Teardown: consume completions (HWRM_DONE among them) without reaping. */
+void zn_bnxt_txq_drain(struct bnxt_txq *q)
+{
+	zn_bnxt_tx_reap(q, NULL, 0);
+}
