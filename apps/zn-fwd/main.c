@@ -45,6 +45,7 @@ static struct {
 	struct zn_port_info info[2];
 	struct zn_dma_region *txr, *rxr;
 	bool txr_mapped, rxr_mapped;
+	bool stopped[2];
 	struct zn_pool *txpool;
 	struct rxq rxq[MAX_QUEUES];
 	struct fwd_frame_cfg fc;
@@ -92,6 +93,17 @@ static uint32_t provide(void *ctx, struct zn_buf *bufs, uint32_t n)
 	return i;
 }
 
+/* Buffers the driver took but will not hand out come back here. */
+static void give_back(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	struct rxq *q = ctx;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] >= zn_pool_count(q->pool) ||
+		    zn_pool_put(q->pool, zn_pool_buf(q->pool, ids[i])))
+			g.bad_seg++;
+}
+
 static int alloc_memory(void)
 {
 	uint32_t tx_buf = (fwd_sizes_max(&g.fc.sizes) + 63) & ~63u;
@@ -114,7 +126,7 @@ static int alloc_memory(void)
 		if (rc)
 			return rc;
 		g.rxq[q].prov = (struct zn_buf_provider){
-			.buf_size = o.buf_size, .alloc = provide, .ctx = &g.rxq[q] };
+			.buf_size = o.buf_size, .alloc = provide, .put = give_back, .ctx = &g.rxq[q] };
 	}
 	g.seen = calloc(SEEN_WINDOW / 8, 1);
 	return g.seen ? 0 : -ENOMEM;
@@ -208,7 +220,8 @@ static void port_down(int i)
 
 	if (!g.p[i])
 		return;
-	zn_port_stop(g.p[i]);
+	if (!g.stopped[i])
+		zn_port_stop(g.p[i]);
 	if (*mapped)
 		zn_bus_dma_unmap(g.p[i]->bus, r);
 	*mapped = false;
@@ -568,6 +581,22 @@ static void summary(uint64_t elapsed_ns)
 	       g.bad_cookie);
 }
 
+/* Once port1 stopped, every payload buffer must be home (port.h, ownership). */
+static bool buffers_home(void)
+{
+	uint64_t missing = 0;
+
+	zn_port_stop(g.p[1]);
+	g.stopped[1] = true;
+	for (uint16_t q = 0; q < o.queues; q++)
+		missing += zn_pool_count(g.rxq[q].pool) - zn_pool_avail(g.rxq[q].pool);
+	if (missing || g.bad_seg)
+		fprintf(stderr, "zn-fwd: port1 stopped but %" PRIu64 " payload buffers are not back "
+			"in their pools (%" PRIu64 " bad segment or returned twice)\n", missing,
+			g.bad_seg);
+	return !missing && !g.bad_seg;
+}
+
 static void describe(void)
 {
 	char sizes[256] = "";
@@ -625,6 +654,8 @@ int main(int argc, char **argv)
 	summary(elapsed);
 	ret = g.mismatched || g.misrouted || g.duplicate || g.placement || g.bad_cookie ||
 	      !g.received;
+	if (!buffers_home())
+		ret = 1;
 	if (!g.received && !g.mismatched)
 		fprintf(stderr, "zn-fwd: nothing arrived on port1: are the ports on one wire?\n");
 out:

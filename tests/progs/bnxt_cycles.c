@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	const struct pt_conf c1 = { .nrxq = 2, .ntxq = 1, .own_payload = true };
 	const struct pt_flow flow = { .ipv = 4, .proto = 17, .src = { 10, 0, 0, 1 },
 				      .dst = { 10, 0, 0, 2 }, .sport = 1000, .dport = 2000 };
-	unsigned cycles = DEFAULT_CYCLES, done = 0, crossed = 0, fds0, fds1;
+	unsigned cycles = DEFAULT_CYCLES, done = 0, crossed = 0, fds0, fds1, missing = 0;
 	uint64_t t0, worst = 0;
 	struct got g = { 0 };
 
@@ -95,6 +95,7 @@ int main(int argc, char **argv)
 		} else {
 			tap_diag("cycle %u: bring-up failed", i);
 		}
+		missing += pt_stop(&p1);
 		pt_close(&p1);
 		pt_close(&p0);
 		if (ok)
@@ -110,6 +111,8 @@ int main(int argc, char **argv)
 	tap_check(done == cycles, "%u of %u bring-up/teardown cycles succeeded", done, cycles);
 	tap_check(crossed == cycles, "frames crossed the wire in %u of %u cycles", crossed, cycles);
 	tap_check(g.bad == 0, "no foreign or stale frame arrived (%u)", g.bad);
+	tap_check(missing == 0, "every payload buffer back in its pool once the port stopped "
+		  "(%u missing)", missing);
 	tap_check(fds1 == fds0, "open file descriptors before and after: %u, %u", fds0, fds1);
 	return tap_done("bnxt_cycles");
 }

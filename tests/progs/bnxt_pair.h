@@ -39,7 +39,8 @@ struct pt_port {
 	struct zn_port_info info;
 	uint16_t nrxq, ntxq;
 	struct zn_dma_region *r;
-	bool mapped;
+	bool mapped, stopped;
+	bool own;		/* our pools are the providers (else core/port's) */
 	struct zn_pool *tx;
 	struct pt_rxq rxq[PT_MAX_Q];
 	uint64_t bad_segs, bad_cookies;
@@ -72,6 +73,15 @@ static inline uint32_t pt_provide(void *ctx, struct zn_buf *bufs, uint32_t n)
 	return i;
 }
 
+static inline void pt_put(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	struct pt_rxq *rq = ctx;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] >= PT_RX_BUFS || zn_pool_put(rq->pool, zn_pool_buf(rq->pool, ids[i])))
+			rq->pp->bad_segs++;
+}
+
 /* Every step logs one diagnostic when it fails; returns 0 or a negative errno. */
 static inline int pt_open(struct pt_port *pp, const char *dev, const struct pt_conf *c)
 {
@@ -83,6 +93,7 @@ static inline int pt_open(struct pt_port *pp, const char *dev, const struct pt_c
 	memset(pp, 0, sizeof(*pp));
 	pp->nrxq = c->nrxq;
 	pp->ntxq = c->ntxq;
+	pp->own = c->own_payload;
 	if (c->nrxq > PT_MAX_Q)
 		return -EINVAL;
 	rc = zn_port_open(dev, NULL, &pp->p);
@@ -102,7 +113,7 @@ static inline int pt_open(struct pt_port *pp, const char *dev, const struct pt_c
 		rq->q = q;
 		rc = zn_pool_create(pp->r, tx_len + q * rx_len, PT_BUF_SIZE, PT_RX_BUFS, &rq->pool);
 		rq->prov = (struct zn_buf_provider){ .buf_size = PT_BUF_SIZE, .alloc = pt_provide,
-						     .ctx = rq };
+						     .put = pt_put, .ctx = rq };
 	}
 	if (rc)
 		return rc;
@@ -143,10 +154,29 @@ static inline int pt_open(struct pt_port *pp, const char *dev, const struct pt_c
 	return rc;
 }
 
+/*
+ * Stops the port; returns how many of our payload buffers the driver still
+ * holds (none may stay: port.h, ownership).
+ */
+static inline uint32_t pt_stop(struct pt_port *pp)
+{
+	uint32_t missing = 0;
+
+	if (!pp->p || pp->stopped)
+		return 0;
+	zn_port_stop(pp->p);
+	pp->stopped = true;
+	for (uint16_t q = 0; q < PT_MAX_Q; q++)
+		if (pp->rxq[q].pool)
+			missing += zn_pool_count(pp->rxq[q].pool) - zn_pool_avail(pp->rxq[q].pool);
+	return missing;
+}
+
 static inline void pt_close(struct pt_port *pp)
 {
 	if (pp->p) {
-		zn_port_stop(pp->p);
+		if (!pp->stopped)
+			zn_port_stop(pp->p);
 		if (pp->mapped)
 			zn_bus_dma_unmap(pp->p->bus, pp->r);
 		zn_port_close(pp->p);
@@ -209,7 +239,23 @@ static inline int pt_send(struct pt_port *pp, uint16_t q, const void *frame, uin
 typedef void (*pt_rx_fn)(void *arg, uint16_t q, const struct zn_rx_pkt *pkt,
 			 const uint8_t *frame, uint32_t len);
 
-/* One RX burst on every queue; payload buffers go back to their pools. */
+/* The bytes of a payload segment, or NULL if its buffer id is out of range. */
+static inline const uint8_t *pt_seg_va(struct pt_port *pp, uint16_t q, uint32_t id)
+{
+	if (!pp->own)
+		return zn_port_rx_payload(pp->p, q, id);
+	return id < PT_RX_BUFS ? zn_pool_buf(pp->rxq[q].pool, id) : NULL;
+}
+
+static inline void pt_seg_put(struct pt_port *pp, uint16_t q, uint32_t id)
+{
+	if (!pp->own)
+		zn_port_rx_buf_put(pp->p, q, &id, 1);
+	else if (id >= PT_RX_BUFS || zn_pool_put(pp->rxq[q].pool, zn_pool_buf(pp->rxq[q].pool, id)))
+		pp->bad_segs++;
+}
+
+/* One RX burst on every queue; payload buffers go back to their owner. */
 static inline uint32_t pt_rx(struct pt_port *pp, pt_rx_fn fn, void *arg)
 {
 	static uint8_t frame[PT_FRAME_MAX];
@@ -217,7 +263,6 @@ static inline uint32_t pt_rx(struct pt_port *pp, pt_rx_fn fn, void *arg)
 	uint32_t total = 0;
 
 	for (uint16_t q = 0; q < pp->nrxq; q++) {
-		struct pt_rxq *rq = &pp->rxq[q];
 		uint32_t n = zn_port_rx_burst(pp->p, q, pkts, PT_BURST);
 
 		for (uint32_t i = 0; i < n; i++) {
@@ -230,14 +275,14 @@ static inline uint32_t pt_rx(struct pt_port *pp, pt_rx_fn fn, void *arg)
 				len = k->hdr_len;
 			}
 			for (uint32_t s = 0; ok && s < k->nseg; s++) {
-				if (k->seg[s].buf_id >= PT_RX_BUFS ||
-				    k->seg[s].off + (uint64_t)k->seg[s].len > PT_BUF_SIZE ||
+				const uint8_t *va = pt_seg_va(pp, q, k->seg[s].buf_id);
+
+				if (!va || k->seg[s].off + (uint64_t)k->seg[s].len > PT_BUF_SIZE ||
 				    len + k->seg[s].len > PT_FRAME_MAX) {
 					ok = false;
 					break;
 				}
-				memcpy(frame + len, (uint8_t *)zn_pool_buf(rq->pool, k->seg[s].buf_id) +
-				       k->seg[s].off, k->seg[s].len);
+				memcpy(frame + len, va + k->seg[s].off, k->seg[s].len);
 				len += k->seg[s].len;
 			}
 			if (!ok || len != k->pkt_len)
@@ -245,9 +290,7 @@ static inline uint32_t pt_rx(struct pt_port *pp, pt_rx_fn fn, void *arg)
 			else
 				fn(arg, q, k, frame, len);
 			for (uint32_t s = 0; s < k->nseg && s < ZN_RX_MAX_SEGS; s++)
-				if (k->seg[s].buf_id >= PT_RX_BUFS ||
-				    zn_pool_put(rq->pool, zn_pool_buf(rq->pool, k->seg[s].buf_id)))
-					pp->bad_segs++;
+				pt_seg_put(pp, q, k->seg[s].buf_id);
 		}
 		total += n;
 	}
