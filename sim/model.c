@@ -8,9 +8,11 @@
 #include "sim/model.h"
 
 extern const struct zn_sim_model_ops zn_sim_model_edu;
+extern const struct zn_sim_model_ops zn_sim_model_bnxt;
 
 static const struct zn_sim_model_ops *const registry[] = {
 	&zn_sim_model_edu,
+	&zn_sim_model_bnxt,
 };
 
 const struct zn_sim_model_ops *zn_sim_model_at(unsigned index)

@@ -48,6 +48,16 @@ int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len)
 	return 0;
 }
 
+unsigned zn_sim_port_tx_room(const struct zn_sim_port *p)
+{
+	const struct ring *r;
+
+	if (!p->wire)
+		return ZN_SIM_WIRE_SLOTS;
+	r = &p->wire->dir[p->end];
+	return ZN_SIM_WIRE_SLOTS - (r->tail - r->head);
+}
+
 int zn_sim_wire_pair(struct zn_sim_port *a, struct zn_sim_port *b, struct zn_sim_wire **out)
 {
 	struct zn_sim_wire *w;

@@ -40,6 +40,11 @@ struct zn_sim_port {
  * wire is full); every failure is counted in tx_dropped. */
 int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len);
 
+/* How many frames p can send now without -ENOBUFS, so that a model can hold
+ * its TX back rather than lose frames (ZN_SIM_WIRE_SLOTS when unplugged:
+ * those frames are dropped whatever the model does). */
+unsigned zn_sim_port_tx_room(const struct zn_sim_port *p);
+
 /* Joins a and b (both unplugged, not the same port). */
 int zn_sim_wire_pair(struct zn_sim_port *a, struct zn_sim_port *b, struct zn_sim_wire **out);
 /* Delivers queued frames: a loop poller (zn_vfu_loop_add_poller). */

@@ -250,6 +250,30 @@ void *zn_vfu_dma_ptr(struct zn_vfu_dev *dev, uint64_t iova, uint64_t len,
 	return (uint8_t *)w->va + (iova - w->iova);
 }
 
+int zn_vfu_dma_probe(struct zn_vfu_dev *dev, uint64_t iova, uint64_t len,
+		     enum zn_vfu_dma_dir dir)
+{
+	const struct vfu_win *w;
+	size_t pos;
+
+	if (!(vfu_pci_cmd(dev) & PCI_COMMAND_MASTER))
+		return -EPERM;
+	if (len == 0 || iova + len < iova)
+		return -EFAULT;
+	pos = lower_bound(dev, iova);
+	if (pos == dev->nwin || dev->win[pos].iova > iova)
+		return -EFAULT;
+	w = &dev->win[pos];
+	if (iova + len > w->iova + w->size)
+		return -EFAULT;
+	if (!w->va)
+		return -ENODEV;
+	if ((dir == ZN_VFU_DMA_FROM_RAM && !(w->flags & ZN_VFU_DMA_F_READ)) ||
+	    (dir == ZN_VFU_DMA_TO_RAM && !(w->flags & ZN_VFU_DMA_F_WRITE)))
+		return -EACCES;
+	return 0;
+}
+
 int zn_vfu_dma_read(struct zn_vfu_dev *dev, uint64_t iova, void *dst, uint64_t len)
 {
 	int err;

@@ -10,9 +10,15 @@
  * below the BAR size are read-only zero, so writing all-ones reads back the
  * size mask with the type bits, as on real hardware.
  *
- * Capability list (QEMU's edu has MSI at 0x40):
+ * Capability list (QEMU's edu has MSI at 0x40), each 16-byte aligned after
+ * the one before:
  *   0x40  MSI    14 bytes: 64-bit address, no per-vector masking
  *   0x50  MSI-X  12 bytes (0x40 if there is no MSI)
+ *   next  PCI Express, 0x3c bytes (version 2, endpoint), if desc.pcie
+ * A PCI Express function has a 4 KiB config space (PCI Express Base Spec
+ * 7.2.2); its extended capabilities start at 0x100 (7.6.3):
+ *   0x100 Device Serial Number, 12 bytes (7.9.3), if desc.dsn != 0;
+ *         otherwise the header there is all zeros: "no extended capability".
  */
 #include <string.h>
 
@@ -61,6 +67,45 @@ static unsigned log2u(unsigned v)
 		l++;
 	}
 	return l;
+}
+
+/* PCI Express capability, version 2, endpoint (PCI Express Base Spec 7.5.3):
+ * 256-byte max payload, x16 at 16 GT/s. Control registers hold what the
+ * driver writes (they steer nothing here); status error bits are W1C. */
+static void build_pcie_cap(struct zn_vfu_dev *dev, unsigned o)
+{
+	uint8_t *c = dev->cfg_reset, *w = dev->cfg_wmask;
+
+	c[o] = PCI_CAP_ID_EXP;
+	vfu_put16(&c[o + PCI_EXP_FLAGS], PCI_EXP_FLAGS_V2 | PCI_EXP_TYPE_ENDPOINT);
+	/* max payload 256 B (code 1), role-based error reporting (bit 15) */
+	vfu_put32(&c[o + PCI_EXP_DEVCAP], 0x1u | 0x8000u);
+	/* error reporting, relaxed ordering, MPS, ext tag, phantom, aux, no
+	 * snoop, MRRS; not bit 15 (FLR is not advertised) */
+	vfu_put16(&w[o + PCI_EXP_DEVCTL], 0x7fff);
+	vfu_put16(&c[o + PCI_EXP_DEVCTL], 0x2810);	/* MRRS 512, no snoop, relaxed */
+	vfu_put16(&dev->cfg_w1c[o + PCI_EXP_DEVSTA], 0x000f);
+	/* max speed 16 GT/s (code 4), width x16 (bits 9:4) */
+	vfu_put32(&c[o + PCI_EXP_LNKCAP], 0x4u | 16u << 4);
+	vfu_put16(&w[o + PCI_EXP_LNKCTL], 0x03cb);	/* ASPM, RCB, clocks, width */
+	vfu_put16(&c[o + PCI_EXP_LNKSTA], 0x4 | 16 << 4);
+	vfu_put16(&w[o + PCI_EXP_DEVCTL2], 0x001f);	/* completion timeout */
+	vfu_put32(&c[o + PCI_EXP_LNKCAP2], 0x1e);	/* 2.5, 5, 8, 16 GT/s */
+	vfu_put16(&w[o + PCI_EXP_LNKCTL2], 0x000f);	/* target link speed */
+	vfu_put16(&c[o + PCI_EXP_LNKCTL2], 0x4);
+}
+
+static void build_ext_caps(struct zn_vfu_dev *dev)
+{
+	uint8_t *c = dev->cfg_reset + PCI_EXT_CAP_OFF;
+	uint64_t dsn = dev->desc.dsn;
+
+	if (!dsn)
+		return;
+	/* header: ID 15:0, version 19:16, next offset 31:20 (none) */
+	vfu_put32(c, PCI_EXT_CAP_ID_DSN | 1u << 16);
+	vfu_put32(c + 4, (uint32_t)dsn);
+	vfu_put32(c + 8, (uint32_t)(dsn >> 32));
 }
 
 int vfu_pci_build(struct zn_vfu_dev *dev)
@@ -121,8 +166,18 @@ int vfu_pci_build(struct zn_vfu_dev *dev)
 		vfu_put32(&c[o + 8], d->msix_pba_offset | d->msix_pba_bar);
 		next_free = (o + PCI_MSIX_CAP_SIZE + 15) & ~15u;
 	}
+	if (d->pcie) {
+		unsigned o = next_free;
+
+		dev->pcie_cap = (uint8_t)o;
+		*prev_next = (uint8_t)o;
+		build_pcie_cap(dev, o);
+		prev_next = &c[o + 1];
+		build_ext_caps(dev);
+	}
+	dev->cfg_size = d->pcie ? ZN_VFU_CFG_SIZE_PCIE : ZN_VFU_CFG_SIZE;
 	*prev_next = 0;
-	if (dev->msi_cap || dev->msix_cap)
+	if (dev->msi_cap || dev->msix_cap || dev->pcie_cap)
 		vfu_put16(&c[PCI_STATUS], PCI_STATUS_CAP_LIST);
 	vfu_pci_reset(dev);
 	return 0;

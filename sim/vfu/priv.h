@@ -66,6 +66,25 @@
 #define PCI_MSI_CAP_SIZE	14	/* 64-bit address, no per-vector mask */
 #define PCI_MSIX_CAP_SIZE	12
 #define PCI_MSIX_ENTRY_SIZE	16
+/* PCI Express Base Specification: capability 7.5.3, extended capabilities 7.6,
+ * Device Serial Number 7.9.3 (offsets as in Linux pci_regs.h). */
+#define PCI_CAP_ID_EXP		0x10
+#define PCI_EXP_CAP_SIZE	0x3c	/* version 2, endpoint */
+#define PCI_EXP_FLAGS		0x02	/* capabilities register: version, port type */
+#define  PCI_EXP_FLAGS_V2	0x0002
+#define  PCI_EXP_TYPE_ENDPOINT	0x0000	/* bits 7:4 */
+#define PCI_EXP_DEVCAP		0x04
+#define PCI_EXP_DEVCTL		0x08
+#define PCI_EXP_DEVSTA		0x0a
+#define PCI_EXP_LNKCAP		0x0c
+#define PCI_EXP_LNKCTL		0x10
+#define PCI_EXP_LNKSTA		0x12
+#define PCI_EXP_DEVCTL2		0x28
+#define PCI_EXP_LNKCAP2		0x2c
+#define PCI_EXP_LNKCTL2		0x30
+#define PCI_EXT_CAP_OFF		0x100
+#define PCI_EXT_CAP_ID_DSN	0x0003
+#define PCI_EXT_CAP_DSN_SIZE	12
 
 /* An incoming message being assembled, then handled. */
 struct vfu_req {
@@ -128,11 +147,12 @@ struct zn_vfu_dev {
 	bool realized;
 	struct zn_vfu_dev_desc desc;
 	/* config space and its write masks */
-	uint8_t cfg[ZN_VFU_CFG_SIZE];
-	uint8_t cfg_reset[ZN_VFU_CFG_SIZE];
-	uint8_t cfg_wmask[ZN_VFU_CFG_SIZE];
-	uint8_t cfg_w1c[ZN_VFU_CFG_SIZE];
-	uint8_t msi_cap, msix_cap;	/* offsets, 0 if absent */
+	uint8_t cfg[ZN_VFU_CFG_SIZE_PCIE];
+	uint8_t cfg_reset[ZN_VFU_CFG_SIZE_PCIE];
+	uint8_t cfg_wmask[ZN_VFU_CFG_SIZE_PCIE];
+	uint8_t cfg_w1c[ZN_VFU_CFG_SIZE_PCIE];
+	uint32_t cfg_size;		/* ZN_VFU_CFG_SIZE, or _PCIE with desc.pcie */
+	uint8_t msi_cap, msix_cap, pcie_cap;	/* offsets, 0 if absent */
 	/* memfd-backed BAR memory for mmap areas */
 	int bar_fd[ZN_VFU_NUM_BARS];
 	void *bar_va[ZN_VFU_NUM_BARS];

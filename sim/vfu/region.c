@@ -90,7 +90,7 @@ uint64_t vfu_region_size(const struct zn_vfu_dev *dev, unsigned index)
 	if (index < ZN_VFU_NUM_BARS)
 		return dev->desc.bar[index].size;
 	if (index == ZN_VFU_PCI_CONFIG_REGION)
-		return ZN_VFU_CFG_SIZE;
+		return dev->cfg_size;
 	return 0;
 }
 

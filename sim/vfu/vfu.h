@@ -39,6 +39,7 @@ struct zn_vfu_loop;
 #define ZN_VFU_MAX_AREAS	4
 #define ZN_VFU_PAGE_SIZE	4096u
 #define ZN_VFU_CFG_SIZE		256u	/* conventional PCI config space */
+#define ZN_VFU_CFG_SIZE_PCIE	4096u	/* PCI Express: with extended capabilities */
 
 enum zn_vfu_bar_type {
 	ZN_VFU_BAR_MEM32 = 0,
@@ -95,6 +96,10 @@ struct zn_vfu_dev_desc {
 	uint16_t msix_vectors;	/* 0: no MSI-X capability; else 1..2048 */
 	uint8_t msix_table_bar, msix_pba_bar;
 	uint32_t msix_table_offset, msix_pba_offset;	/* 8-byte aligned, trapped */
+	/* PCI Express endpoint: a PCI Express capability and the 4 KiB config
+	 * space, with extended capabilities from 0x100. */
+	bool pcie;
+	uint64_t dsn;		/* with pcie: non-zero adds a Device Serial Number cap */
 	struct zn_vfu_bar bar[ZN_VFU_NUM_BARS];
 	const struct zn_vfu_dev_ops *ops;
 	void *opaque;
@@ -150,6 +155,11 @@ enum zn_vfu_dma_dir {
 void *zn_vfu_dma_ptr(struct zn_vfu_dev *dev, uint64_t iova, uint64_t len,
 		     enum zn_vfu_dma_dir dir, int *err);
 int zn_vfu_dma_read(struct zn_vfu_dev *dev, uint64_t iova, void *dst, uint64_t len);
+/* The same checks as zn_vfu_dma_ptr (0 or its negative errno), but nothing is
+ * counted, logged or latched: for validating an address a device has been
+ * given (firmware checking a command) before it does any DMA to it. */
+int zn_vfu_dma_probe(struct zn_vfu_dev *dev, uint64_t iova, uint64_t len,
+		     enum zn_vfu_dma_dir dir);
 int zn_vfu_dma_write(struct zn_vfu_dev *dev, uint64_t iova, const void *src, uint64_t len);
 
 /* Interrupts. The message-signalled type in use is the one the client gave

@@ -93,19 +93,24 @@ static void test_drops_are_counted(void **state)
 	init(&a, "a");
 	init(&b, "b");
 	assert_int_equal(zn_sim_port_tx(&a.port, "x", 1), -ENOTCONN);	/* unplugged */
+	assert_int_equal(zn_sim_port_tx_room(&a.port), ZN_SIM_WIRE_SLOTS);
 	assert_int_equal(zn_sim_wire_pair(&a.port, &b.port, &w), 0);
+	assert_int_equal(zn_sim_port_tx_room(&a.port), ZN_SIM_WIRE_SLOTS);
 	assert_int_equal(zn_sim_port_tx(&a.port, big, sizeof(big)), -EMSGSIZE);
 	assert_int_equal(zn_sim_port_tx(&a.port, big, 0), -EMSGSIZE);
 	assert_int_equal(zn_sim_port_tx(&a.port, big, ZN_SIM_FRAME_MAX), 0);
 	while (zn_sim_port_tx(&a.port, "y", 1) == 0)
 		assert_true(++n < 10 * ZN_SIM_WIRE_SLOTS);
 	assert_int_equal(n + 1, ZN_SIM_WIRE_SLOTS);		/* full: -ENOBUFS */
+	assert_int_equal(zn_sim_port_tx_room(&a.port), 0);
+	assert_int_equal(zn_sim_port_tx_room(&b.port), ZN_SIM_WIRE_SLOTS);
 	assert_int_equal(a.port.tx_dropped, 4);
 	/* delivered in budgets, all of them, in order */
 	while (zn_sim_wire_poll(w, 0, &deadline) > 0)
 		;
 	assert_int_equal(b.got, ZN_SIM_WIRE_SLOTS);
 	assert_int_equal(b.last_len, 1);
+	assert_int_equal(zn_sim_port_tx_room(&a.port), ZN_SIM_WIRE_SLOTS);
 	zn_sim_wire_free(w);
 }
 

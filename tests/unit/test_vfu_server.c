@@ -1635,6 +1635,122 @@ static void test_buffer_feed_matches_socket(void **state)
 	zn_sim_device_free(d);
 }
 
+/* ---- PCI Express config space, dma_probe: a device with no model ---- */
+
+#define PCIE_DSN	0x0123456789abcdefull
+
+static struct zn_vfu_dev *raw_dev;
+
+static int setup_pcie(void **state)
+{
+	struct zn_vfu_dev_desc d = {
+		.vendor_id = 0x1af4, .device_id = 0x1234, .class_code = 0x020000,
+		.msix_vectors = 4, .msix_table_bar = 0, .msix_table_offset = 0x1000,
+		.msix_pba_bar = 0, .msix_pba_offset = 0x2000,
+		.bar[0] = { .size = 0x4000, .type = ZN_VFU_BAR_MEM64 },
+		.pcie = true, .dsn = PCIE_DSN,
+	};
+
+	(void)state;
+	zn_sim_log_set_sink(log_sink, NULL);
+	S.log[0] = '\0';
+	S.sim = NULL;
+	snprintf(S.dir, sizeof(S.dir), "/tmp/zn-vfu-test-XXXXXX");
+	if (!mkdtemp(S.dir))
+		return -1;
+	snprintf(S.path, sizeof(S.path), "%s/pcie0.sock", S.dir);
+	if (zn_vfu_dev_new("pcie0", &raw_dev) || zn_vfu_dev_realize(raw_dev, &d) ||
+	    zn_vfu_dev_listen(raw_dev, S.path) || zn_vfu_loop_new(&S.loop) ||
+	    zn_vfu_loop_add_dev(S.loop, raw_dev))
+		return -1;
+	return pthread_create(&S.thread, NULL, loop_thread, NULL) ? -1 : 0;
+}
+
+static int teardown_pcie(void **state)
+{
+	(void)state;
+	zn_vfu_loop_stop(S.loop);
+	pthread_join(S.thread, NULL);
+	zn_vfu_dev_free(raw_dev);
+	raw_dev = NULL;
+	zn_vfu_loop_free(S.loop);
+	rmdir(S.dir);
+	zn_sim_log_set_sink(NULL, NULL);
+	return 0;
+}
+
+static void test_pcie_config_space(void **state)
+{
+	int fd = connect_ready();
+	struct zn_vfu_region_info out;
+	struct reply r;
+	uint8_t c[4096];
+	unsigned cap, exp = 0, hops = 0;
+
+	(void)state;
+	assert_int_equal(region_info(fd, CFG, sizeof(out), &r), 0);
+	memcpy(&out, r.data, sizeof(out));
+	assert_int_equal(out.size, 4096);
+	reply_free(&r);
+	assert_int_equal(region_rw(fd, CFG, 0, c, sizeof(c), false), 0);
+	assert_int_equal(c[0x06] & 0x10, 0x10);
+	/* walk the list: MSI-X at 0x40, then PCI Express (ID 0x10) */
+	for (cap = c[0x34]; cap && hops < 8; cap = c[cap + 1], hops++)
+		if (c[cap] == 0x10)
+			exp = cap;
+	assert_int_equal(c[0x34], 0x40);
+	assert_int_equal(c[0x40], 0x11);
+	assert_int_equal(exp, 0x50);
+	assert_int_equal(c[exp + 1], 0);			/* last */
+	assert_int_equal(c[exp + 2] & 0xf, 2);			/* version 2 */
+	assert_int_equal(c[exp + 2] & 0xf0, 0);			/* endpoint */
+	/* Device Serial Number at 0x100: ID 3, version 1, no next */
+	assert_int_equal(rd(fd, CFG, 0x100, 4), 0x00010003);
+	assert_int_equal(rd(fd, CFG, 0x104, 4), (uint32_t)PCIE_DSN);
+	assert_int_equal(rd(fd, CFG, 0x108, 4), (uint32_t)(PCIE_DSN >> 32));
+	assert_int_equal(rd(fd, CFG, 0xffc, 4), 0);
+	/* Device Control writable (not bit 15), Device Capabilities read-only,
+	 * the DSN read-only, Device Status error bits write-1-to-clear */
+	wr(fd, CFG, exp + 8, 0xffff, 2);
+	assert_int_equal(rd(fd, CFG, exp + 8, 2), 0x7fff);
+	wr(fd, CFG, exp + 4, 0, 4);
+	assert_int_equal(rd(fd, CFG, exp + 4, 4), 0x8001);
+	wr(fd, CFG, 0x104, 0, 4);
+	assert_int_equal(rd(fd, CFG, 0x104, 4), (uint32_t)PCIE_DSN);
+	wr(fd, CFG, exp + 0xa, 0xffff, 2);
+	assert_int_equal(rd(fd, CFG, exp + 0xa, 2), 0);
+	/* the end of the 4 KiB space */
+	assert_int_equal(region_rw(fd, CFG, 4092, c, 8, false), EINVAL);
+	close(fd);
+}
+
+static void test_dma_probe_is_silent(void **state)
+{
+	int fd = connect_ready();
+	int mfd = new_memfd(2 * 4096);
+	struct zn_vfu_stats s;
+
+	(void)state;
+	assert_int_equal(dma_map(fd, IOVA, 4096, 0, ZN_VFU_DMA_F_READ, mfd), 0);
+	assert_int_equal(zn_vfu_dma_probe(raw_dev, IOVA, 64, ZN_VFU_DMA_FROM_RAM), -EPERM);
+	enable(fd, MEM_MASTER);
+	assert_int_equal(zn_vfu_dma_probe(raw_dev, IOVA, 4096, ZN_VFU_DMA_FROM_RAM), 0);
+	assert_int_equal(zn_vfu_dma_probe(raw_dev, IOVA + 8, 4096, ZN_VFU_DMA_FROM_RAM), -EFAULT);
+	assert_int_equal(zn_vfu_dma_probe(raw_dev, IOVA - 4096, 8, ZN_VFU_DMA_FROM_RAM), -EFAULT);
+	assert_int_equal(zn_vfu_dma_probe(raw_dev, IOVA, 0, ZN_VFU_DMA_FROM_RAM), -EFAULT);
+	assert_int_equal(zn_vfu_dma_probe(raw_dev, IOVA, 8, ZN_VFU_DMA_TO_RAM), -EACCES);
+	/* nothing counted, no Received Master Abort */
+	zn_vfu_dev_stats(raw_dev, &s);
+	assert_int_equal(s.dma_err_unmapped + s.dma_err_perm + s.dma_err_no_master, 0);
+	assert_int_equal(rd(fd, CFG, 0x06, 2) & 0x2000, 0);
+	/* the counted path, for contrast */
+	assert_null(zn_vfu_dma_ptr(raw_dev, IOVA + 8, 4096, ZN_VFU_DMA_FROM_RAM, NULL));
+	zn_vfu_dev_stats(raw_dev, &s);
+	assert_int_equal(s.dma_err_unmapped, 1);
+	close(mfd);
+	close(fd);
+}
+
 static void test_model_options(void **state)
 {
 	struct zn_sim_device *d;
@@ -1689,6 +1805,8 @@ int main(void)
 		T(test_second_client_waits),
 		cmocka_unit_test(test_buffer_feed_matches_socket),
 		cmocka_unit_test(test_model_options),
+		cmocka_unit_test_setup_teardown(test_pcie_config_space, setup_pcie, teardown_pcie),
+		cmocka_unit_test_setup_teardown(test_dma_probe_is_silent, setup_pcie, teardown_pcie),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A minimal bnxt "driver" for testing the device model (sim/bnxt) through
+ * the real vfio-user client (zn_bus_open) and DMA memory (core/mem), built
+ * from drivers/bnxt/bnxt_hw.h and hw-docs/bnxt.md alone: it sends HWRM
+ * commands, allocates rings and rings doorbells by hand, so that tests can
+ * also send what a correct driver never would.
+ *
+ * And an in-process zn-nicsim: bnxt devices on a loop thread, optionally
+ * joined by a pair wire.
+ *
+ * Every wait is bounded (BTC_TIMEOUT_MS).
+ */
+#ifndef ZCNIC_TEST_BNXT_TEST_CLIENT_H
+#define ZCNIC_TEST_BNXT_TEST_CLIENT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/bnxt/bnxt_hw.h"
+#include "sim/model.h"
+#include "sim/wire.h"
+#include "zcnic/bus.h"
+#include "zcnic/mem.h"
+
+#define BTC_TIMEOUT_MS		3000
+#define BTC_MEM_LEN		(4u << 20)
+#define BTC_STATS_LEN		sizeof(struct bnxt_ctx_hw_stats)
+
+/* ---- in-process zn-nicsim ---- */
+
+struct btc_sim {
+	char dir[64];
+	char path[2][96];
+	struct zn_sim_device *dev[2];
+	unsigned ndev;
+	struct zn_sim_wire *wire;
+	struct zn_vfu_loop *loop;
+	pthread_t thread;
+	bool running;
+};
+
+/* Devices "bnxt0=bnxt<opts0>" and, with opts1 non-NULL, "bnxt1=bnxt<opts1>"
+ * (opts: "" or ",key=val,..."), joined by a pair wire if wire. 0 or -1. */
+int btc_sim_start(struct btc_sim *s, const char *opts0, const char *opts1, bool wire);
+void btc_sim_stop(struct btc_sim *s);
+/* A model counter of device i ("rx_frames", "port.tx_frames", ...); aborts
+ * the test if there is no such key. */
+uint64_t btc_counter(struct btc_sim *s, unsigned i, const char *key);
+
+/* ---- the client ---- */
+
+struct btc_ring {
+	uint8_t type;		/* BNXT_RING_TYPE_* */
+	uint16_t id;
+	uint32_t size;
+	uint8_t *va;
+	uint64_t iova;
+	int dpi;		/* -1: the legacy doorbell */
+	uint32_t prod, cons;	/* raw indices, the driver's side */
+};
+
+struct btc {
+	struct zn_bus_dev *bus;
+	struct zn_dma_region *mem;
+	size_t brk;
+	uint8_t *bar2;		/* BAR2 mapping (DPI pages), may be NULL */
+	uint8_t *resp;
+	uint8_t *req;		/* short command buffer */
+	uint16_t seq;
+	bool multidb;		/* FUNC_QCAPS said so, and FUNC_QCFG agreed */
+	uint32_t next_dpi, end_dpi;
+	uint8_t mac[6];
+	uint16_t resp_len;	/* of the last response */
+	bool window32;		/* write the request window with 32-bit stores */
+	bool force_short;	/* send every request as a short command */
+};
+
+int btc_open(struct btc *c, const char *sock_path);
+void btc_close(struct btc *c);
+/* Bump allocation in the client's DMA region (zeroed); NULL when full. */
+void *btc_alloc(struct btc *c, size_t len, size_t align);
+uint64_t btc_iova(const struct btc *c, const void *va);
+
+/*
+ * One HWRM command: req (len bytes) with req_type set; seq_id, target_id
+ * (0 -> 0xffff), cmpl_ring (0 -> NONE) and resp_addr (0 -> the client's
+ * buffer) are filled in. Requests above 128 bytes go by short command.
+ * Returns the response's error_code (0 success), -ETIMEDOUT if no valid
+ * response came, or a bus error. resp (may be NULL) receives up to cap
+ * bytes of the response; c->resp_len its length.
+ */
+int btc_hwrm(struct btc *c, void *req, size_t len, void *resp, size_t cap);
+/* The same, for a request already complete (no fields filled in), sent by
+ * window; waits for a response at resp_addr in the client's region only if
+ * wait. */
+int btc_hwrm_raw(struct btc *c, const void *req, size_t len, bool wait);
+
+/* VER_GET .. QUEUE_QPORTCFG of hw-docs/bnxt.md 4 (steps 2-8), with the
+ * backing store configured; 0 or the failing step's code. */
+int btc_bringup(struct btc *c);
+int btc_backing_store(struct btc *c);
+
+struct btc_ring_opts {
+	uint16_t nq_id, cmpl_ring_id, rx_ring_id;
+	int stat_ctx;		/* -1: none */
+	uint16_t rx_buf_size;
+	uint16_t logical_id;
+	uint64_t cq_handle;
+	uint8_t int_mode;
+	bool legacy_db;		/* no DPI even in multi-doorbell mode */
+};
+/* RING_ALLOC with ring memory from the region; the ring gets a DPI when the
+ * function has multi-doorbell mode (unless o->legacy_db). 0 or the code. */
+int btc_ring_alloc(struct btc *c, struct btc_ring *r, uint8_t type, uint32_t size,
+		   const struct btc_ring_opts *o);
+int btc_ring_free(struct btc *c, struct btc_ring *r, uint16_t cmpl_ring);
+int btc_stat_alloc(struct btc *c, uint32_t *id, void **stats);
+
+/* Doorbell of type t with index idx (masked to the ring) on the ring's DPI
+ * page (a store) or the legacy page (trapped). */
+void btc_db(struct btc *c, const struct btc_ring *r, enum bnxt_dbr_type t, uint32_t idx);
+void btc_db_raw(struct btc *c, int dpi, uint64_t v);
+
+/* Completion slot at cons + off if its V bit says it is new; copies 16 bytes. */
+bool btc_cq_peek(const struct btc_ring *cq, uint32_t off, void *out);
+/* Waits until n slots from cons are valid; false on timeout. */
+bool btc_cq_wait(const struct btc_ring *cq, uint32_t n, int timeout_ms);
+/* No slot at cons becomes valid within ms. */
+bool btc_cq_quiet(const struct btc_ring *cq, int ms);
+
+void btc_sleep_ms(int ms);
+int64_t btc_now_ms(void);
+
+#endif

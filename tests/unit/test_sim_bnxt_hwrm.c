@@ -1,0 +1,710 @@
+/*
+ * sim/bnxt: the HWRM channel and the firmware commands of the bnxt model,
+ * driven through the real vfio-user client (zn_bus_open) with requests built
+ * by hand from drivers/bnxt/bnxt_hw.h: every command's happy path and its
+ * errors (hw-docs/bnxt.md 3, 4, 14).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim/bnxt/bnxt_sim.h"
+#include "tests/unit/support/bnxt_test_client.h"
+
+static struct btc_sim S;
+static struct btc C;
+
+#define CNT(key) btc_counter(&S, 0, key)
+
+static int start(const char *opts)
+{
+	if (btc_sim_start(&S, opts, NULL, false))
+		return -1;
+	return btc_open(&C, S.path[0]) ? -1 : 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return start("");
+}
+
+static int setup_nomdb(void **state)
+{
+	(void)state;
+	return start(",multidb=0");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	btc_close(&C);
+	btc_sim_stop(&S);
+	return 0;
+}
+
+/* A request struct of a command, header filled in by btc_hwrm. */
+#define REQ(type, var, cmd) type var = { .hdr.req_type = (cmd) }
+
+static int plain(uint16_t cmd)
+{
+	struct bnxt_hwrm_hdr_only_input in = { .hdr.req_type = cmd };
+	uint8_t pad[24] = { 0 };
+
+	memcpy(pad, &in, sizeof(in));
+	return btc_hwrm(&C, pad, sizeof(pad), NULL, 0);
+}
+
+/* ---- PCI identity ---- */
+
+static void test_pci_identity(void **state)
+{
+	uint16_t v16 = 0;
+	uint32_t v32 = 0, dsn_lo = 0, dsn_hi = 0;
+	uint8_t cfg[256];
+	unsigned cap, msix = 0, exp = 0;
+	struct zn_region_info ri;
+	REQ(struct bnxt_hwrm_func_qcaps_input, qc, BNXT_HWRM_FUNC_QCAPS);
+	struct bnxt_hwrm_func_qcaps_output_long caps;
+
+	(void)state;
+	assert_int_equal(zn_bus_cfg_read16(C.bus, 0, &v16), 0);
+	assert_int_equal(v16, BNXT_PCI_VENDOR_BROADCOM);
+	assert_int_equal(zn_bus_cfg_read16(C.bus, 2, &v16), 0);
+	assert_int_equal(v16, BNXT_DEV_57508);
+	assert_true(bnxt_dev_is_p5(v16));
+	assert_int_equal(zn_bus_cfg_read(C.bus, 0, cfg, sizeof(cfg)), 0);
+	assert_int_equal(cfg[0x0b], 0x02);	/* network controller */
+	for (cap = cfg[0x34]; cap; cap = cfg[cap + 1]) {
+		if (cfg[cap] == 0x11)
+			msix = cap;
+		if (cfg[cap] == 0x10)
+			exp = cap;
+	}
+	assert_true(msix && exp);
+	/* MSI-X: 64 vectors, table BAR4 + 0, PBA BAR4 + 0x1000 */
+	assert_int_equal((cfg[msix + 2] | cfg[msix + 3] << 8) & 0x7ff, BNXT_MODEL_MSIX_VECTORS - 1);
+	assert_int_equal(zn_bus_cfg_read32(C.bus, msix + 4, &v32), 0);
+	assert_int_equal(v32, BNXT_MODEL_MSIX_TABLE_OFF | BNXT_MODEL_MSIX_BAR);
+	assert_int_equal(zn_bus_cfg_read32(C.bus, msix + 8, &v32), 0);
+	assert_int_equal(v32, BNXT_MODEL_MSIX_PBA_OFF | BNXT_MODEL_MSIX_BAR);
+	/* Device Serial Number extended capability, repeated by FUNC_QCAPS */
+	assert_int_equal(zn_bus_cfg_read32(C.bus, 0x100, &v32), 0);
+	assert_int_equal(v32 & 0xffff, BNXT_PCI_EXT_CAP_ID_DSN);
+	assert_int_equal(zn_bus_cfg_read32(C.bus, 0x104, &dsn_lo), 0);
+	assert_int_equal(zn_bus_cfg_read32(C.bus, 0x108, &dsn_hi), 0);
+	assert_int_equal(btc_hwrm(&C, &qc, sizeof(qc), &caps, sizeof(caps)), 0);
+	assert_memory_equal(caps.device_serial_number, &dsn_lo, 4);
+	assert_memory_equal(caps.device_serial_number + 4, &dsn_hi, 4);
+	/* BARs: 64 KiB registers (trapped), doorbells with the DPI pages mapped,
+	 * BAR4 with MSI-X */
+	assert_int_equal(C.bus->ops->get_region_info(C.bus, 0, &ri), 0);
+	assert_int_equal(ri.size, 0x10000);
+	assert_false(ri.flags & ZN_REGION_F_MMAP);
+	assert_int_equal(C.bus->ops->get_region_info(C.bus, 2, &ri), 0);
+	assert_int_equal(ri.size, 512 * 1024);
+	assert_true(ri.flags & ZN_REGION_F_MMAP);
+	assert_int_equal(ri.nr_sparse, 1);
+	assert_int_equal(ri.sparse[0].offset, 0x11000);
+	assert_int_equal(ri.sparse[0].size, 64 * 4096);
+	assert_int_equal(C.bus->ops->get_region_info(C.bus, 4, &ri), 0);
+	assert_int_equal(ri.size, BNXT_MODEL_BAR4_SIZE);
+	assert_int_equal(zn_bus_cfg_read32(C.bus, 0x10, &v32), 0);
+	assert_int_equal(v32 & 0x6, 0x4);	/* 64-bit BARs */
+}
+
+/* ---- VER_GET and the channel ---- */
+
+static void test_ver_get(void **state)
+{
+	REQ(struct bnxt_hwrm_ver_get_input, in, BNXT_HWRM_VER_GET);
+	struct bnxt_hwrm_ver_get_output o;
+
+	(void)state;
+	in.hwrm_intf_maj = 1;
+	in.hwrm_intf_min = 10;
+	in.hwrm_intf_upd = 3;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
+	assert_int_equal(C.resp_len, sizeof(o));
+	assert_int_equal(o.hdr.resp_len, 176);
+	assert_int_equal(o.hdr.req_type, BNXT_HWRM_VER_GET);
+	assert_int_equal(o.hdr.seq_id, in.hdr.seq_id);
+	assert_int_equal(o.valid, BNXT_HWRM_RESP_VALID_KEY);
+	assert_int_equal(o.hwrm_intf_maj_8b, 1);
+	assert_int_equal(o.hwrm_intf_min_8b, 10);
+	assert_int_equal(o.hwrm_intf_upd_8b, 3);
+	assert_int_equal(o.hwrm_intf_major, 1);
+	assert_int_equal(o.chip_num, BNXT_CHIP_NUM_57508);
+	assert_true(bnxt_chip_num_is_p5(o.chip_num));
+	assert_int_equal(o.max_req_win_len, 128);
+	assert_int_equal(o.max_resp_len, 704);
+	assert_true(o.max_ext_req_len >= 336);
+	assert_true(o.dev_caps_cfg & BNXT_VER_GET_DEV_CAPS_SHORT_CMD_SUPPORTED);
+	assert_false(o.dev_caps_cfg & BNXT_VER_GET_DEV_CAPS_SHORT_CMD_REQUIRED);
+	assert_true(o.def_req_timeout > 0);
+	assert_int_equal(o.always_1, 1);
+	assert_false(o.flags & BNXT_VER_GET_FLAGS_DEV_NOT_RDY);
+	/* until the context memory is given */
+	assert_true(o.flags & BNXT_VER_GET_FLAGS_DEV_NOT_RDY_BACKING_STORE);
+	assert_int_equal(btc_backing_store(&C), 0);
+	memset(&in.hdr, 0, sizeof(in.hdr));
+	in.hdr.req_type = BNXT_HWRM_VER_GET;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
+	assert_false(o.flags & BNXT_VER_GET_FLAGS_DEV_NOT_RDY_BACKING_STORE);
+	assert_int_equal(CNT("hwrm_errors"), 0);
+}
+
+/* The window written with 32-bit stores, as drivers do; each response echoes
+ * its own seq_id and req_type. */
+static void test_window32_seq_echo(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcfg_input, in, BNXT_HWRM_FUNC_QCFG);
+	struct bnxt_hwrm_func_qcfg_output o;
+
+	(void)state;
+	C.window32 = true;
+	C.seq = 0x7ffe;
+	for (int i = 0; i < 4; i++) {
+		memset(&in.hdr, 0, sizeof(in.hdr));
+		in.hdr.req_type = BNXT_HWRM_FUNC_QCFG;
+		in.fid = BNXT_FID_SELF;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
+		assert_int_equal(o.hdr.seq_id, (uint16_t)(0x7fff + i));
+		assert_int_equal(o.hdr.req_type, BNXT_HWRM_FUNC_QCFG);
+	}
+	assert_int_equal(CNT("hwrm_cmds"), 4);
+}
+
+static void test_unknown_commands(void **state)
+{
+	struct bnxt_hwrm_err_output e;
+	uint8_t req[24] = { 0 };
+	struct bnxt_hwrm_req_hdr *h = (void *)req;
+
+	(void)state;
+	h->req_type = 0x1234;
+	assert_int_equal(btc_hwrm(&C, req, sizeof(req), &e, sizeof(e)), BNXT_HWRM_ERR_CMD_NOT_SUPPORTED);
+	assert_int_equal(C.resp_len, 16);
+	assert_int_equal(e.hdr.resp_len, 16);
+	assert_int_equal(e.hdr.req_type, 0x1234);
+	assert_int_equal(e.hdr.seq_id, h->seq_id);
+	assert_int_equal(e.valid, 1);
+	/* pre-P5 ring groups are not P5 commands */
+	assert_int_equal(plain(BNXT_HWRM_RING_GRP_ALLOC), BNXT_HWRM_ERR_CMD_NOT_SUPPORTED);
+	assert_int_equal(CNT("hwrm_unsupported"), 2);
+	assert_int_equal(CNT("hwrm_errors"), 2);
+}
+
+static void test_bad_header_fields(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcfg_input, in, BNXT_HWRM_FUNC_QCFG);
+
+	(void)state;
+	in.hdr.target_id = 0x0003;	/* a VF: not ours to address */
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	memset(&in.hdr, 0, sizeof(in.hdr));
+	in.hdr.req_type = BNXT_HWRM_FUNC_QCFG;
+	in.hdr.cmpl_ring = 7;		/* no such ring */
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	memset(&in.hdr, 0, sizeof(in.hdr));
+	in.hdr.req_type = BNXT_HWRM_FUNC_QCFG;
+	in.fid = 5;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+}
+
+/* A response that cannot be delivered is not: the driver times out, the
+ * model counts it and keeps working. */
+static void test_resp_addr_unmapped(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcfg_input, in, BNXT_HWRM_FUNC_QCFG);
+
+	(void)state;
+	in.fid = BNXT_FID_SELF;
+	in.hdr.seq_id = 1;
+	in.hdr.target_id = BNXT_HWRM_TARGET_ID_HWRM;
+	in.hdr.cmpl_ring = BNXT_HWRM_CMPL_RING_NONE;
+	in.hdr.resp_addr = 0x10000;	/* nothing mapped there */
+	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
+	/* unaligned */
+	in.hdr.resp_addr = btc_iova(&C, C.resp) + 8;
+	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
+	/* the last byte past the end of the window */
+	in.hdr.resp_addr = C.mem->iova + C.mem->len - 96;
+	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
+	{
+		int64_t end = btc_now_ms() + BTC_TIMEOUT_MS;
+
+		while (CNT("hwrm_no_response") < 3 && btc_now_ms() < end)
+			btc_sleep_ms(1);
+	}
+	assert_int_equal(CNT("hwrm_no_response"), 3);
+	assert_true(zn_vfu_dev_dma_windows(S.dev[0]->dev) == 1);
+	/* nothing was written where a response could have gone */
+	assert_int_equal(((uint8_t *)C.mem->va)[C.mem->len - 96], 0);
+	/* and the channel still works */
+	memset(&in.hdr, 0, sizeof(in.hdr));
+	in.hdr.req_type = BNXT_HWRM_FUNC_QCFG;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), 0);
+}
+
+static void test_bad_trigger(void **state)
+{
+	(void)state;
+	assert_int_equal(zn_bus_write32(C.bus, 0, BNXT_GRCPF_REG_CHIMP_COMM_TRIGGER, 2), 0);
+	assert_int_equal(zn_bus_write32(C.bus, 0, BNXT_GRCPF_REG_KONG_COMM_TRIGGER, 1), 0);
+	assert_int_equal(CNT("hwrm_bad_trigger"), 1);
+	assert_int_equal(CNT("bar0_ignored"), 1);
+	assert_int_equal(CNT("hwrm_cmds"), 0);
+}
+
+/* valid_delay_ms: the body is in memory while the valid byte is not yet,
+ * which is what a driver must wait for. */
+static void test_valid_byte_last(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcfg_input, in, BNXT_HWRM_FUNC_QCFG);
+	const struct bnxt_hwrm_resp_hdr *h = (const void *)C.resp;
+	int64_t t0, end;
+
+	(void)state;
+	in.fid = BNXT_FID_SELF;
+	in.hdr.seq_id = 0x55;
+	in.hdr.target_id = BNXT_HWRM_TARGET_ID_HWRM;
+	in.hdr.cmpl_ring = BNXT_HWRM_CMPL_RING_NONE;
+	in.hdr.resp_addr = btc_iova(&C, C.resp);
+	t0 = btc_now_ms();
+	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
+	end = t0 + BTC_TIMEOUT_MS;
+	while (!__atomic_load_n(&h->resp_len, __ATOMIC_ACQUIRE) && btc_now_ms() < end)
+		btc_sleep_ms(1);
+	assert_int_equal(h->resp_len, 176);
+	assert_int_equal(h->seq_id, 0x55);
+	assert_int_equal(C.resp[175], 0);		/* not valid yet */
+	while (!__atomic_load_n(&C.resp[175], __ATOMIC_ACQUIRE) && btc_now_ms() < end)
+		btc_sleep_ms(1);
+	assert_int_equal(C.resp[175], 1);
+	assert_true(btc_now_ms() - t0 >= 150);
+}
+
+/* ---- short commands ---- */
+
+static void test_short_commands(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcaps_input, qc, BNXT_HWRM_FUNC_QCAPS);
+	struct bnxt_hwrm_func_qcaps_output_long caps;
+	struct bnxt_hwrm_short_input si = { .signature = BNXT_HWRM_SHORT_SIGNATURE };
+	struct bnxt_hwrm_req_hdr *full = (void *)C.req;
+	uint8_t win[16];
+
+	(void)state;
+	/* a small command by short command works the same */
+	C.force_short = true;
+	qc.fid = BNXT_FID_SELF;
+	assert_int_equal(btc_hwrm(&C, &qc, sizeof(qc), &caps, sizeof(caps)), 0);
+	assert_int_equal(caps.hdr.seq_id, qc.hdr.seq_id);
+	assert_int_equal(CNT("hwrm_short_cmds"), 1);
+	C.force_short = false;
+
+	/* req_type of the short header differs from the request's */
+	memset(C.req, 0, 64);
+	full->req_type = BNXT_HWRM_FUNC_QCAPS;
+	full->seq_id = 0x99;
+	full->target_id = BNXT_HWRM_TARGET_ID_HWRM;
+	full->cmpl_ring = BNXT_HWRM_CMPL_RING_NONE;
+	full->resp_addr = btc_iova(&C, C.resp);
+	si.req_type = BNXT_HWRM_FUNC_QCFG;
+	si.size = sizeof(qc);
+	si.req_addr = btc_iova(&C, C.req);
+	memcpy(win, &si, sizeof(si));
+	assert_int_equal(btc_hwrm_raw(&C, win, sizeof(win), false), 0);
+	{
+		const struct bnxt_hwrm_resp_hdr *h = (const void *)C.resp;
+		int64_t end = btc_now_ms() + BTC_TIMEOUT_MS;
+
+		while (!__atomic_load_n(&C.resp[15], __ATOMIC_ACQUIRE) && btc_now_ms() < end)
+			btc_sleep_ms(1);
+		assert_int_equal(h->error_code, BNXT_HWRM_ERR_INVALID_PARAMS);
+		assert_int_equal(h->seq_id, 0x99);
+	}
+	/* size beyond max_ext_req_len, unaligned and unmapped req_addr: no
+	 * response at all (the request, with its resp_addr, cannot be read) */
+	for (int i = 0; i < 3; i++) {
+		int64_t end = btc_now_ms() + BTC_TIMEOUT_MS;
+
+		si.req_type = BNXT_HWRM_FUNC_QCAPS;
+		si.size = i == 0 ? 4096 : sizeof(qc);
+		si.req_addr = i == 1 ? btc_iova(&C, C.req) + 4 : i == 2 ? 0x20000 :
+								      btc_iova(&C, C.req);
+		memcpy(win, &si, sizeof(si));
+		assert_int_equal(btc_hwrm_raw(&C, win, sizeof(win), false), 0);
+		/* one at a time, as a driver's timeout would space them */
+		while (CNT("hwrm_bad_short") < 2u + i && btc_now_ms() < end)
+			btc_sleep_ms(1);
+	}
+	assert_int_equal(CNT("hwrm_bad_short"), 4);
+	assert_int_equal(C.resp[15], 0);
+	/* the channel still works */
+	memset(&qc.hdr, 0, sizeof(qc.hdr));
+	qc.hdr.req_type = BNXT_HWRM_FUNC_QCAPS;
+	assert_int_equal(btc_hwrm(&C, &qc, sizeof(qc), NULL, 0), 0);
+}
+
+/* ---- backing store ---- */
+
+static void test_busy_before_backing_store(void **state)
+{
+	struct btc_ring nq;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+	uint32_t sid;
+
+	(void)state;
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), BNXT_HWRM_ERR_BUSY);
+	assert_int_equal(btc_stat_alloc(&C, &sid, NULL), BNXT_HWRM_ERR_BUSY);
+	assert_int_equal(plain(BNXT_HWRM_VNIC_ALLOC), BNXT_HWRM_ERR_BUSY);
+	assert_int_equal(plain(BNXT_HWRM_VNIC_RSS_COS_LB_CTX_ALLOC), BNXT_HWRM_ERR_BUSY);
+	assert_int_equal(btc_backing_store(&C), 0);
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	assert_int_equal(btc_stat_alloc(&C, &sid, NULL), 0);
+	assert_int_equal(plain(BNXT_HWRM_VNIC_ALLOC), 0);
+	/* the context memory cannot be reconfigured under live rings */
+	assert_int_equal(btc_backing_store(&C), BNXT_HWRM_ERR_INVALID_PARAMS);
+}
+
+static int bs_send(struct bnxt_hwrm_func_backing_store_cfg_input *in, size_t len)
+{
+	memset(&in->hdr, 0, sizeof(in->hdr));
+	in->hdr.req_type = BNXT_HWRM_FUNC_BACKING_STORE_CFG;
+	return btc_hwrm(&C, in, len, NULL, 0);
+}
+
+static void test_backing_store_checks(void **state)
+{
+	struct bnxt_hwrm_func_backing_store_cfg_input good, in;
+	struct bnxt_hwrm_func_backing_store_qcaps_output q;
+	struct bnxt_hwrm_hdr_only_input qi = { .hdr.req_type = BNXT_HWRM_FUNC_BACKING_STORE_QCAPS };
+	uint8_t pad[24] = { 0 };
+
+	(void)state;
+	memcpy(pad, &qi, sizeof(qi));
+	assert_int_equal(btc_hwrm(&C, pad, sizeof(pad), &q, sizeof(q)), 0);
+	assert_int_equal(C.resp_len, sizeof(q));
+	assert_true(q.qp_max_l2_entries && q.qp_entry_size && q.srq_entry_size && q.cq_entry_size &&
+		    q.vnic_entry_size && q.stat_entry_size && q.tqm_entry_size &&
+		    q.tqm_fp_rings_count >= 1 && q.tqm_fp_rings_count <= 8);
+	/* a valid configuration, captured from the client's own builder */
+	assert_int_equal(btc_backing_store(&C), 0);
+	memcpy(&good, C.req, sizeof(good));
+	assert_int_equal(good.hdr.req_type, BNXT_HWRM_FUNC_BACKING_STORE_CFG);
+	assert_int_equal(plain(BNXT_HWRM_FUNC_DRV_UNRGTR), 0);	/* context memory released */
+
+	in = good;
+	in.enables &= ~BNXT_BS_CFG_ENABLES_STAT;
+	assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in = good;
+	in.enables |= BNXT_BS_CFG_ENABLES_TQM_RING8;
+	assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in = good;
+	in.cq_entry_size += 16;
+	assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.stat_num_entries = 100000;
+	assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.qpc_page_dir = 0x40000;		/* not mapped */
+	assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.srq_pg_size_lvl = BNXT_BS_LVL_2;
+	assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* a level-1 type whose PTE lacks VALID */
+	in = good;
+	for (int i = 0; i < 5; i++) {
+		uint8_t *lvl = &in.qpc_pg_size_lvl + i;
+		uint64_t *dir = &in.qpc_page_dir + i;
+
+		if ((*lvl & BNXT_BS_LVL_MASK) == BNXT_BS_LVL_1) {
+			uint64_t *pte = (uint64_t *)((uint8_t *)C.mem->va + (*dir - C.mem->iova));
+
+			pte[0] &= ~BNXT_PTU_PTE_VALID;
+			assert_int_equal(bs_send(&in, sizeof(in)), BNXT_HWRM_ERR_INVALID_PARAMS);
+			pte[0] |= BNXT_PTU_PTE_VALID;
+			break;
+		}
+	}
+	/* through the 128-byte window the fields past it read as zero */
+	C.force_short = false;
+	in = good;
+	memset(&in.hdr, 0, sizeof(in.hdr));
+	in.hdr.req_type = BNXT_HWRM_FUNC_BACKING_STORE_CFG;
+	in.hdr.seq_id = ++C.seq;
+	in.hdr.target_id = BNXT_HWRM_TARGET_ID_HWRM;
+	in.hdr.cmpl_ring = BNXT_HWRM_CMPL_RING_NONE;
+	in.hdr.resp_addr = btc_iova(&C, C.resp);
+	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), true), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_true(CNT("hwrm_short_cmds") >= 1);
+	/* DPDK's legacy 256-byte request by short command is whole enough */
+	in = good;
+	assert_int_equal(bs_send(&in, BNXT_BS_CFG_LEGACY_LEN), 0);
+	{
+		struct btc_ring nq;
+		struct btc_ring_opts o = { .stat_ctx = -1 };
+
+		assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	}
+}
+
+/* ---- FUNC_* ---- */
+
+static void test_func_qcaps_qcfg(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcaps_input, qc, BNXT_HWRM_FUNC_QCAPS);
+	REQ(struct bnxt_hwrm_func_qcfg_input, qf, BNXT_HWRM_FUNC_QCFG);
+	struct bnxt_hwrm_func_qcaps_output_long caps;
+	struct bnxt_hwrm_func_qcfg_output_long cfg;
+
+	(void)state;
+	qc.fid = BNXT_FID_SELF;
+	assert_int_equal(btc_hwrm(&C, &qc, sizeof(qc), &caps, sizeof(caps)), 0);
+	assert_int_equal(C.resp_len, 144);
+	caps.hdr.resp_len = C.resp_len;
+	assert_true(bnxt_qcaps_multi_l2_db(&caps));
+	assert_int_equal(caps.max_tx_rings, 8);
+	assert_int_equal(caps.max_rx_rings, 16);
+	assert_true(caps.max_cmpl_rings >= 16 && caps.max_vnics >= 9 && caps.max_stat_ctx >= 17 &&
+		    caps.max_rsscos_ctx >= 8 && caps.max_l2_ctxs >= 1);
+	assert_int_equal(caps.mac_address[0], 0x02);
+	qf.fid = BNXT_FID_SELF;
+	assert_int_equal(btc_hwrm(&C, &qf, sizeof(qf), &cfg, sizeof(cfg)), 0);
+	assert_int_equal(C.resp_len, 176);
+	assert_true(BNXT_RESP_HAS(C.resp_len, bnxt_hwrm_func_qcfg_output_long,
+				  l2_db_multi_page_size_kb));
+	assert_int_equal(cfg.l2_db_multi_page_size_kb, 256);
+	assert_int_equal(cfg.db_page_size, 0);
+	assert_int_equal(cfg.l2_doorbell_bar_size_kb, 324);
+	assert_int_equal(cfg.always_1, 1);
+	assert_memory_equal(cfg.mac_address, caps.mac_address, 6);
+	assert_int_equal(cfg.admin_mtu, 9000);
+	assert_int_equal(cfg.dflt_vnic_id, 0xffff);
+}
+
+static void test_func_qcaps_qcfg_legacy_db(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcaps_input, qc, BNXT_HWRM_FUNC_QCAPS);
+	REQ(struct bnxt_hwrm_func_qcfg_input, qf, BNXT_HWRM_FUNC_QCFG);
+	struct bnxt_hwrm_func_qcaps_output_long caps;
+	struct bnxt_hwrm_func_qcfg_output_long cfg;
+	struct zn_region_info ri;
+
+	(void)state;
+	assert_int_equal(btc_hwrm(&C, &qc, sizeof(qc), &caps, sizeof(caps)), 0);
+	assert_int_equal(C.resp_len, 136);		/* older firmware's layout */
+	caps.hdr.resp_len = C.resp_len;
+	assert_false(bnxt_qcaps_multi_l2_db(&caps));
+	assert_int_equal(btc_hwrm(&C, &qf, sizeof(qf), &cfg, sizeof(cfg)), 0);
+	assert_int_equal(C.resp_len, 160);
+	assert_false(BNXT_RESP_HAS(C.resp_len, bnxt_hwrm_func_qcfg_output_long,
+				   l2_db_multi_page_size_kb));
+	assert_int_equal(cfg.l2_doorbell_bar_size_kb, 68);
+	assert_int_equal(C.bus->ops->get_region_info(C.bus, 2, &ri), 0);
+	assert_false(ri.flags & ZN_REGION_F_MMAP);	/* nothing to poll: all trapped */
+	/* DPI_VALID without the capability */
+	assert_int_equal(btc_bringup(&C), 0);
+	assert_false(C.multidb);
+	{
+		struct bnxt_hwrm_ring_alloc_input_long in = { .base.hdr.req_type = BNXT_HWRM_RING_ALLOC };
+		uint8_t *mem = btc_alloc(&C, 4096, 4096);
+
+		in.base.enables = BNXT_RING_ALLOC_ENABLES_DPI_VALID;
+		in.base.ring_type = BNXT_RING_TYPE_NQ;
+		in.base.page_tbl_addr = btc_iova(&C, mem);
+		in.base.page_size = 12;
+		in.base.length = 64;
+		in.base.int_mode = BNXT_RING_ALLOC_INT_MODE_MSIX;
+		in.dpi = 17;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0),
+				 BNXT_HWRM_ERR_INVALID_ENABLES);
+	}
+}
+
+static void test_func_cfg(void **state)
+{
+	REQ(struct bnxt_hwrm_func_cfg_input, in, BNXT_HWRM_FUNC_CFG);
+	REQ(struct bnxt_hwrm_func_qcfg_input, qf, BNXT_HWRM_FUNC_QCFG);
+	struct bnxt_hwrm_func_qcfg_output_long cfg;
+	struct btc_ring nq, nq2, cq;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+
+	(void)state;
+	assert_int_equal(btc_bringup(&C), 0);
+	/* FUNC_CFG is 160 bytes: a short command */
+	in.fid = BNXT_FID_SELF;
+	in.enables = BNXT_FUNC_CFG_ENABLES_NUM_TX_RINGS | BNXT_FUNC_CFG_ENABLES_NUM_RX_RINGS |
+		     BNXT_FUNC_CFG_ENABLES_NUM_CMPL_RINGS | BNXT_FUNC_CFG_ENABLES_NUM_STAT_CTXS |
+		     BNXT_FUNC_CFG_ENABLES_NUM_VNICS | BNXT_FUNC_CFG_ENABLES_NUM_RSSCOS_CTXS |
+		     BNXT_FUNC_CFG_ENABLES_NUM_L2_CTXS | BNXT_FUNC_CFG_ENABLES_NUM_MSIX;
+	in.num_tx_rings = 1;
+	in.num_rx_rings = 2;
+	in.num_cmpl_rings = 2;
+	in.num_stat_ctxs = 2;
+	in.num_vnics = 1;
+	in.num_rsscos_ctxs = 1;
+	in.num_l2_ctxs = 1;
+	in.num_msix = 1;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), 0);
+	assert_true(CNT("hwrm_short_cmds") >= 2);	/* BS_CFG and this */
+	qf.fid = BNXT_FID_SELF;
+	assert_int_equal(btc_hwrm(&C, &qf, sizeof(qf), &cfg, sizeof(cfg)), 0);
+	assert_int_equal(cfg.alloc_tx_rings, 1);
+	assert_int_equal(cfg.alloc_rx_rings, 2);
+	assert_int_equal(cfg.alloc_cmpl_rings, 2);
+	assert_int_equal(cfg.alloc_msix, 1);
+	/* reservations bound allocation: one NQ reserved */
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	assert_int_equal(btc_ring_alloc(&C, &nq2, BNXT_RING_TYPE_NQ, 64, &o),
+			 BNXT_HWRM_ERR_RESOURCE_ALLOC_ERROR);
+	/* the async event ring: a CQ or NQ */
+	memset(&in, 0, sizeof(in));
+	in.hdr.req_type = BNXT_HWRM_FUNC_CFG;
+	in.fid = BNXT_FID_SELF;
+	in.enables = BNXT_FUNC_CFG_ENABLES_ASYNC_EVENT_CR;
+	in.async_event_cr = nq.id;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), 0);
+	o.nq_id = nq.id;
+	assert_int_equal(btc_ring_alloc(&C, &cq, BNXT_RING_TYPE_L2_CMPL, 64, &o), 0);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_CFG };
+	in.async_event_cr = 0x99;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* errors */
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_CFG };
+	in.enables = 0x400;		/* not one the model knows */
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_CFG };
+	in.enables = BNXT_FUNC_CFG_ENABLES_NUM_TX_RINGS;
+	in.num_tx_rings = 100;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_RESOURCE_ALLOC_ERROR);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_CFG };
+	in.enables = BNXT_FUNC_CFG_ENABLES_NUM_CMPL_RINGS;
+	in.num_cmpl_rings = 0;		/* one is allocated */
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_RESOURCE_ALLOC_ERROR);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_CFG };
+	in.enables = BNXT_FUNC_CFG_ENABLES_NUM_HW_RING_GRPS;
+	in.num_hw_ring_grps = 4;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_CFG };
+	in.enables = BNXT_FUNC_CFG_ENABLES_ADMIN_MTU;
+	in.admin_mtu = 9600;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+}
+
+static void test_drv_rgtr_unrgtr(void **state)
+{
+	REQ(struct bnxt_hwrm_func_drv_rgtr_input, rg, BNXT_HWRM_FUNC_DRV_RGTR);
+	REQ(struct bnxt_hwrm_func_drv_unrgtr_input, un, BNXT_HWRM_FUNC_DRV_UNRGTR);
+	struct bnxt_hwrm_func_drv_rgtr_output ro;
+	struct btc_ring nq;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+
+	(void)state;
+	rg.enables = 0x80;
+	assert_int_equal(btc_hwrm(&C, &rg, sizeof(rg), NULL, 0), BNXT_HWRM_ERR_INVALID_ENABLES);
+	rg.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_DRV_RGTR };
+	rg.enables = 0;
+	rg.flags = BNXT_FUNC_DRV_RGTR_FLAGS_FWD_ALL_MODE | BNXT_FUNC_DRV_RGTR_FLAGS_FWD_NONE_MODE;
+	assert_int_equal(btc_hwrm(&C, &rg, sizeof(rg), NULL, 0), BNXT_HWRM_ERR_INVALID_FLAGS);
+	assert_int_equal(btc_bringup(&C), 0);	/* registers */
+	rg.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_DRV_RGTR };
+	rg.flags = 0;
+	assert_int_equal(btc_hwrm(&C, &rg, sizeof(rg), &ro, sizeof(ro)), 0);
+	assert_int_equal(C.resp_len, sizeof(ro));
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	un.flags = 0x2;
+	assert_int_equal(btc_hwrm(&C, &un, sizeof(un), NULL, 0), BNXT_HWRM_ERR_INVALID_FLAGS);
+	un.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_DRV_UNRGTR };
+	un.flags = BNXT_FUNC_DRV_UNRGTR_FLAGS_PREPARE_FOR_SHUTDOWN;
+	assert_int_equal(btc_hwrm(&C, &un, sizeof(un), NULL, 0), 0);
+	/* everything went, the context memory with it */
+	assert_int_equal(btc_ring_free(&C, &nq, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), BNXT_HWRM_ERR_BUSY);
+	/* optional FUNC_DRV_IF_CHANGE */
+	{
+		REQ(struct bnxt_hwrm_func_drv_if_change_input, ic, BNXT_HWRM_FUNC_DRV_IF_CHANGE);
+
+		ic.flags = BNXT_FUNC_DRV_IF_CHANGE_FLAGS_UP;
+		assert_int_equal(btc_hwrm(&C, &ic, sizeof(ic), NULL, 0), 0);
+		ic.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_DRV_IF_CHANGE };
+		ic.flags = 4;
+		assert_int_equal(btc_hwrm(&C, &ic, sizeof(ic), NULL, 0), BNXT_HWRM_ERR_INVALID_FLAGS);
+	}
+}
+
+static void test_queue_qportcfg(void **state)
+{
+	REQ(struct bnxt_hwrm_queue_qportcfg_input, in, BNXT_HWRM_QUEUE_QPORTCFG);
+	struct bnxt_hwrm_queue_qportcfg_output o;
+	bool lossy = false;
+
+	(void)state;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
+	assert_int_equal(C.resp_len, 168);
+	assert_true(o.max_configurable_queues >= 1);
+	for (int i = 0; i < o.max_configurable_queues; i++)
+		lossy |= o.queue[i].service_profile == BNXT_QUEUE_PROFILE_LOSSY;
+	assert_true(lossy);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_QUEUE_QPORTCFG };
+	in.flags = 0x2;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_FLAGS);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_QUEUE_QPORTCFG };
+	in.flags = 0;
+	in.port_id = 1;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+}
+
+static void test_fail_cmd_fault(void **state)
+{
+	REQ(struct bnxt_hwrm_func_qcaps_input, qc, BNXT_HWRM_FUNC_QCAPS);
+
+	(void)state;
+	assert_int_equal(btc_hwrm(&C, &qc, sizeof(qc), NULL, 0), BNXT_HWRM_ERR_FAIL);
+	assert_int_equal(CNT("hwrm_fault_fails"), 1);
+	assert_int_equal(plain(BNXT_HWRM_VER_GET), 0);
+}
+
+static int setup_fail(void **state)
+{
+	(void)state;
+	return start(",fail_cmd=0x15");
+}
+
+static int setup_delay(void **state)
+{
+	(void)state;
+	return start(",valid_delay_ms=200");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pci_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ver_get, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_window32_seq_echo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_header_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resp_addr_unmapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_trigger, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_valid_byte_last, setup_delay, teardown),
+		cmocka_unit_test_setup_teardown(test_short_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_before_backing_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backing_store_checks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_func_qcaps_qcfg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_func_qcaps_qcfg_legacy_db, setup_nomdb, teardown),
+		cmocka_unit_test_setup_teardown(test_func_cfg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_drv_rgtr_unrgtr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_queue_qportcfg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fail_cmd_fault, setup_fail, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
