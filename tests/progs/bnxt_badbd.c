@@ -237,7 +237,15 @@ static int bring_up_function(void)
 			  NULL, &cfg.vnic_entry_size },
 			{ BNXT_BS_CFG_ENABLES_STAT, 0, 0, &cfg.stat_pg_size_lvl, &cfg.stat_page_dir,
 			  &cfg.stat_num_entries, &cfg.stat_entry_size },
+			{ BNXT_BS_CFG_ENABLES_TQM_SP, 0, 0, &cfg.tqm_sp_pg_size_lvl,
+			  &cfg.tqm_sp_page_dir, &cfg.tqm_sp_num_entries, &cfg.tqm_entry_size },
+#define TQM_RING(n) { BNXT_BS_CFG_ENABLES_TQM_RING(n), 0, 0, &cfg.tqm_ring_pg_size_lvl[n], \
+		      &cfg.tqm_ring_page_dir[n], &cfg.tqm_ring_num_entries[n], &cfg.tqm_entry_size }
+			TQM_RING(0), TQM_RING(1), TQM_RING(2), TQM_RING(3),
+			TQM_RING(4), TQM_RING(5), TQM_RING(6), TQM_RING(7),
+#undef TQM_RING
 		};
+		uint32_t mult, tqm_ring, tqm_sp;
 
 		if (hwrm(&bq, sizeof(bq), &bs, sizeof(bs)))
 			return -EIO;
@@ -252,6 +260,24 @@ static int bring_up_function(void)
 		t[3].size = bs.vnic_entry_size;
 		t[4].entries = bs.stat_max_entries;
 		t[4].size = bs.stat_entry_size;
+		/* TQM: DPDK's sizing ([REF] section 9), in multiples of tqm_entries_multiple */
+		mult = bs.tqm_entries_multiple ? bs.tqm_entries_multiple : 1;
+		tqm_ring = (bs.qp_max_l2_entries + bs.qp_min_qp1_entries + mult - 1) / mult * mult;
+		if (tqm_ring < bs.tqm_min_entries_per_ring)
+			tqm_ring = bs.tqm_min_entries_per_ring;
+		if (tqm_ring > bs.tqm_max_entries_per_ring)
+			tqm_ring = bs.tqm_max_entries_per_ring;
+		tqm_sp = bs.qp_max_l2_entries + bs.vnic_max_vnic_entries +
+			 2u * bs.qp_min_qp1_entries + bs.tqm_min_entries_per_ring;
+		tqm_sp = (tqm_sp + mult - 1) / mult * mult;
+		if (tqm_sp > bs.tqm_max_entries_per_ring)
+			tqm_sp = bs.tqm_max_entries_per_ring;
+		t[5].entries = tqm_sp;
+		t[5].size = bs.tqm_entry_size;
+		for (int r = 0; r < 8; r++) {
+			t[6 + r].entries = tqm_ring;
+			t[6 + r].size = bs.tqm_entry_size;
+		}
 		cfg.qp_num_qp1_entries = bs.qp_min_qp1_entries;
 		cfg.qp_num_l2_entries = bs.qp_max_l2_entries;
 		cfg.srq_num_l2_entries = bs.srq_max_l2_entries;
