@@ -129,6 +129,7 @@ struct bnxt_rx_ctx {
 	const uint8_t *cq;		/* completion ring */
 	uint32_t cq_size;		/* entries, power of two */
 	uint32_t cq_mask;
+	uint32_t cq_shift;		/* log2(cq_size): bit of the pass parity */
 	uint32_t rx_mask;		/* RX ring entries - 1 */
 	uint32_t agg_mask;		/* AGG ring entries - 1 */
 	uint32_t hdr_buf_size;		/* bytes per RX (header) buffer */

@@ -21,7 +21,7 @@
  *          (zcnic uses no TPA, so the device consumes both rings in order).
  *   len    1..header buffer size in the RX buffer, 1..payload buffer size in
  *          each AGG buffer, and the frame at most the MRU.
- *   place  NORMAL carries no AGG record; JUMBO and HDS carry at least one.
+ * (The placement field is only reported: ZN_RX_F_SPLIT for HDS.)
  *
  * When a bad RX record is consumed the AGG records after it stay in the ring
  * and each is then consumed on its own: a lone AGG record that names the next
@@ -51,7 +51,6 @@ enum bnxt_cmpl_bad {
 	BNXT_BAD_AGG_COUNT,	/* more AGG records than a frame may have or than posted */
 	BNXT_BAD_OPAQUE,	/* RX record for a slot other than the next posted one */
 	BNXT_BAD_LEN,		/* RX buffer length 0 or past the buffer */
-	BNXT_BAD_PLACEMENT,	/* unknown placement, or AGG count that does not fit it */
 	BNXT_BAD_AGG_TYPE,	/* a record inside the group is not RX_AGG */
 	BNXT_BAD_AGG_OPAQUE,	/* AGG record for a slot other than the next one */
 	BNXT_BAD_AGG_LEN,	/* AGG length 0 or past the buffer */
@@ -73,6 +72,34 @@ struct bnxt_cmpl_res {
 #define BNXT_RX_ERRORS_DROP \
 	(BNXT_RX_CMPL_ERRORS_BUFFER_ERROR_MASK | BNXT_RX_CMPL_ERRORS_CRC_ERROR | \
 	 BNXT_RX_CMPL_ERRORS_T_PKT_ERROR_MASK | BNXT_RX_CMPL_ERRORS_PKT_ERROR_MASK)
+
+/* Checksum flags by (flags2 IP/L4 computed) | (errors IP/L4 bad) << 2. */
+static const uint8_t bnxt_rx_csum_flags[16] = {
+	[0x1] = ZN_RX_F_L3_CSUM_OK,
+	[0x2] = ZN_RX_F_L4_CSUM_OK,
+	[0x3] = ZN_RX_F_L3_CSUM_OK | ZN_RX_F_L4_CSUM_OK,
+	[0x5] = ZN_RX_F_L3_CSUM_BAD,
+	[0x6] = ZN_RX_F_L4_CSUM_OK,
+	[0x7] = ZN_RX_F_L3_CSUM_BAD | ZN_RX_F_L4_CSUM_OK,
+	[0x9] = ZN_RX_F_L3_CSUM_OK,
+	[0xa] = ZN_RX_F_L4_CSUM_BAD,
+	[0xb] = ZN_RX_F_L3_CSUM_OK | ZN_RX_F_L4_CSUM_BAD,
+	[0xd] = ZN_RX_F_L3_CSUM_BAD,
+	[0xe] = ZN_RX_F_L4_CSUM_BAD,
+	[0xf] = ZN_RX_F_L3_CSUM_BAD | ZN_RX_F_L4_CSUM_BAD,
+};
+
+/*
+ * The packet flags of a good frame, without branches: RSS_VALID (bit 10) is
+ * ZN_RX_F_RSS_HASH (bit 0); placement bit 8, set for HDS (2), gives
+ * ZN_RX_F_SPLIT (bit 5) (the undefined placements 3, 6 and 7 too).
+ */
+_Static_assert(ZN_RX_F_RSS_HASH == 1u && ZN_RX_F_SPLIT == 0x20u, "flag bits");
+static inline uint32_t bnxt_rx_flags(uint32_t ft, uint32_t flags2, uint32_t errs)
+{
+	return bnxt_rx_csum_flags[(flags2 & 0x3u) | ((errs >> 2) & 0xcu)] |
+	       ((ft >> 10) & 1u) | ((ft >> 3) & 0x20u);
+}
 
 static inline const void *bnxt_cq_slot(const struct bnxt_rx_ctx *c, uint32_t raw)
 {
@@ -99,7 +126,7 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 	uint32_t raw = pos->cq_raw;
 	const struct bnxt_rx_pkt_cmpl *lo = bnxt_cq_slot(c, raw);
 	const struct bnxt_rx_pkt_cmpl_hi *hi;
-	uint32_t type, ft, n, len, total, errs, place;
+	uint32_t type, ft, n, len, total, errs;
 	bool err;
 
 	if (!bnxt_cmpl_valid(lo, raw, c->cq_size))
@@ -153,7 +180,6 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 
 	errs = hi->errors_v2;
 	err = (ft & BNXT_RX_CMPL_FLAGS_ERROR) || (errs & BNXT_RX_ERRORS_DROP);
-	place = ft & BNXT_RX_CMPL_FLAGS_PLACEMENT_MASK;
 	len = lo->len;
 	total = len;
 	for (uint32_t i = 0; i < n; i++) {
@@ -180,31 +206,17 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 	}
 	if (len - 1u >= c->hdr_buf_size)
 		return bnxt_rx_bad(res, BNXT_BAD_LEN, 2);
-	if (place == BNXT_RX_CMPL_FLAGS_PLACEMENT_NORMAL ? n != 0 :
-	    (place > BNXT_RX_CMPL_FLAGS_PLACEMENT_HDS || n == 0))
-		return bnxt_rx_bad(res, BNXT_BAD_PLACEMENT, 2);
 	if (total > c->max_frame)
 		return bnxt_rx_bad(res, BNXT_BAD_FRAME_LEN, 2);
 
 	res->kind = BNXT_CK_PKT;
 	res->bad = 0;
 	if (pkt) {
-		uint32_t fl = place == BNXT_RX_CMPL_FLAGS_PLACEMENT_HDS ? ZN_RX_F_SPLIT : 0;
-		uint32_t f2 = hi->flags2;
-
 		pkt->hdr = c->hdr_va + (size_t)(pos->rx_cons & c->rx_mask) * c->hdr_buf_size;
 		pkt->hdr_len = (uint16_t)len;
 		pkt->queue = c->qid;
 		pkt->rss_hash = lo->rss_hash;
-		if (ft & BNXT_RX_CMPL_FLAGS_RSS_VALID)
-			fl |= ZN_RX_F_RSS_HASH;
-		if (f2 & BNXT_RX_CMPL_FLAGS2_IP_CS_CALC)
-			fl |= (errs & BNXT_RX_CMPL_ERRORS_IP_CS_ERROR) ? ZN_RX_F_L3_CSUM_BAD :
-									ZN_RX_F_L3_CSUM_OK;
-		if (f2 & BNXT_RX_CMPL_FLAGS2_L4_CS_CALC)
-			fl |= (errs & BNXT_RX_CMPL_ERRORS_L4_CS_ERROR) ? ZN_RX_F_L4_CSUM_BAD :
-									ZN_RX_F_L4_CSUM_OK;
-		pkt->flags = fl;
+		pkt->flags = bnxt_rx_flags(ft, hi->flags2, errs);
 		pkt->pkt_len = total;
 		pkt->nseg = n;
 	}

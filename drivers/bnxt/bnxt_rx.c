@@ -41,7 +41,6 @@ static const char *const bad_names[BNXT_BAD_MAX] = {
 	[BNXT_BAD_AGG_COUNT] = "AGG count above 7 or above the posted AGG buffers",
 	[BNXT_BAD_OPAQUE] = "RX opaque is not the next posted RX slot",
 	[BNXT_BAD_LEN] = "RX length is 0 or past the header buffer",
-	[BNXT_BAD_PLACEMENT] = "placement does not match the AGG count",
 	[BNXT_BAD_AGG_TYPE] = "record inside the AGG group is not RX_AGG",
 	[BNXT_BAD_AGG_OPAQUE] = "AGG opaque is not the next AGG slot",
 	[BNXT_BAD_AGG_LEN] = "AGG length is 0 or past the payload buffer",
@@ -159,6 +158,7 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 	rxq->c.cq = rxq->cq.va;
 	rxq->c.cq_size = cs;
 	rxq->c.cq_mask = cs - 1;
+	rxq->c.cq_shift = (uint32_t)__builtin_ctz(cs);
 	rxq->c.rx_mask = rs - 1;
 	rxq->c.agg_mask = as - 1;
 	rxq->c.hdr_buf_size = hdr;
@@ -293,51 +293,204 @@ static __attribute__((noinline)) void rx_other(struct bnxt_rxq *q, struct bnxt_r
 	}
 }
 
+/* The burst's slow path: what the fast path did not take. Returns the slots
+ * consumed, 0 when nothing is complete; *got set for a good frame. */
+static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnxt_rx_pos *pos,
+						  struct zn_rx_pkt *p, bool *got)
+{
+	struct bnxt_cmpl_res res;
+	uint32_t k = bnxt_rx_decode(&q->c, pos, p, &res);
+
+	*got = false;
+	if (!k)
+		return 0;
+	if (res.kind == BNXT_CK_PKT) {
+		pos->rx_cons++;
+		pos->agg_cons += res.nagg;
+		*got = true;
+	} else {
+		rx_other(q, pos, &res, pos->cq_raw);
+	}
+	pos->cq_raw += k;
+	return k;
+}
+
+#define RX_SIGN 0x80000000u
+
+struct agg_res {
+	uint64_t bad;
+	uint32_t total;
+};
+
+/* AGG records of a group with n >= 2 by the fast path's rules: at most 7,
+ * all posted, not across the AGG ring's end; out of line so that the
+ * one-buffer frame stays short. */
+static __attribute__((noinline)) struct agg_res agg_more(const uint8_t *lo, const struct bnxt_rxq *q,
+							 uint32_t as, uint32_t n, uint32_t agg_left,
+							 struct zn_rx_pkt *p, uint32_t total)
+{
+	uint64_t exp = (uint64_t)as << 32 | BNXT_CMPL_TYPE_RX_AGG;
+	struct agg_res r = { 0, total };
+
+	r.bad = ((BNXT_RX_MAX_AGG - n) | (agg_left - n) | (q->c.agg_mask + 1u - as - n)) & RX_SIGN;
+	if (r.bad)
+		return r;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = *(const uint64_t *)(lo + (size_t)(2 + i) * BNXT_CMPL_SIZE);
+		uint32_t al = (uint32_t)(a >> 16) & 0xffffu;
+
+		r.bad |= (a & 0xffffffff0000003full) ^ exp;
+		r.bad |= ((al - 1u) | (q->c.agg_buf_size - al)) & RX_SIGN;
+		r.total += al;
+		p->seg[i].buf_id = q->agg_sw[as + i].buf_id;
+		p->seg[i].off = 0;
+		p->seg[i].len = al;
+		exp += 1ull << 32;
+	}
+	return r;
+}
+
+/*
+ * The burst. Its fast path takes a good frame whose completion group lies
+ * within one pass of the CQ and whose AGG slots do not wrap: every rule of
+ * bnxt_cmpl.h folded into arithmetic (a value is "bad" when a mismatch bit or
+ * its sign bit is set) and one branch. Within one pass every slot of the
+ * group carries the first slot's V. Anything else (not complete yet,
+ * garbage, a frame in error, HWRM_DONE, a group across the ring's end) goes
+ * to bnxt_rx_decode, which says precisely what it is; a frame the fast path
+ * takes is one bnxt_rx_decode takes too, with the same fields.
+ */
 uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n)
 {
-	struct bnxt_rx_pos pos = q->pos;
-	const uint32_t rx_start = pos.rx_cons;
-	uint32_t cnt = 0, other = 0, prod;
+	const uint8_t *const cq = q->c.cq;
+	const uint32_t cq_mask = q->c.cq_mask, cq_shift = q->c.cq_shift, cq_size = q->c.cq_size;
+	const uint32_t rx_mask = q->c.rx_mask, hdr_size = q->c.hdr_buf_size;
+	const uint32_t agg_mask = q->c.agg_mask, agg_buf = q->c.agg_buf_size;
+	const uint32_t max = q->c.max_frame;
+	const uint8_t *const hdr_va = q->c.hdr_va;
+	const struct bnxt_agg_slot *const agg_sw = q->agg_sw;
+	const uint16_t qid = q->c.qid;
+	uint32_t raw = q->pos.cq_raw, rx_cons = q->pos.rx_cons, agg_cons = q->pos.agg_cons;
+	uint32_t agg_left = q->pos.agg_prod - agg_cons;
+	const uint32_t rx_start = rx_cons, cq_start = raw, rx_prod = q->pos.rx_prod;
+	struct zn_rx_pkt *p = pkts, *const last = pkts + n, *pend;
+	uint32_t other = 0, prod, cnt;
 	uint64_t bytes = 0;
-	struct bnxt_cmpl_res res;
 
-	while (cnt < n) {
-		uint32_t k = bnxt_rx_decode(&q->c, &pos, &pkts[cnt], &res);
+	/* At most one frame per posted RX slot: no per-frame check needed. */
+	pend = pkts + (n < rx_prod - rx_cons ? n : rx_prod - rx_cons);
+	while (p < pend) {
+		const uint32_t ri = raw & cq_mask;
+		const uint8_t *lo = cq + (size_t)ri * BNXT_CMPL_SIZE;
+		uint64_t w0, w1, bad;
+		uint32_t k, ev, vl, len, total, as;
 
-		if (!k)
+		/* V of the first slot has the phase of its pass: not (raw >> shift) & 1. */
+		w1 = *(const volatile uint64_t *)(lo + 8);
+		if (!(((uint32_t)w1 ^ (raw >> cq_shift)) & 1u))
 			break;
-		__builtin_prefetch(bnxt_cq_slot(&q->c, pos.cq_raw + RX_PREFETCH_SLOTS));
-		if (__builtin_expect(res.kind == BNXT_CK_PKT, 1)) {
-			__builtin_prefetch(pkts[cnt].hdr);
-			bytes += pkts[cnt].pkt_len;
-			pos.rx_cons++;
-			pos.agg_cons += res.nagg;
-			pos.cq_raw += k;
-			cnt++;
-			continue;
+		k = ((uint32_t)w1 >> 1) & 0x1fu;	/* AGG records */
+		if (__builtin_expect(ri + 2 + k > cq_size, 0))
+			goto slow;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		ev = *(const volatile uint32_t *)(lo + BNXT_CMPL_SIZE + 8);
+		vl = *(const volatile uint32_t *)(lo + (size_t)(1 + k) * BNXT_CMPL_SIZE + 8);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		w0 = *(const uint64_t *)lo;
+		len = (uint32_t)(w0 >> 16) & 0xffffu;
+		/* second and last slot valid; RX_L2 without ERROR; the next RX
+		 * slot; no error reported; 1..buffer bytes */
+		bad = ((ev ^ (uint32_t)w1) | (vl ^ (uint32_t)w1)) & 1u;
+		bad |= ((uint32_t)w0 & 0x7fu) ^ BNXT_CMPL_TYPE_RX_L2;
+		bad |= (uint32_t)(w0 >> 32) ^ (rx_cons & rx_mask);
+		bad |= ev & BNXT_RX_ERRORS_DROP;
+		bad |= ((len - 1u) | (hdr_size - len)) & RX_SIGN;
+		total = len;
+		as = agg_cons & agg_mask;
+		if (k == 1) {
+			/* The usual split frame: one AGG buffer, posted, the next. */
+			uint64_t a = *(const uint64_t *)(lo + 2 * BNXT_CMPL_SIZE);
+			uint32_t al = (uint32_t)(a >> 16) & 0xffffu;
+
+			bad |= ((uint32_t)a & 0x3fu) ^ BNXT_CMPL_TYPE_RX_AGG;
+			bad |= (uint32_t)(a >> 32) ^ as;
+			bad |= ((al - 1u) | (agg_buf - al) | (agg_left - 1u)) & RX_SIGN;
+			total += al;
+			p->seg[0].buf_id = agg_sw[as].buf_id;
+			p->seg[0].off = 0;
+			p->seg[0].len = al;
+		} else if (k) {
+			struct agg_res r = agg_more(lo, q, as, k, agg_left, p, total);
+
+			bad |= r.bad;
+			total = r.total;
 		}
-		rx_other(q, &pos, &res, pos.cq_raw);
-		pos.cq_raw += k;
-		if (++other >= RX_MAX_OTHER)
-			break;
+		bad |= (max - total) & RX_SIGN;
+		if (__builtin_expect(bad != 0, 0))
+			goto slow;
+		p->hdr = hdr_va + (size_t)(rx_cons & rx_mask) * hdr_size;
+		p->hdr_len = (uint16_t)len;
+		p->queue = qid;
+		p->rss_hash = (uint32_t)(w1 >> 32);
+		p->flags = bnxt_rx_flags((uint32_t)w0, *(const uint32_t *)(lo + BNXT_CMPL_SIZE), ev);
+		p->pkt_len = total;
+		p->nseg = k;
+		__builtin_prefetch(p->hdr);
+		raw += 2 + k;
+		rx_cons++;
+		agg_cons += k;
+		agg_left -= k;
+		bytes += total;
+		p++;
+		continue;
+slow:
+		/* Not a plain good frame: what is it? */
+		{
+			struct bnxt_rx_pos pos = {
+				.cq_raw = raw, .rx_cons = rx_cons, .rx_prod = rx_prod,
+				.agg_cons = agg_cons, .agg_prod = agg_cons + agg_left,
+			};
+			bool got;
+
+			k = rx_slow(q, &pos, p, &got);
+			raw = pos.cq_raw;
+			rx_cons = pos.rx_cons;
+			agg_cons = pos.agg_cons;
+			agg_left = pos.agg_prod - agg_cons;
+			if (!k)
+				break;
+			if (got) {
+				bytes += p->pkt_len;
+				p++;
+			} else if (++other >= RX_MAX_OTHER) {
+				break;
+			}
+			pend = p + ((uint32_t)(last - p) < rx_prod - rx_cons ?
+				    (uint32_t)(last - p) : rx_prod - rx_cons);
+		}
 	}
+	cnt = (uint32_t)(p - pkts);
 	q->st.packets += cnt;
 	q->st.bytes += bytes;
+	q->pos.cq_raw = raw;
+	q->pos.rx_cons = rx_cons;
+	q->pos.agg_cons = agg_cons;
 
 	/* Payload buffers for the AGG slots this burst consumed. */
-	prod = pos.agg_prod;
-	if (pos.agg_cons + q->c.agg_mask - prod)
-		pos.agg_prod = agg_refill(q, prod, pos.agg_cons + q->c.agg_mask - prod);
+	prod = q->pos.agg_prod;
+	if (agg_cons + agg_mask != prod) {
+		q->pos.agg_prod = agg_refill(q, prod, agg_cons + agg_mask - prod);
+		if (q->pos.agg_prod != prod)
+			bnxt_db_write(&q->agg_db, q->pos.agg_prod & agg_mask);
+	}
 	/* Header slots of the previous burst: their buffers are ours again. */
-	prod = pos.rx_prod;
-	pos.rx_prod = rx_start + q->c.rx_mask;
-	if (pos.agg_prod != q->pos.agg_prod)
-		bnxt_db_write(&q->agg_db, pos.agg_prod & q->c.agg_mask);
-	if (pos.rx_prod != prod)
-		bnxt_db_write(&q->rx_db, pos.rx_prod & q->c.rx_mask);
-	if (pos.cq_raw != q->pos.cq_raw)
-		bnxt_db_write(&q->cq_db, pos.cq_raw & q->c.cq_mask);
-	q->pos = pos;
+	prod = rx_start + rx_mask;
+	if (q->pos.rx_prod != prod) {
+		q->pos.rx_prod = prod;
+		bnxt_db_write(&q->rx_db, prod & rx_mask);
+	}
+	if (raw != cq_start)
+		bnxt_db_write(&q->cq_db, raw & cq_mask);
 	return cnt;
 }
 

@@ -125,75 +125,137 @@ void zn_bnxt_txq_prepare(struct bnxt_txq *q)
 	q->last_hwrm_done = 0;
 }
 
-/* One BD as two 64-bit stores: flags_type | len | opaque, then addr. */
-static inline void put_bd(struct bnxt_tx_bd *bd, uint32_t flags, uint32_t len, uint32_t opaque,
-			  uint64_t addr)
+/* LHINT by total >> 9 (512-byte steps): <512, <1K, <2K, >=2K (bnxt_tx_lhint).
+ * Frames are at most BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32 << 9 bytes. */
+#define LH(x) ((uint16_t)((x) << 13))
+static const uint16_t tx_lhint[32] = {
+	LH(0), LH(1), LH(2), LH(2), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3),
+	LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3),
+	LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3),
+};
+#undef LH
+_Static_assert(BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32u << 9, "LHINT table covers every frame");
+
+#define TX_SIGN 0x80000000u
+
+/*
+ * The frame's BDs from prod on. The first BD's word 0 carries flags, length
+ * and opaque (the raw index of that slot); every BD its address. Each BD is
+ * two 64-bit stores.
+ */
+static inline void put_bd(struct bnxt_tx_bd *bd, uint64_t w0, uint64_t addr)
 {
 	uint64_t *w = (uint64_t *)bd;
 
-	w[0] = flags | (uint64_t)len << 16 | (uint64_t)opaque << 32;
+	w[0] = w0;
 	w[1] = addr;
+}
+
+/*
+ * A frame of 1, 3 or 4 segments (2 is inline in the burst): its checks and
+ * BDs. Returns its slot count, 0 if it is invalid, or ~0u if it does not
+ * fit in avail slots.
+ */
+static __attribute__((noinline)) uint32_t tx_frame_other(struct bnxt_txq *q,
+							 const struct zn_tx_pkt *p,
+							 uint32_t prod, uint32_t avail,
+							 uint32_t *total_out)
+{
+	const uint32_t ns = p->nseg, max = q->max_frame, mask = q->mask;
+	uint32_t total = 0, chk = 0, nbd;
+
+	if (ns - 1u >= ZN_TX_MAX_SEGS)
+		return 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		chk |= (p->seg[s].len - 1u) | (max - p->seg[s].len);
+		total += p->seg[s].len;
+	}
+	if ((chk | (max - total)) & TX_SIGN)
+		return 0;
+	nbd = ns + (total < BNXT_TX_MIN_PKT_LEN);
+	if (nbd > avail)
+		return ~0u;
+	put_bd(&q->bd[prod & mask],
+	       (uint64_t)(BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL |
+			  (nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT) | tx_lhint[total >> 9] |
+			  (nbd == 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0)) |
+	       (uint64_t)p->seg[0].len << 16 | (uint64_t)prod << 32, p->seg[0].iova);
+	for (uint32_t s = 1; s < ns; s++)
+		put_bd(&q->bd[(prod + s) & mask],
+		       (s == nbd - 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0u) |
+		       (uint64_t)p->seg[s].len << 16, p->seg[s].iova);
+	if (nbd > ns)
+		put_bd(&q->bd[(prod + ns) & mask], BNXT_TX_BD_FLAGS_PACKET_END |
+		       (uint64_t)(BNXT_TX_MIN_PKT_LEN - total) << 16, q->pad_iova);
+	*total_out = total;
+	return nbd;
 }
 
 uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint32_t n)
 {
-	const uint32_t mask = q->mask;
-	uint32_t prod = q->prod, avail = mask - (prod - q->cons), last = 0, i;
 	struct bnxt_tx_bd *const bd = q->bd;
+	struct bnxt_tx_slot *const sw = q->sw;
+	const uint32_t mask = q->mask, max = q->max_frame;
+	uint32_t prod = q->prod, avail = mask - (prod - q->cons), last = 0, i;
 	uint64_t bytes = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct zn_tx_pkt *p = &pkts[i];
-		uint32_t ns = p->nseg, total = 0, nbd, start = prod, flags, s;
+		const uint32_t start = prod;
+		uint32_t total, nbd;
 
-		if (__builtin_expect(ns - 1u >= ZN_TX_MAX_SEGS, 0))
-			goto bad;
-		for (s = 0; s < ns; s++) {
-			if (__builtin_expect(p->seg[s].len - 1u > 0xfffeu, 0))
+		if (__builtin_expect(p->nseg == 2, 1)) {
+			/* The usual frame: a header and a payload, straight-line. */
+			const uint32_t l0 = p->seg[0].len, l1 = p->seg[1].len;
+
+			total = l0 + l1;
+			/* each 1..max, together at most max (sign bits) */
+			if (__builtin_expect(((l0 - 1u) | (l1 - 1u) | (max - l0) | (max - l1) |
+					      (max - total)) & TX_SIGN, 0))
 				goto bad;
-			total += p->seg[s].len;
+			nbd = 2 + (total < BNXT_TX_MIN_PKT_LEN);
+			if (__builtin_expect(nbd > avail, 0))
+				goto full;
+			put_bd(&bd[prod & mask],
+			       (uint64_t)(BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL |
+					  tx_lhint[total >> 9]) |
+			       (uint64_t)nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT |
+			       (uint64_t)l0 << 16 | (uint64_t)prod << 32, p->seg[0].iova);
+			put_bd(&bd[(prod + 1) & mask],
+			       (nbd == 2 ? BNXT_TX_BD_FLAGS_PACKET_END : 0u) | (uint64_t)l1 << 16,
+			       p->seg[1].iova);
+			if (__builtin_expect(nbd == 3, 0))
+				put_bd(&bd[(prod + 2) & mask], BNXT_TX_BD_FLAGS_PACKET_END |
+				       (uint64_t)(BNXT_TX_MIN_PKT_LEN - total) << 16, q->pad_iova);
+		} else {
+			nbd = tx_frame_other(q, p, prod, avail, &total);
+			if (!nbd)
+				goto bad;
+			if (nbd == ~0u)
+				goto full;
 		}
-		if (__builtin_expect(total > q->max_frame, 0))
-			goto bad;
-		nbd = ns + (total < BNXT_TX_MIN_PKT_LEN);
-		if (__builtin_expect(nbd > avail, 0)) {
-			q->st.full++;
-			break;
-		}
-		/* LHINT classes <512, <1K, <2K, >=2K (bnxt_tx_lhint), without branches. */
-		flags = BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL |
-			(nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT) |
-			(((uint32_t)(total >= 512) + (total >= 1024) + (total >= 2048)) << 13) |
-			(nbd == 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0);
-		put_bd(&bd[prod & mask], flags, p->seg[0].len, start, p->seg[0].iova);
-		prod++;
-		for (s = 1; s < ns; s++, prod++)
-			put_bd(&bd[prod & mask], s == nbd - 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0,
-			       p->seg[s].len, 0, p->seg[s].iova);
-		if (nbd > ns) {
-			put_bd(&bd[prod & mask], BNXT_TX_BD_FLAGS_PACKET_END,
-			       BNXT_TX_MIN_PKT_LEN - total, 0, q->pad_iova);
-			prod++;
-		}
-		q->sw[start & mask].cookie = p->cookie;
-		q->sw[start & mask].nbd = (uint16_t)nbd;
-		q->sw[start & mask].want_cmpl = 0;
+		sw[start & mask].cookie = p->cookie;
+		sw[start & mask].nbd = (uint16_t)nbd;
+		sw[start & mask].want_cmpl = 0;
+		prod += nbd;
 		avail -= nbd;
 		bytes += total;
 		last = start;
-		continue;
-bad:
-		q->st.errors++;
-		ZN_LOG_RL(ZN_LOG_WARN, BNXT_LOG, "txq %u: frame %u refused: %u segments, "
-			  "each 1..65535 bytes and at most %u in all", q->qid, i,
-			  ZN_TX_MAX_SEGS, q->max_frame);
-		break;
 	}
+	goto ring;
+full:
+	q->st.full++;
+	goto ring;
+bad:
+	q->st.errors++;
+	ZN_LOG_RL(ZN_LOG_WARN, BNXT_LOG, "txq %u: frame %u refused: %u segments, each "
+		  "1..%u bytes, %u in all at most", q->qid, i, ZN_TX_MAX_SEGS, max, max);
+ring:
 	if (prod == q->prod)
 		return i;
 	/* The burst's last frame asks for the completion that covers them all. */
 	bd[last & mask].flags_type &= (uint16_t)~BNXT_TX_BD_FLAGS_NO_CMPL;
-	q->sw[last & mask].want_cmpl = 1;
+	sw[last & mask].want_cmpl = 1;
 	q->prod = prod;
 	q->st.packets += i;
 	q->st.bytes += bytes;

@@ -487,16 +487,6 @@ static void bad_frame_len(struct rxt *t)
 	t->rx_cons--;
 }
 
-static void bad_placement(struct rxt *t)
-{
-	struct frame_opts o = dflt_opts;
-	uint8_t f[100] = { 0 };
-
-	o.flags = 0x3u << 7;			/* placement 3: not defined */
-	dev_frame(t, f, 100, 100, &o);
-	t->rx_cons--;
-}
-
 /* A frame the device flags (CRC error): dropped, buffers back, not "bad". */
 static void crc_error_frame(struct rxt *t)
 {
@@ -539,7 +529,6 @@ static void test_garbage(void **state)
 	garbage_then_good(t, bad_agg_opaque, 2, 0, 0);
 	garbage_then_good(t, bad_agg_type, 2, 0, 0);
 	garbage_then_good(t, bad_frame_len, 1 + 4, 0, 4);
-	garbage_then_good(t, bad_placement, 1, 0, 0);
 	garbage_then_good(t, crc_error_frame, 0, 1, 2);
 	garbage_then_good(t, flagged_error_frame, 0, 1, 0);
 	garbage_then_good(t, hwrm_done, 0, 0, 0);

@@ -5,12 +5,15 @@
  * errors (hw-docs/bnxt.md 3, 4, 14).
  */
 #include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sim/bnxt/bnxt_sim.h"
@@ -672,6 +675,772 @@ static void test_fail_cmd_fault(void **state)
 	assert_int_equal(plain(BNXT_HWRM_VER_GET), 0);
 }
 
+/* ---- rings and stat contexts ---- */
+
+/* A RING_ALLOC request for a fresh ring of size entries, no DPI. */
+static struct bnxt_hwrm_ring_alloc_input_long ring_req(uint8_t type, uint32_t size)
+{
+	struct bnxt_hwrm_ring_alloc_input_long in = { .base.hdr.req_type = BNXT_HWRM_RING_ALLOC };
+	uint8_t *mem = btc_alloc(&C, (size_t)size * 16, 4096);
+
+	assert_non_null(mem);
+	in.base.ring_type = type;
+	in.base.page_tbl_addr = btc_iova(&C, mem);
+	in.base.page_size = 12;
+	in.base.length = size;
+	in.base.int_mode = BNXT_RING_ALLOC_INT_MODE_MSIX;
+	return in;
+}
+
+static int ring_send(struct bnxt_hwrm_ring_alloc_input_long *in, uint16_t *id)
+{
+	struct bnxt_hwrm_ring_alloc_output o;
+	int rc;
+
+	memset(&in->base.hdr, 0, sizeof(in->base.hdr));
+	in->base.hdr.req_type = BNXT_HWRM_RING_ALLOC;
+	rc = btc_hwrm(&C, in, sizeof(*in), &o, sizeof(o));
+	if (!rc && id)
+		*id = o.ring_id;
+	return rc;
+}
+
+static void bring(void)
+{
+	assert_int_equal(btc_bringup(&C), 0);
+}
+
+static void test_ring_alloc_checks(void **state)
+{
+	struct bnxt_hwrm_ring_alloc_input_long in;
+	struct btc_ring nq, cq, tx, rx, agg;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+	uint32_t sid;
+	uint16_t id;
+
+	(void)state;
+	bring();
+	assert_true(C.multidb);
+	assert_int_equal(btc_stat_alloc(&C, &sid, NULL), 0);
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	assert_true(nq.id != 0 && nq.id != 0xffff);
+	assert_int_equal(nq.dpi, 17);
+	o.nq_id = nq.id;
+	assert_int_equal(btc_ring_alloc(&C, &cq, BNXT_RING_TYPE_L2_CMPL, 256, &o), 0);
+	o.cmpl_ring_id = cq.id;
+	o.stat_ctx = (int)sid;
+	assert_int_equal(btc_ring_alloc(&C, &tx, BNXT_RING_TYPE_TX, 64, &o), 0);
+	o.rx_buf_size = 256;
+	assert_int_equal(btc_ring_alloc(&C, &rx, BNXT_RING_TYPE_RX, 64, &o), 0);
+	o.rx_ring_id = rx.id;
+	o.rx_buf_size = 4096;
+	assert_int_equal(btc_ring_alloc(&C, &agg, BNXT_RING_TYPE_RX_AGG, 128, &o), 0);
+	/* one id space: all different */
+	assert_true(nq.id != cq.id && cq.id != tx.id && tx.id != rx.id && rx.id != agg.id);
+
+	/* geometry */
+	in = ring_req(BNXT_RING_TYPE_NQ, 64);
+	in.base.length = 24;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.length = 8;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.length = 64;
+	in.base.page_tbl_depth = 1;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.page_tbl_depth = 0;
+	in.base.page_size = 0;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.page_size = 12;
+	in.base.page_tbl_addr = 0x30000;	/* not mapped */
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = ring_req(BNXT_RING_TYPE_NQ, 64);
+	in.base.page_tbl_addr = C.mem->iova + C.mem->len - 512;	/* runs past the end */
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = ring_req(BNXT_RING_TYPE_ROCE_CMPL, 64);
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = ring_req(BNXT_RING_TYPE_NQ, 64);
+	in.base.flags = 0x4;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_FLAGS);
+	in.base.flags = 0;
+	in.base.enables = BNXT_RING_ALLOC_ENABLES_RX_RATE_PROFILE_VALID;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in.base.enables = 0;
+	in.base.logical_id = 64;		/* no such MSI-X vector */
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* what each kind must name */
+	in = ring_req(BNXT_RING_TYPE_L2_CMPL, 64);
+	in.base.nq_ring_id = nq.id;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in.base.enables = BNXT_RING_ALLOC_ENABLES_NQ_RING_ID_VALID;
+	in.base.nq_ring_id = cq.id;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = ring_req(BNXT_RING_TYPE_TX, 64);
+	in.base.cmpl_ring_id = nq.id;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.cmpl_ring_id = cq.id;
+	in.base.queue_id = 5;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.queue_id = 0;
+	in.base.enables = BNXT_RING_ALLOC_ENABLES_STAT_CTX_ID_VALID;
+	in.base.stat_ctx_id = 99;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = ring_req(BNXT_RING_TYPE_RX, 64);
+	in.base.rx_buf_size = 256;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in.base.enables = BNXT_RING_ALLOC_ENABLES_RX_BUF_SIZE_VALID;
+	in.base.rx_buf_size = 0;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = ring_req(BNXT_RING_TYPE_RX_AGG, 64);
+	in.base.enables = BNXT_RING_ALLOC_ENABLES_RX_BUF_SIZE_VALID |
+			  BNXT_RING_ALLOC_ENABLES_RX_RING_ID_VALID;
+	in.base.rx_buf_size = 4096;
+	in.base.rx_ring_id = rx.id;		/* already has an AGG ring */
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.base.rx_ring_id = tx.id;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* DPIs: the function's 17-80, one ring each, never the legacy page */
+	in = ring_req(BNXT_RING_TYPE_NQ, 64);
+	in.base.enables = BNXT_RING_ALLOC_ENABLES_DPI_VALID;
+	in.dpi = 16;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.dpi = 81;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.dpi = (uint16_t)nq.dpi;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.dpi = 80;
+	assert_int_equal(ring_send(&in, &id), 0);
+	/* 8 TX rings in all (queues=8) */
+	for (int i = 1; i < 8; i++) {
+		in = ring_req(BNXT_RING_TYPE_TX, 16);
+		in.base.cmpl_ring_id = cq.id;
+		assert_int_equal(ring_send(&in, NULL), 0);
+	}
+	in = ring_req(BNXT_RING_TYPE_TX, 16);
+	in.base.cmpl_ring_id = cq.id;
+	assert_int_equal(ring_send(&in, NULL), BNXT_HWRM_ERR_RESOURCE_ALLOC_ERROR);
+	assert_int_equal(CNT("hwrm_errors"), 23);
+}
+
+static void test_ring_free(void **state)
+{
+	struct btc_ring nq, cq, tx, rx, agg;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+	struct bnxt_hwrm_done_cmpl done;
+	REQ(struct bnxt_hwrm_stat_ctx_free_input, sf, BNXT_HWRM_STAT_CTX_FREE);
+	struct bnxt_hwrm_stat_ctx_free_output so;
+	uint32_t sid;
+
+	(void)state;
+	bring();
+	assert_int_equal(btc_stat_alloc(&C, &sid, NULL), 0);
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	o.nq_id = nq.id;
+	assert_int_equal(btc_ring_alloc(&C, &cq, BNXT_RING_TYPE_L2_CMPL, 64, &o), 0);
+	o.cmpl_ring_id = cq.id;
+	o.stat_ctx = (int)sid;
+	assert_int_equal(btc_ring_alloc(&C, &tx, BNXT_RING_TYPE_TX, 64, &o), 0);
+	o.rx_buf_size = 256;
+	assert_int_equal(btc_ring_alloc(&C, &rx, BNXT_RING_TYPE_RX, 64, &o), 0);
+	o.rx_ring_id = rx.id;
+	assert_int_equal(btc_ring_alloc(&C, &agg, BNXT_RING_TYPE_RX_AGG, 64, &o), 0);
+
+	/* still named by something */
+	assert_int_equal(btc_ring_free(&C, &nq, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_free(&C, &cq, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_free(&C, &rx, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	sf.stat_ctx_id = sid;
+	assert_int_equal(btc_hwrm(&C, &sf, sizeof(sf), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* a ring type that is not the ring's */
+	{
+		struct btc_ring wrong = tx;
+
+		wrong.type = BNXT_RING_TYPE_RX;
+		assert_int_equal(btc_ring_free(&C, &wrong, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	}
+	/* TX ring freed with HWRM_DONE on its CQ */
+	assert_int_equal(btc_ring_free(&C, &tx, cq.id), 0);
+	assert_true(btc_cq_peek(&cq, 0, &done));
+	assert_int_equal(done.type & BNXT_CMPL_TYPE_MASK, BNXT_CMPL_TYPE_HWRM_DONE);
+	assert_int_equal(done.sequence_id, C.seq);
+	assert_int_equal(CNT("hwrm_done"), 1);
+	assert_int_equal(btc_ring_free(&C, &tx, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_free(&C, &agg, 0), 0);
+	assert_int_equal(btc_ring_free(&C, &rx, 0), 0);
+	assert_int_equal(btc_ring_free(&C, &cq, 0), 0);
+	assert_int_equal(btc_ring_free(&C, &nq, 0), 0);
+	sf.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_STAT_CTX_FREE };
+	assert_int_equal(btc_hwrm(&C, &sf, sizeof(sf), &so, sizeof(so)), 0);
+	assert_int_equal(so.stat_ctx_id, sid);
+	sf.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_STAT_CTX_FREE };
+	assert_int_equal(btc_hwrm(&C, &sf, sizeof(sf), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+}
+
+static void test_stat_ctx(void **state)
+{
+	REQ(struct bnxt_hwrm_stat_ctx_alloc_input, in, BNXT_HWRM_STAT_CTX_ALLOC);
+	struct bnxt_hwrm_stat_ctx_alloc_output o;
+	void *mem;
+	int64_t end;
+
+	(void)state;
+	bring();
+	mem = btc_alloc(&C, BTC_STATS_LEN, 64);
+	in.stats_dma_addr = btc_iova(&C, mem);
+	in.stats_dma_length = 100;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_STAT_CTX_ALLOC };
+	in.stats_dma_length = BTC_STATS_LEN;
+	in.stat_ctx_flags = 0x2;
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_FLAGS);
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_STAT_CTX_ALLOC };
+	in.stat_ctx_flags = 0;
+	in.update_period_ms = 10;
+	in.stats_dma_addr = 0x50000;		/* not mapped */
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* periodic DMA of the counters */
+	in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_STAT_CTX_ALLOC };
+	in.stats_dma_addr = btc_iova(&C, mem);
+	memset(mem, 0xee, BTC_STATS_LEN);
+	assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
+	end = btc_now_ms() + BTC_TIMEOUT_MS;
+	while (CNT("stats_dma") < 3 && btc_now_ms() < end)
+		btc_sleep_ms(2);
+	assert_true(CNT("stats_dma") >= 3);
+	assert_int_equal(((struct bnxt_ctx_hw_stats *)mem)->rx_ucast_pkts, 0);
+	assert_int_equal(((struct bnxt_ctx_hw_stats *)mem)->tx_bcast_bytes, 0);
+}
+
+/* ---- VNICs, RSS, placement, filters ---- */
+
+struct qset {
+	struct btc_ring nq, cq, rx, agg;
+	uint16_t vnic;
+};
+
+static void make_rx(struct qset *q, bool with_agg)
+{
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+
+	bring();
+	assert_int_equal(btc_ring_alloc(&C, &q->nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	o.nq_id = q->nq.id;
+	assert_int_equal(btc_ring_alloc(&C, &q->cq, BNXT_RING_TYPE_L2_CMPL, 256, &o), 0);
+	o.rx_buf_size = 256;
+	assert_int_equal(btc_ring_alloc(&C, &q->rx, BNXT_RING_TYPE_RX, 64, &o), 0);
+	if (with_agg) {
+		o.rx_ring_id = q->rx.id;
+		o.rx_buf_size = 2048;
+		assert_int_equal(btc_ring_alloc(&C, &q->agg, BNXT_RING_TYPE_RX_AGG, 64, &o), 0);
+	}
+}
+
+static int vnic_alloc(uint32_t flags, uint16_t *id)
+{
+	REQ(struct bnxt_hwrm_vnic_alloc_input, in, BNXT_HWRM_VNIC_ALLOC);
+	struct bnxt_hwrm_vnic_alloc_output o;
+	int rc;
+
+	in.flags = flags;
+	*id = 0xffff;
+	rc = btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o));
+	if (!rc)
+		*id = (uint16_t)o.vnic_id;
+	return rc;
+}
+
+static int vnic_cfg(uint16_t vnic, uint32_t enables, uint16_t rx, uint16_t cq)
+{
+	REQ(struct bnxt_hwrm_vnic_cfg_input, in, BNXT_HWRM_VNIC_CFG);
+
+	in.vnic_id = vnic;
+	in.enables = enables;
+	in.default_rx_ring_id = rx;
+	in.default_cmpl_ring_id = cq;
+	return btc_hwrm(&C, &in, sizeof(in), NULL, 0);
+}
+
+static int vnic_free(uint16_t vnic)
+{
+	REQ(struct bnxt_hwrm_vnic_free_input, in, BNXT_HWRM_VNIC_FREE);
+
+	in.vnic_id = vnic;
+	return btc_hwrm(&C, &in, sizeof(in), NULL, 0);
+}
+
+#define DFLT_RINGS (BNXT_VNIC_CFG_ENABLES_DEFAULT_RX_RING_ID | \
+		    BNXT_VNIC_CFG_ENABLES_DEFAULT_CMPL_RING_ID)
+
+static void test_vnic_cmds(void **state)
+{
+	struct qset q;
+	uint16_t v0, v1;
+	REQ(struct bnxt_hwrm_func_qcfg_input, qf, BNXT_HWRM_FUNC_QCFG);
+	struct bnxt_hwrm_func_qcfg_output cfg;
+	REQ(struct bnxt_hwrm_vnic_qcaps_input, vq, BNXT_HWRM_VNIC_QCAPS);
+	struct bnxt_hwrm_vnic_qcaps_output vo;
+
+	(void)state;
+	make_rx(&q, true);
+	assert_int_equal(vnic_alloc(BNXT_VNIC_ALLOC_FLAGS_DEFAULT, &v0), 0);
+	assert_int_equal(vnic_alloc(BNXT_VNIC_ALLOC_FLAGS_DEFAULT, &v1), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_alloc(0x2, &v1), BNXT_HWRM_ERR_INVALID_FLAGS);
+	assert_int_equal(vnic_alloc(0, &v1), 0);
+	assert_true(v0 != v1);
+	assert_int_equal(btc_hwrm(&C, &qf, sizeof(qf), &cfg, sizeof(cfg)), 0);
+	assert_int_equal(cfg.dflt_vnic_id, v0);
+	assert_int_equal(vnic_cfg(v0, DFLT_RINGS, q.cq.id, q.cq.id), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_cfg(v0, DFLT_RINGS, q.rx.id, q.rx.id), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_cfg(v0, BNXT_VNIC_CFG_ENABLES_DFLT_RING_GRP, 0, 0),
+			 BNXT_HWRM_ERR_INVALID_ENABLES);
+	assert_int_equal(vnic_cfg(77, DFLT_RINGS, q.rx.id, q.cq.id), BNXT_HWRM_ERR_INVALID_PARAMS);
+	{
+		REQ(struct bnxt_hwrm_vnic_cfg_input, in, BNXT_HWRM_VNIC_CFG);
+
+		in.vnic_id = v0;
+		in.enables = BNXT_VNIC_CFG_ENABLES_L2_CQE_MODE;
+		in.l2_cqe_mode = 1;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+		in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_VNIC_CFG };
+		in.enables = BNXT_VNIC_CFG_ENABLES_MRU;
+		in.mru = 9100;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+		in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_VNIC_CFG };
+		in.flags = 0x100;
+		in.mru = 1518;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), NULL, 0), BNXT_HWRM_ERR_INVALID_FLAGS);
+	}
+	assert_int_equal(vnic_cfg(v0, DFLT_RINGS | BNXT_VNIC_CFG_ENABLES_MRU, q.rx.id, q.cq.id), 0);
+	/* the ring is now named by a VNIC */
+	assert_int_equal(btc_ring_free(&C, &q.cq, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_hwrm(&C, &vq, sizeof(vq), &vo, sizeof(vo)), 0);
+	assert_true(vo.mru >= 9018);
+	assert_int_equal(vnic_free(v1), 0);
+	assert_int_equal(vnic_free(v1), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_free(v0), 0);
+	assert_int_equal(btc_ring_free(&C, &q.agg, 0), 0);
+	assert_int_equal(btc_ring_free(&C, &q.rx, 0), 0);
+}
+
+static int rss_cfg(uint16_t vnic, uint16_t ctx, uint8_t chunk, uint32_t hash_type,
+		   const void *tbl, const void *key, uint8_t select)
+{
+	REQ(struct bnxt_hwrm_vnic_rss_cfg_input, in, BNXT_HWRM_VNIC_RSS_CFG);
+
+	in.hash_type = hash_type;
+	in.vnic_id = vnic;
+	in.ring_table_pair_index = chunk;
+	in.ring_grp_tbl_addr = tbl ? btc_iova(&C, tbl) : 0x60000;
+	in.hash_key_tbl_addr = key ? btc_iova(&C, key) : 0x60000;
+	in.rss_ctx_idx = ctx;
+	in.ring_select_mode = select;
+	return btc_hwrm(&C, &in, sizeof(in), NULL, 0);
+}
+
+static void test_rss_cmds(void **state)
+{
+	struct qset q;
+	uint16_t v, ctx[2];
+	struct bnxt_rss_entry_p5 *tbl;
+	uint8_t *key;
+	struct bnxt_hwrm_vnic_rss_cos_lb_ctx_alloc_output co;
+	REQ(struct bnxt_hwrm_vnic_rss_cos_lb_ctx_free_input, cf, BNXT_HWRM_VNIC_RSS_COS_LB_CTX_FREE);
+	const uint32_t ht = BNXT_RSS_HASH_TYPE_IPV4 | BNXT_RSS_HASH_TYPE_TCP_IPV4;
+
+	(void)state;
+	make_rx(&q, false);
+	assert_int_equal(vnic_alloc(BNXT_VNIC_ALLOC_FLAGS_DEFAULT, &v), 0);
+	for (int i = 0; i < 2; i++) {
+		struct bnxt_hwrm_hdr_only_input in = {
+			.hdr.req_type = BNXT_HWRM_VNIC_RSS_COS_LB_CTX_ALLOC };
+		uint8_t pad[24] = { 0 };
+
+		memcpy(pad, &in, sizeof(in));
+		assert_int_equal(btc_hwrm(&C, pad, sizeof(pad), &co, sizeof(co)), 0);
+		ctx[i] = co.rss_cos_lb_ctx_id;
+	}
+	assert_true(ctx[0] != ctx[1]);
+	tbl = btc_alloc(&C, BNXT_RSS_TABLE_SIZE_P5, 64);
+	key = btc_alloc(&C, BNXT_RSS_KEY_SIZE, 64);
+	for (int e = 0; e < BNXT_RSS_TABLE_ENTRIES_P5; e++) {
+		tbl[e].rx_ring_id = q.rx.id;
+		tbl[e].cmpl_ring_id = q.cq.id;
+	}
+	assert_int_equal(rss_cfg(v, ctx[0], 0, ht, tbl, key, 1), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, ctx[0], 0, 0x40, tbl, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, ctx[0], 8, ht, tbl, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, 0x3f, 0, ht, tbl, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, ctx[0], 0, ht, NULL, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, ctx[0], 0, ht, tbl, NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	tbl[5].rx_ring_id = q.cq.id;		/* not an RX ring */
+	assert_int_equal(rss_cfg(v, ctx[0], 0, ht, tbl, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	tbl[5].rx_ring_id = q.rx.id;
+	assert_int_equal(rss_cfg(v, ctx[0], 0, ht, tbl, key, 0), 0);
+	assert_int_equal(rss_cfg(v, ctx[0], 0, ht, tbl, key, 0), 0);	/* again: same chunk */
+	assert_int_equal(rss_cfg(v, ctx[0], 1, ht, tbl, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, ctx[1], 0, ht, tbl, key, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(rss_cfg(v, ctx[1], 1, ht, tbl, key, 0), 0);
+	/* the global hash mode form */
+	assert_int_equal(rss_cfg(0xffff, 0xffff, 0, 0, NULL, NULL, 0), 0);
+	/* contexts in use, rings in the table */
+	cf.rss_cos_lb_ctx_id = ctx[0];
+	assert_int_equal(btc_hwrm(&C, &cf, sizeof(cf), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_free(&C, &q.rx, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* RSS off releases them */
+	assert_int_equal(rss_cfg(v, 0xffff, 0, 0, NULL, NULL, 0), 0);
+	cf.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_VNIC_RSS_COS_LB_CTX_FREE };
+	assert_int_equal(btc_hwrm(&C, &cf, sizeof(cf), NULL, 0), 0);
+	assert_int_equal(btc_ring_free(&C, &q.rx, 0), 0);
+	assert_int_equal(vnic_free(v), 0);
+	cf.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_VNIC_RSS_COS_LB_CTX_FREE };
+	cf.rss_cos_lb_ctx_id = ctx[1];
+	assert_int_equal(btc_hwrm(&C, &cf, sizeof(cf), NULL, 0), 0);
+}
+
+static int plc(uint16_t vnic, uint32_t flags, uint32_t enables, uint16_t jumbo, uint16_t hds_off,
+	       uint16_t thresh)
+{
+	REQ(struct bnxt_hwrm_vnic_plcmodes_cfg_input, in, BNXT_HWRM_VNIC_PLCMODES_CFG);
+
+	in.vnic_id = vnic;
+	in.flags = flags;
+	in.enables = enables;
+	in.jumbo_thresh = jumbo;
+	in.hds_offset = hds_off;
+	in.hds_threshold = thresh;
+	return btc_hwrm(&C, &in, sizeof(in), NULL, 0);
+}
+
+static void test_plcmodes(void **state)
+{
+	struct qset q;
+	uint16_t v;
+	const uint32_t hds = BNXT_PLCMODES_CFG_FLAGS_JUMBO_PLACEMENT |
+			     BNXT_PLCMODES_CFG_FLAGS_HDS_IPV4 | BNXT_PLCMODES_CFG_FLAGS_HDS_IPV6;
+	const uint32_t en = BNXT_PLCMODES_CFG_ENABLES_JUMBO_THRESH_VALID |
+			    BNXT_PLCMODES_CFG_ENABLES_HDS_THRESHOLD_VALID;
+
+	(void)state;
+	make_rx(&q, false);
+	assert_int_equal(vnic_alloc(BNXT_VNIC_ALLOC_FLAGS_DEFAULT, &v), 0);
+	assert_int_equal(vnic_cfg(v, DFLT_RINGS, q.rx.id, q.cq.id), 0);
+	/* HDS needs an AGG ring */
+	assert_int_equal(plc(v, hds, en, 256, 0, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	{
+		struct btc_ring_opts o = { .stat_ctx = -1, .rx_ring_id = q.rx.id,
+					   .rx_buf_size = 2048 };
+
+		assert_int_equal(btc_ring_alloc(&C, &q.agg, BNXT_RING_TYPE_RX_AGG, 64, &o), 0);
+	}
+	assert_int_equal(plc(v, hds, en, 256, 0, 6), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(plc(v, hds, en, 256, 0, 0x400), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(plc(v, hds, en | BNXT_PLCMODES_CFG_ENABLES_HDS_OFFSET_VALID, 256, 4, 0),
+			 BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(plc(v, BNXT_PLCMODES_CFG_FLAGS_HDS_FCOE, en, 256, 0, 0),
+			 BNXT_HWRM_ERR_INVALID_FLAGS);
+	assert_int_equal(plc(v, hds, BNXT_PLCMODES_CFG_ENABLES_MAX_BDS_VALID, 0, 0, 0),
+			 BNXT_HWRM_ERR_INVALID_ENABLES);
+	assert_int_equal(plc(77, hds, en, 256, 0, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(plc(v, hds, en, 256, 0, 0x3fc), 0);
+	assert_int_equal(plc(v, hds, en, 256, 0, 0), 0);
+}
+
+static int l2_alloc(uint32_t flags, uint32_t enables, const uint8_t *mac, uint16_t dst,
+		    uint64_t *id)
+{
+	REQ(struct bnxt_hwrm_cfa_l2_filter_alloc_input, in, BNXT_HWRM_CFA_L2_FILTER_ALLOC);
+	struct bnxt_hwrm_cfa_l2_filter_alloc_output o;
+	int rc;
+
+	in.flags = flags;
+	in.enables = enables;
+	memcpy(in.l2_addr, mac, 6);
+	memset(in.l2_addr_mask, 0xff, 6);
+	in.dst_id = dst;
+	*id = 0;
+	rc = btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o));
+	if (!rc)
+		*id = o.l2_filter_id;
+	return rc;
+}
+
+static int l2_free(uint64_t id)
+{
+	REQ(struct bnxt_hwrm_cfa_l2_filter_free_input, in, BNXT_HWRM_CFA_L2_FILTER_FREE);
+
+	in.l2_filter_id = id;
+	return btc_hwrm(&C, &in, sizeof(in), NULL, 0);
+}
+
+#define L2_FLAGS (BNXT_L2_FILTER_ALLOC_FLAGS_PATH_RX | BNXT_L2_FILTER_ALLOC_FLAGS_OUTERMOST | \
+		  BNXT_L2_FILTER_ALLOC_FLAGS_TRAFFIC_L2 | BNXT_L2_FILTER_ALLOC_FLAGS_XDP_DISABLE)
+#define L2_EN (BNXT_L2_FILTER_ALLOC_ENABLES_L2_ADDR | BNXT_L2_FILTER_ALLOC_ENABLES_L2_ADDR_MASK | \
+	       BNXT_L2_FILTER_ALLOC_ENABLES_DST_ID)
+
+static int nt_alloc(struct bnxt_hwrm_cfa_ntuple_filter_alloc_input *in, uint64_t *id)
+{
+	struct bnxt_hwrm_cfa_ntuple_filter_alloc_output o;
+	int rc;
+
+	memset(&in->hdr, 0, sizeof(in->hdr));
+	in->hdr.req_type = BNXT_HWRM_CFA_NTUPLE_FILTER_ALLOC;
+	if (id)
+		*id = 0;
+	rc = btc_hwrm(&C, in, sizeof(*in), &o, sizeof(o));
+	if (!rc && id)
+		*id = o.ntuple_filter_id;
+	return rc;
+}
+
+static void test_filters(void **state)
+{
+	uint16_t v;
+	uint64_t l2, nt;
+	uint8_t mc[2][6] = { { 0x01, 0x00, 0x5e, 0, 0, 1 }, { 0x33, 0x33, 0, 0, 0, 1 } };
+	REQ(struct bnxt_hwrm_cfa_l2_set_rx_mask_input, rm, BNXT_HWRM_CFA_L2_SET_RX_MASK);
+	struct bnxt_hwrm_cfa_ntuple_filter_alloc_input good = { 0 }, in;
+	REQ(struct bnxt_hwrm_cfa_ntuple_filter_free_input, nf, BNXT_HWRM_CFA_NTUPLE_FILTER_FREE);
+	uint8_t *mct;
+
+	(void)state;
+	bring();
+	assert_int_equal(vnic_alloc(BNXT_VNIC_ALLOC_FLAGS_DEFAULT, &v), 0);
+	/* L2 filters */
+	assert_int_equal(l2_alloc(0, L2_EN, C.mac, v, &l2), BNXT_HWRM_ERR_INVALID_FLAGS);
+	assert_int_equal(l2_alloc(L2_FLAGS | BNXT_L2_FILTER_ALLOC_FLAGS_DROP, L2_EN, C.mac, v, &l2),
+			 BNXT_HWRM_ERR_INVALID_FLAGS);
+	assert_int_equal(l2_alloc(L2_FLAGS, BNXT_L2_FILTER_ALLOC_ENABLES_DST_ID, C.mac, v, &l2),
+			 BNXT_HWRM_ERR_INVALID_ENABLES);
+	assert_int_equal(l2_alloc(L2_FLAGS, L2_EN | BNXT_L2_FILTER_ALLOC_ENABLES_L2_OVLAN, C.mac,
+				  v, &l2), BNXT_HWRM_ERR_INVALID_ENABLES);
+	assert_int_equal(l2_alloc(L2_FLAGS, L2_EN, C.mac, 33, &l2), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(l2_alloc(L2_FLAGS, L2_EN, C.mac, v, &l2), 0);
+	assert_true(l2 >> 32);		/* a full 64-bit id: truncation is caught */
+	assert_int_equal(l2_free(l2 & 0xffffffff), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_free(v), BNXT_HWRM_ERR_INVALID_PARAMS);
+	/* RX mask */
+	mct = btc_alloc(&C, sizeof(mc), 64);
+	memcpy(mct, mc, sizeof(mc));
+	rm.vnic_id = 99;
+	assert_int_equal(btc_hwrm(&C, &rm, sizeof(rm), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	rm.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_CFA_L2_SET_RX_MASK };
+	rm.vnic_id = v;
+	rm.mask = BNXT_RX_MASK_VLANONLY;
+	assert_int_equal(btc_hwrm(&C, &rm, sizeof(rm), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	rm.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_CFA_L2_SET_RX_MASK };
+	rm.mask = BNXT_RX_MASK_MCAST | BNXT_RX_MASK_BCAST;
+	rm.num_mc_entries = 17;
+	rm.mc_tbl_addr = btc_iova(&C, mct);
+	assert_int_equal(btc_hwrm(&C, &rm, sizeof(rm), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	rm.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_CFA_L2_SET_RX_MASK };
+	rm.num_mc_entries = 2;
+	rm.mc_tbl_addr = 0x70000;
+	assert_int_equal(btc_hwrm(&C, &rm, sizeof(rm), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	rm.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_CFA_L2_SET_RX_MASK };
+	rm.mc_tbl_addr = btc_iova(&C, mct);
+	assert_int_equal(btc_hwrm(&C, &rm, sizeof(rm), NULL, 0), 0);
+
+	/* n-tuple filters */
+	good.flags = 0;
+	good.enables = BNXT_NTUPLE_ENABLES_L2_FILTER_ID | BNXT_NTUPLE_ENABLES_ETHERTYPE |
+		       BNXT_NTUPLE_ENABLES_IPADDR_TYPE | BNXT_NTUPLE_ENABLES_DST_IPADDR |
+		       BNXT_NTUPLE_ENABLES_DST_IPADDR_MASK | BNXT_NTUPLE_ENABLES_IP_PROTOCOL |
+		       BNXT_NTUPLE_ENABLES_DST_PORT | BNXT_NTUPLE_ENABLES_DST_PORT_MASK |
+		       BNXT_NTUPLE_ENABLES_DST_ID;
+	good.l2_filter_id = l2;
+	good.ethertype = __builtin_bswap16(0x0800);
+	good.ip_addr_type = BNXT_NTUPLE_IP_ADDR_TYPE_IPV4;
+	good.ip_protocol = 17;
+	memcpy(good.dst_ipaddr, "\x0a\x00\x00\x02", 4);
+	memset(good.dst_ipaddr_mask, 0xff, 4);
+	good.dst_port = __builtin_bswap16(4791);
+	good.dst_port_mask = 0xffff;
+	good.dst_id = v;
+	in = good;
+	in.flags = BNXT_NTUPLE_FLAGS_DEST_RFS_RING_IDX;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_FLAGS);
+	in = good;
+	in.enables |= BNXT_NTUPLE_ENABLES_RFS_RING_TBL_IDX;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in = good;
+	in.enables &= ~BNXT_NTUPLE_ENABLES_DST_ID;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in = good;
+	in.dst_id = 55;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.l2_filter_id = l2 + 1;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.enables &= ~BNXT_NTUPLE_ENABLES_IPADDR_TYPE;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.ip_addr_type = 5;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.ethertype = __builtin_bswap16(0x86dd);
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.ip_protocol = 1;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_PARAMS);
+	in = good;
+	in.enables &= ~BNXT_NTUPLE_ENABLES_DST_PORT;
+	assert_int_equal(nt_alloc(&in, NULL), BNXT_HWRM_ERR_INVALID_ENABLES);
+	in = good;
+	assert_int_equal(nt_alloc(&in, &nt), 0);
+	assert_true(nt >> 32);
+	/* the L2 filter is named by the rule */
+	assert_int_equal(l2_free(l2), BNXT_HWRM_ERR_INVALID_PARAMS);
+	nf.ntuple_filter_id = nt;
+	assert_int_equal(btc_hwrm(&C, &nf, sizeof(nf), NULL, 0), 0);
+	nf.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_CFA_NTUPLE_FILTER_FREE };
+	assert_int_equal(btc_hwrm(&C, &nf, sizeof(nf), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(l2_free(l2), 0);
+	assert_int_equal(l2_free(l2), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_free(v), 0);
+}
+
+/* FUNC_RESET frees every resource; the context memory stays. */
+static void test_func_reset_frees_all(void **state)
+{
+	struct qset q;
+	uint16_t v, first_id;
+	uint64_t l2;
+	REQ(struct bnxt_hwrm_func_reset_input, rst, BNXT_HWRM_FUNC_RESET);
+	struct btc_ring again;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+	uint32_t sid;
+
+	(void)state;
+	make_rx(&q, true);
+	first_id = q.nq.id;
+	assert_int_equal(btc_stat_alloc(&C, &sid, NULL), 0);
+	assert_int_equal(vnic_alloc(BNXT_VNIC_ALLOC_FLAGS_DEFAULT, &v), 0);
+	assert_int_equal(vnic_cfg(v, DFLT_RINGS, q.rx.id, q.cq.id), 0);
+	assert_int_equal(l2_alloc(L2_FLAGS, L2_EN, C.mac, v, &l2), 0);
+	rst.enables = 0x2;
+	assert_int_equal(btc_hwrm(&C, &rst, sizeof(rst), NULL, 0), BNXT_HWRM_ERR_INVALID_ENABLES);
+	rst.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_RESET };
+	rst.enables = 0;
+	assert_int_equal(btc_hwrm(&C, &rst, sizeof(rst), NULL, 0), 0);
+	assert_int_equal(l2_free(l2), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(vnic_free(v), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_free(&C, &q.agg, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	assert_int_equal(btc_ring_free(&C, &q.nq, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	{
+		REQ(struct bnxt_hwrm_stat_ctx_free_input, sf, BNXT_HWRM_STAT_CTX_FREE);
+
+		sf.stat_ctx_id = sid;
+		assert_int_equal(btc_hwrm(&C, &sf, sizeof(sf), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+	}
+	/* ids and DPIs are free again; no BUSY: the context memory stayed */
+	C.next_dpi = 17;
+	assert_int_equal(btc_ring_alloc(&C, &again, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	assert_int_equal(again.id, first_id);
+	assert_int_equal(again.dpi, 17);
+}
+
+/* A client that goes away takes the function with it: the next one starts
+ * from power-on. */
+static void test_disconnect_resets(void **state)
+{
+	struct qset q;
+	struct btc_ring nq;
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+
+	(void)state;
+	make_rx(&q, true);
+	btc_close(&C);
+	assert_int_equal(btc_open(&C, S.path[0]), 0);
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), BNXT_HWRM_ERR_BUSY);
+	bring();
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	assert_int_equal(nq.id, q.nq.id);
+}
+
+/* ---- link ---- */
+
+static void test_port_phy_and_link_events(void **state)
+{
+	REQ(struct bnxt_hwrm_port_phy_qcfg_input, pq, BNXT_HWRM_PORT_PHY_QCFG);
+	struct bnxt_hwrm_port_phy_qcfg_output po;
+	REQ(struct bnxt_hwrm_func_cfg_input, fc, BNXT_HWRM_FUNC_CFG);
+	struct btc_ring nq;
+	struct btc_ring_opts o = { .stat_ctx = -1, .logical_id = 3 };
+	struct bnxt_async_event_cmpl ev;
+	int efd[4];
+
+	(void)state;
+	/* two devices on a wire: the link is up */
+	btc_close(&C);
+	btc_sim_stop(&S);
+	assert_int_equal(btc_sim_start(&S, "", "", true), 0);
+	assert_int_equal(btc_open(&C, S.path[0]), 0);
+	bring();
+	assert_int_equal(btc_hwrm(&C, &pq, sizeof(pq), &po, sizeof(po)), 0);
+	assert_int_equal(C.resp_len, sizeof(po));
+	assert_int_equal(po.link, BNXT_PORT_PHY_QCFG_LINK_LINK);
+	assert_int_equal(po.link_speed, BNXT_LINK_SPEED_100GB);
+	assert_int_equal(po.duplex_cfg, 1);
+	pq.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_PORT_PHY_QCFG };
+	pq.port_id = 1;
+	assert_int_equal(btc_hwrm(&C, &pq, sizeof(pq), NULL, 0), BNXT_HWRM_ERR_INVALID_PARAMS);
+
+	/* async events on an NQ, which interrupts when armed (MSI-X vector 3) */
+	for (int i = 0; i < 4; i++) {
+		efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		assert_true(efd[i] >= 0);
+	}
+	assert_int_equal(zn_bus_set_irqs(C.bus, ZN_IRQ_MSIX, 0, 4, efd), 0);
+	assert_int_equal(btc_ring_alloc(&C, &nq, BNXT_RING_TYPE_NQ, 64, &o), 0);
+	fc.fid = BNXT_FID_SELF;
+	fc.enables = BNXT_FUNC_CFG_ENABLES_ASYNC_EVENT_CR;
+	fc.async_event_cr = nq.id;
+	assert_int_equal(btc_hwrm(&C, &fc, sizeof(fc), NULL, 0), 0);
+	btc_db(&C, &nq, BNXT_DBR_TYPE_NQ_ARM, 0);
+	assert_int_equal(zn_sim_bnxt_set_link(S.dev[0], false), 0);
+	assert_true(btc_cq_wait(&nq, 1, BTC_TIMEOUT_MS));
+	assert_true(btc_cq_peek(&nq, 0, &ev));
+	assert_int_equal(ev.type & BNXT_CMPL_TYPE_MASK, BNXT_CMPL_TYPE_HWRM_ASYNC_EVENT);
+	assert_int_equal(ev.event_id, BNXT_ASYNC_EVENT_LINK_STATUS_CHANGE);
+	assert_int_equal(ev.event_data1 & BNXT_ASYNC_LINK_DATA1_LINK_UP, 0);
+	{
+		struct pollfd p = { .fd = efd[3], .events = POLLIN };
+		uint64_t n;
+
+		assert_int_equal(poll(&p, 1, BTC_TIMEOUT_MS), 1);
+		assert_int_equal(read(efd[3], &n, sizeof(n)), sizeof(n));
+		assert_int_equal(read(efd[0], &n, sizeof(n)), -1);	/* other vectors quiet */
+	}
+	nq.cons++;
+	pq.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_PORT_PHY_QCFG };
+	pq.port_id = 0;
+	assert_int_equal(btc_hwrm(&C, &pq, sizeof(pq), &po, sizeof(po)), 0);
+	assert_int_equal(po.link, BNXT_PORT_PHY_QCFG_LINK_NO_LINK);
+	/* and up again; the NQ is not armed now: an entry, no interrupt */
+	btc_db(&C, &nq, BNXT_DBR_TYPE_NQ, nq.cons);
+	assert_int_equal(zn_sim_bnxt_set_link(S.dev[0], true), 0);
+	assert_true(btc_cq_wait(&nq, 1, BTC_TIMEOUT_MS));
+	assert_true(btc_cq_peek(&nq, 0, &ev));
+	assert_int_equal(ev.event_data1 & BNXT_ASYNC_LINK_DATA1_LINK_UP, 1);
+	assert_int_equal(CNT("async_events"), 2);
+	assert_int_equal(CNT("irqs"), 1);
+	assert_int_equal(btc_counter(&S, 1, "async_events"), 0);	/* the peer registered none */
+	assert_int_equal(zn_sim_bnxt_set_link(NULL, true), -EINVAL);
+	for (int i = 0; i < 4; i++)
+		close(efd[i]);
+}
+
+static void test_link_down_unplugged(void **state)
+{
+	REQ(struct bnxt_hwrm_port_phy_qcfg_input, pq, BNXT_HWRM_PORT_PHY_QCFG);
+	struct bnxt_hwrm_port_phy_qcfg_output po;
+
+	(void)state;
+	assert_int_equal(btc_hwrm(&C, &pq, sizeof(pq), &po, sizeof(po)), 0);
+	assert_int_equal(po.link, BNXT_PORT_PHY_QCFG_LINK_NO_LINK);
+	assert_int_equal(CNT("link_up"), 0);
+}
+
 static int setup_fail(void **state)
 {
 	(void)state;
@@ -704,6 +1473,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drv_rgtr_unrgtr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queue_qportcfg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_cmd_fault, setup_fail, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_alloc_checks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_free, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stat_ctx, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vnic_cmds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rss_cmds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plcmodes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_func_reset_frees_all, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_disconnect_resets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_port_phy_and_link_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_down_unplugged, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
