@@ -125,11 +125,14 @@ int zn_bnxt_ring_alloc(struct bnxt *bp, struct bnxt_ring *r, uint16_t cmpl_ring,
 	b->ring_type = r->type;
 	b->page_tbl_addr = r->iova;
 	b->page_tbl_depth = 0;
+	/* 4 KiB pages on every ring: §4 names it for the NQ, DPDK sends 0 for
+	 * the others, zn-nicsim requires 12..30 on all (a contiguous ring is
+	 * valid under either reading). */
+	b->page_size = 12;
 	b->length = r->size;
 	switch (r->type) {
 	case BNXT_RING_TYPE_NQ:
 		b->int_mode = BNXT_RING_ALLOC_INT_MODE_MSIX;
-		b->page_size = 12;
 		break;
 	case BNXT_RING_TYPE_L2_CMPL:
 		b->enables = BNXT_RING_ALLOC_ENABLES_NQ_RING_ID_VALID;

@@ -266,7 +266,11 @@ int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
 const uint8_t *zn_port_rx_payload(struct zn_port *p, uint16_t q, uint32_t buf_id);
 void zn_port_rx_buf_put(struct zn_port *p, uint16_t q, const uint32_t *ids, uint32_t n);
 
-/* Data path: inline, one indirect call per burst. */
+/*
+ * Data path: inline, one indirect call per burst. rx_burst with n = 0
+ * receives nothing and hands the previous burst's header buffers back to
+ * the NIC (a poller that stops for a while should make that call).
+ */
 static inline uint32_t zn_port_rx_burst(struct zn_port *p, uint16_t q,
 					struct zn_rx_pkt *pkts, uint32_t n)
 {
