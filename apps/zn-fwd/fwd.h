@@ -111,6 +111,7 @@ struct fwd_opts {
 	uint32_t nflows;
 	struct fwd_sizes sizes;
 	bool check_hds;
+	bool tx_split;		/* send headers and payload as two segments */
 };
 
 /* Parses and checks the command line; exits 2 with a message on misuse. */

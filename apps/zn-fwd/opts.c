@@ -46,6 +46,8 @@ static const char usage[] =
 "  --rule SPEC          n-tuple rule on port1: [src=IP,][dst=IP,][sport=N,]\n"
 "                       [dport=N,][proto=udp|tcp,]queue=Q; frames of a flow it\n"
 "                       matches must arrive on queue Q (repeatable)\n"
+"  --tx-split           send each frame as two segments, its 42 header bytes\n"
+"                       and its payload (the shape of a zero-copy send)\n"
 "  --window N           frames in flight at most (default: half a ring of\n"
 "                       buffers for the largest frame, at least one burst)\n"
 "\n"
@@ -61,8 +63,9 @@ static const char usage[] =
 "  --ring-size N        descriptors per ring (default 512)\n"
 "\n"
 "Measuring:\n"
-"  --pace-us N          sleep N us after each TX burst, so that RX bursts come\n"
-"                       full (for counting instructions per packet)\n"
+"  --pace-us N          sleep N us after each TX burst and after each empty\n"
+"                       RX round, so that RX bursts come full (for counting\n"
+"                       instructions per packet)\n"
 "  -h, --help           this text\n"
 "\n"
 "Output: one summary line (\"zn-fwd: N sent, N received, N dropped, ...\"),\n"
@@ -150,7 +153,7 @@ static void parse_rule(struct fwd_opts *o, const char *spec)
 void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 {
 	enum { O_PORT0 = 256, O_PORT1, O_SIMOPTS, O_FLOWS, O_RULE, O_WINDOW, O_MTU, O_HDS,
-	       O_CHECK_HDS, O_HDRBUF, O_BUFSIZE, O_RING, O_PACE };
+	       O_CHECK_HDS, O_HDRBUF, O_BUFSIZE, O_RING, O_PACE, O_TXSPLIT };
 	static const struct option opts[] = {
 		{ "port0", required_argument, NULL, O_PORT0 },
 		{ "port1", required_argument, NULL, O_PORT1 },
@@ -170,6 +173,7 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		{ "buf-size", required_argument, NULL, O_BUFSIZE },
 		{ "ring-size", required_argument, NULL, O_RING },
 		{ "pace-us", required_argument, NULL, O_PACE },
+		{ "tx-split", no_argument, NULL, O_TXSPLIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -210,6 +214,7 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		case O_BUFSIZE: o->buf_size = (uint32_t)parse_num("--buf-size", optarg, 256, 1u << 20); break;
 		case O_RING: o->ring_size = (uint32_t)parse_num("--ring-size", optarg, 16, 65536); break;
 		case O_PACE: o->pace_us = (uint32_t)parse_num("--pace-us", optarg, 0, 1000000); break;
+		case O_TXSPLIT: o->tx_split = true; break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
