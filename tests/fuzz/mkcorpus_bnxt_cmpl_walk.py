@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_bnxt_cmpl (see its header for the format).
+"""Writes the seed corpus of fuzz_bnxt_cmpl_walk (see its header for the format).
 
 Each seed is a completion ring a correct device could write (frames whole, split,
 jumbo, flagged in error, an HWRM_DONE, a ring that wraps into its second pass),
@@ -7,7 +7,7 @@ so that the fuzzer starts from records that get past the V, type and opaque
 checks and mutates their fields. Layouts: drivers/bnxt/bnxt_hw.h."""
 import os, struct
 
-out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "bnxt_cmpl")
+out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "bnxt_cmpl_walk")
 
 RX_L2, RX_AGG, HWRM_DONE, TX_L2 = 0x11, 0x12, 0x20, 0x00
 NORMAL, JUMBO, HDS = 0 << 7, 1 << 7, 2 << 7

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the bnxt driver's RX completion parsing
+ * libFuzzer target: the bnxt driver's precise RX completion decode
  * (zn_bnxt_cmpl_parse, drivers/bnxt/bnxt_cmpl.h) fed a completion ring full
- * of whatever a broken or hostile device could write, walked the way the RX
- * burst walks it. Nothing may be read outside the ring, the header buffers
- * or the AGG bookkeeping (ASan), and whatever is accepted as a frame must be
- * consistent with the queue it came from.
+ * of whatever a broken or hostile device could write, walked record after
+ * record with the consumer state advanced as the driver advances it, across
+ * the ring's wrap and phase change. Nothing may be read outside the ring, the
+ * header buffers or the AGG bookkeeping (ASan), and whatever is accepted as a
+ * frame is checked against the queue's own limits, independently of the
+ * driver's code: header buffer of the expected slot, AGG buffers of the next
+ * slots in order, lengths within the buffers and the MRU. (The driver's own
+ * fuzz_bnxt_cmpl checks its burst against this decode.)
  *
  * Input (little-endian):
  *   0      log2 CQ entries - 4      (0..4: 16..256 slots)
@@ -18,7 +22,7 @@
  *   13     RX buffers posted, 14 AGG buffers posted (each below its ring size)
  *   15     raw RX / AGG consumers start at 4 * this
  *   16..   the CQ, 16 bytes a slot, zero-padded
- * tests/fuzz/mkcorpus_bnxt_cmpl.py writes the seeds in this format.
+ * tests/fuzz/mkcorpus_bnxt_cmpl_walk.py writes the seeds in this format.
  */
 #include <stddef.h>
 #include <stdint.h>
