@@ -207,12 +207,12 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 		if (__builtin_expect(p->nseg == 2, 1)) {
 			/* The usual frame: a header and a payload, straight-line. */
 			const uint32_t l0 = p->seg[0].len, l1 = p->seg[1].len;
+			const uint64_t t = (uint64_t)l0 + l1;
 
-			total = l0 + l1;
-			/* each 1..max, together at most max (sign bits) */
-			if (__builtin_expect(((l0 - 1u) | (l1 - 1u) | (max - l0) | (max - l1) |
-					      (max - total)) & TX_SIGN, 0))
+			/* each at least 1 (and below 2^31), together at most max */
+			if (__builtin_expect((((l0 - 1u) | (l1 - 1u)) & TX_SIGN) || t > max, 0))
 				goto bad;
+			total = (uint32_t)t;
 			nbd = 2 + (total < BNXT_TX_MIN_PKT_LEN);
 			if (__builtin_expect(nbd > avail, 0))
 				goto full;

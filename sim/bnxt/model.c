@@ -174,6 +174,9 @@ static void bsim_reset(void *opaque, enum zn_vfu_reset_why why)
 {
 	struct bsim *m = opaque;
 
+	/* A new client gets new BAR pages (the old ones may be gone already):
+	 * look them up before the rings let go of their DPI pages. */
+	m->bar2 = zn_vfu_bar_mem(m->dev, BNXT_BAR_DB);
 	bsim_free_all(m);
 	m->bs_done = false;
 	m->registered = false;
@@ -184,8 +187,6 @@ static void bsim_reset(void *opaque, enum zn_vfu_reset_why why)
 	memset(m->win, 0, sizeof(m->win));
 	m->hwrm_pending = false;
 	m->valid_pending = false;
-	/* A new client gets new BAR pages: look them up again. */
-	m->bar2 = zn_vfu_bar_mem(m->dev, BNXT_BAR_DB);
 	m->link_up = m->port.wire && !__atomic_load_n(&m->admin_down, __ATOMIC_RELAXED);
 	ZN_SIM_DEBUG(BSIM_LOG, "%s: reset (%d)", m->name, (int)why);
 }

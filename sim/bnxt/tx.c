@@ -142,8 +142,8 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 		err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 		why = "first BD type is neither SHORT nor LONG";
 	}
-	need_cmpl = err || !(first.flags_type & BNXT_TX_BD_FLAGS_NO_CMPL);
-	if (need_cmpl && r->cq->dead)
+	/* a dead CQ stops the ring: any packet may need a completion */
+	if (r->cq->dead)
 		return -1;
 	if (!err && *room == 0)
 		return 0;
@@ -185,6 +185,7 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 		err = offloads(m, &hi, &total, max, &why);
 	}
 	r->cons += slots;
+	need_cmpl = err || !(first.flags_type & BNXT_TX_BD_FLAGS_NO_CMPL);
 	if (err) {
 		BSIM_INC(m, tx_errors);
 		switch (err) {

@@ -27,6 +27,46 @@
 
 static uint32_t cq_prod_rx, rx_cons, agg_cons, cq_prod_tx;
 
+/*
+ * The payload provider an application would write for a fixed area: a
+ * stack of free buffer ids, IOVA = base + id * size. (The fake provider of
+ * the unit tests also keeps ownership flags for its checks.)
+ */
+#define APP_BUFS	2048
+#define APP_BUF_SIZE	2048
+static struct {
+	uint8_t *base;
+	uint32_t top;
+	uint32_t stack[APP_BUFS];
+} app;
+
+static uint32_t app_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
+{
+	uint32_t k = n < app.top ? n : app.top;
+
+	(void)ctx;
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t id = app.stack[--app.top];
+		uint8_t *va = app.base + (size_t)id * APP_BUF_SIZE;
+
+		bufs[i].id = id;
+		bufs[i].va = va;
+		bufs[i].iova = (uint64_t)(uintptr_t)va;
+	}
+	return k;
+}
+
+static void app_put(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	(void)ctx;
+	for (uint32_t i = 0; i < n; i++)
+		app.stack[app.top++] = ids[i];
+}
+
+static const struct zn_buf_provider app_prov = {
+	.buf_size = APP_BUF_SIZE, .alloc = app_alloc, .put = app_put,
+};
+
 static void dev_cq_write(struct bnxt_ring *cq, uint32_t *prod, const uint8_t (*rec)[16], unsigned n)
 {
 	for (unsigned i = n; i-- > 0;) {	/* the first slot (its V) last */
@@ -81,7 +121,6 @@ int main(int argc, char **argv)
 	struct zn_tx_pkt tx[MAX_BURST];
 	uint64_t cookies[MAX_BURST], rx_total = 0, tx_total = 0, bad = 0;
 	struct fake_fw *f = fake_new(true);
-	struct fake_prov *prov = fake_prov_new(2048, 2048);
 	static uint8_t hdr_slab[MAX_BURST][64], payload[PAY_LEN];
 	struct bnxt *bp;
 	uint32_t seq = 0, want = 0;
@@ -92,7 +131,10 @@ int main(int argc, char **argv)
 	}
 	zn_log_configure("warn");
 	port.bus = &f->dev;
-	rq.payload = &prov->prov;
+	app.base = calloc(APP_BUFS, APP_BUF_SIZE);
+	for (uint32_t i = 0; i < APP_BUFS; i++)
+		app.stack[app.top++] = APP_BUFS - 1 - i;
+	rq.payload = &app_prov;
 	if (zn_bnxt_driver.probe(&port, BNXT_PCI_VENDOR_BROADCOM, BNXT_DEV_57508) ||
 	    port.ops->configure(&port, &pc) || port.ops->rxq_setup(&port, 0, &rq) ||
 	    port.ops->txq_setup(&port, 0, &tq) || port.ops->start(&port)) {
@@ -139,19 +181,22 @@ int main(int argc, char **argv)
 			uint32_t h, p;
 
 			memcpy(&h, pkts[i].hdr, 4);
-			memcpy(&p, prov->mem + (size_t)pkts[i].seg[0].buf_id * 2048, 4);
+			memcpy(&p, app.base + (size_t)pkts[i].seg[0].buf_id * APP_BUF_SIZE, 4);
 			if (h != want || p != want || pkts[i].pkt_len != HDR_LEN + PAY_LEN)
 				bad++;
-			prov->prov.put(prov, &pkts[i].seg[0].buf_id, 1);
+			app_put(NULL, &pkts[i].seg[0].buf_id, 1);
 		}
 	}
 	printf("bnxt_ipp: %u iterations of burst %u: tx %llu rx %llu frames, %llu wrong, "
 	       "bad completions %llu\n", iters, burst, (unsigned long long)tx_total,
 	       (unsigned long long)rx_total, (unsigned long long)bad,
 	       (unsigned long long)(bp->rxq[0]->st.bad_cmpl + bp->txq[0]->st.bad_cmpl));
+	/* The fake's CQ producers follow ours, so HWRM_DONE lands right. */
+	f->ring[bp->rxq[0]->cq.id].prod = cq_prod_rx;
+	f->ring[bp->txq[0]->cq_ring.id].prod = cq_prod_tx;
 	port.ops->stop(&port);
 	port.ops->close(&port);
-	fake_prov_free(prov);
+	free(app.base);
 	fake_free(f);
 	return bad || rx_total != (uint64_t)iters * burst || tx_total != (uint64_t)iters * burst;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -1486,5 +1487,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_link_down_unplugged, setup, teardown),
 	};
 
+	/* ZN_TEST_CASE=glob runs a subset (debugging) */
+	if (getenv("ZN_TEST_CASE"))
+		cmocka_set_test_filter(getenv("ZN_TEST_CASE"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,12 +53,15 @@ int btc_sim_start(struct btc_sim *s, const char *opts0, const char *opts1, bool 
 		return -1;
 	s->ndev = opts1 ? 2 : 1;
 	for (unsigned i = 0; i < s->ndev; i++) {
+		char dir[sizeof(s->dir)];
+
 		snprintf(spec, sizeof(spec), "bnxt%u=bnxt%s", i, opts[i] ? opts[i] : "");
 		if (zn_sim_device_create(spec, &s->dev[i], err, sizeof(err))) {
 			fprintf(stderr, "btc_sim_start: %s: %s\n", spec, err);
 			return -1;
 		}
-		snprintf(s->path[i], sizeof(s->path[i]), "%s/bnxt%u.sock", s->dir, i);
+		memcpy(dir, s->dir, sizeof(dir));
+		snprintf(s->path[i], sizeof(s->path[i]), "%s/bnxt%u.sock", dir, i);
 	}
 	if (zn_vfu_loop_new(&s->loop))
 		return -1;
@@ -562,4 +565,328 @@ bool btc_cq_quiet(const struct btc_ring *cq, int ms)
 		spin_pause();
 	} while (btc_now_ms() < end);
 	return true;
+}
+
+/* ---- a whole port ---- */
+
+static int hwrm_simple(struct btc *c, void *req, size_t len)
+{
+	return btc_hwrm(c, req, len, NULL, 0);
+}
+
+static int port_rss(struct btc_port *p)
+{
+	struct btc *c = p->c;
+	struct bnxt_hwrm_hdr_only_input ca = { .hdr.req_type = BNXT_HWRM_VNIC_RSS_COS_LB_CTX_ALLOC };
+	struct bnxt_hwrm_vnic_rss_cos_lb_ctx_alloc_output co;
+	struct bnxt_hwrm_vnic_rss_cfg_input in = { .hdr.req_type = BNXT_HWRM_VNIC_RSS_CFG };
+	uint8_t pad[24] = { 0 };
+	int rc;
+
+	memcpy(pad, &ca, sizeof(ca));
+	rc = btc_hwrm(c, pad, sizeof(pad), &co, sizeof(co));
+	if (rc)
+		return rc;
+	p->rss_tbl = btc_alloc(c, BNXT_RSS_TABLE_SIZE_P5, 64);
+	p->rss_key = btc_alloc(c, BNXT_RSS_KEY_SIZE, 64);
+	if (!p->rss_tbl || !p->rss_key)
+		return -ENOMEM;
+	for (unsigned e = 0; e < BNXT_RSS_TABLE_ENTRIES_P5; e++) {
+		p->rss_tbl[e].rx_ring_id = p->q[e % p->cfg.nq].rx.id;
+		p->rss_tbl[e].cmpl_ring_id = p->q[e % p->cfg.nq].cq.id;
+	}
+	memcpy(p->rss_key, p->cfg.rss_key, BNXT_RSS_KEY_SIZE);
+	in.hash_type = p->cfg.rss_hash_type;
+	in.vnic_id = p->vnic;
+	in.ring_table_pair_index = 0;
+	in.ring_grp_tbl_addr = btc_iova(c, p->rss_tbl);
+	in.hash_key_tbl_addr = btc_iova(c, p->rss_key);
+	in.rss_ctx_idx = co.rss_cos_lb_ctx_id;
+	return hwrm_simple(c, &in, sizeof(in));
+}
+
+static int vnic_setup(struct btc_port *p, uint16_t *id, uint32_t alloc_flags, unsigned qi)
+{
+	struct btc *c = p->c;
+	struct bnxt_hwrm_vnic_alloc_input va = { .hdr.req_type = BNXT_HWRM_VNIC_ALLOC,
+						 .flags = alloc_flags };
+	struct bnxt_hwrm_vnic_alloc_output vo;
+	struct bnxt_hwrm_vnic_cfg_input vc = { .hdr.req_type = BNXT_HWRM_VNIC_CFG };
+	struct bnxt_hwrm_vnic_plcmodes_cfg_input pm = { .hdr.req_type = BNXT_HWRM_VNIC_PLCMODES_CFG };
+	int rc = btc_hwrm(c, &va, sizeof(va), &vo, sizeof(vo));
+
+	if (rc)
+		return rc;
+	*id = (uint16_t)vo.vnic_id;
+	vc.vnic_id = *id;
+	vc.flags = p->cfg.vnic_flags;
+	vc.enables = BNXT_VNIC_CFG_ENABLES_DEFAULT_RX_RING_ID |
+		     BNXT_VNIC_CFG_ENABLES_DEFAULT_CMPL_RING_ID | BNXT_VNIC_CFG_ENABLES_MRU;
+	vc.default_rx_ring_id = p->q[qi].rx.id;
+	vc.default_cmpl_ring_id = p->q[qi].cq.id;
+	vc.mru = 9000 + 18;
+	if ((rc = hwrm_simple(c, &vc, sizeof(vc))))
+		return rc;
+	if (!p->cfg.plc_flags)
+		return 0;
+	pm.vnic_id = *id;
+	pm.flags = p->cfg.plc_flags;
+	pm.enables = BNXT_PLCMODES_CFG_ENABLES_JUMBO_THRESH_VALID |
+		     BNXT_PLCMODES_CFG_ENABLES_HDS_THRESHOLD_VALID;
+	pm.jumbo_thresh = p->cfg.jumbo_thresh;
+	pm.hds_threshold = p->cfg.hds_threshold;
+	return hwrm_simple(c, &pm, sizeof(pm));
+}
+
+int btc_port_queue_vnic(struct btc_port *p, unsigned qi)
+{
+	return vnic_setup(p, &p->q[qi].vnic, 0, qi);
+}
+
+int btc_port_open(struct btc *c, struct btc_port *p, const struct btc_port_cfg *cfg)
+{
+	struct btc_ring_opts o = { .stat_ctx = -1 };
+	struct bnxt_hwrm_func_cfg_input fc = { .hdr.req_type = BNXT_HWRM_FUNC_CFG };
+	struct bnxt_hwrm_cfa_l2_filter_alloc_input l2 = {
+		.hdr.req_type = BNXT_HWRM_CFA_L2_FILTER_ALLOC };
+	struct bnxt_hwrm_cfa_l2_filter_alloc_output l2o;
+	struct bnxt_hwrm_cfa_l2_set_rx_mask_input rm = {
+		.hdr.req_type = BNXT_HWRM_CFA_L2_SET_RX_MASK };
+	struct bnxt_hwrm_stat_ctx_alloc_input sa = { .hdr.req_type = BNXT_HWRM_STAT_CTX_ALLOC };
+	struct bnxt_hwrm_stat_ctx_alloc_output so;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->c = c;
+	p->cfg = *cfg;
+	if ((rc = btc_bringup(c)))
+		return rc;
+	o.legacy_db = cfg->legacy_db;
+	/* NQ 0 also takes the async events */
+	if ((rc = btc_ring_alloc(c, &p->nq, BNXT_RING_TYPE_NQ, 64, &o)))
+		return rc;
+	fc.fid = BNXT_FID_SELF;
+	fc.enables = BNXT_FUNC_CFG_ENABLES_ASYNC_EVENT_CR;
+	fc.async_event_cr = p->nq.id;
+	if ((rc = hwrm_simple(c, &fc, sizeof(fc))))
+		return rc;
+	btc_db(c, &p->nq, BNXT_DBR_TYPE_NQ, 0);
+	/* TX queue */
+	sa.stats_dma_length = BTC_STATS_LEN;
+	sa.update_period_ms = cfg->stats_period_ms;
+	p->tx_stats = btc_alloc(c, BTC_STATS_LEN, 64);
+	sa.stats_dma_addr = btc_iova(c, p->tx_stats);
+	if ((rc = btc_hwrm(c, &sa, sizeof(sa), &so, sizeof(so))))
+		return rc;
+	p->tx_stat = so.stat_ctx_id;
+	o.nq_id = p->nq.id;
+	if ((rc = btc_ring_alloc(c, &p->txcq, BNXT_RING_TYPE_L2_CMPL, cfg->cq_size, &o)))
+		return rc;
+	btc_db(c, &p->txcq, BNXT_DBR_TYPE_CQ, 0);
+	o.cmpl_ring_id = p->txcq.id;
+	o.stat_ctx = (int)p->tx_stat;
+	if ((rc = btc_ring_alloc(c, &p->tx, BNXT_RING_TYPE_TX, cfg->tx_size, &o)))
+		return rc;
+	p->txbuf = btc_alloc(c, (size_t)cfg->tx_size * BTC_TX_CHUNK, 4096);
+	if (!p->txbuf)
+		return -ENOMEM;
+	/* RX queues */
+	for (unsigned i = 0; i < cfg->nq; i++) {
+		struct btc_q *q = &p->q[i];
+
+		memset(&sa.hdr, 0, sizeof(sa.hdr));
+		sa.hdr.req_type = BNXT_HWRM_STAT_CTX_ALLOC;
+		q->stats = btc_alloc(c, BTC_STATS_LEN, 64);
+		sa.stats_dma_addr = btc_iova(c, q->stats);
+		if ((rc = btc_hwrm(c, &sa, sizeof(sa), &so, sizeof(so))))
+			return rc;
+		q->stat = so.stat_ctx_id;
+		q->vnic = 0xffff;
+		o.stat_ctx = -1;
+		if ((rc = btc_ring_alloc(c, &q->cq, BNXT_RING_TYPE_L2_CMPL, cfg->cq_size, &o)))
+			return rc;
+		btc_db(c, &q->cq, BNXT_DBR_TYPE_CQ, 0);
+		o.stat_ctx = (int)q->stat;
+		o.rx_buf_size = cfg->rx_buf;
+		if ((rc = btc_ring_alloc(c, &q->rx, BNXT_RING_TYPE_RX, cfg->rx_size, &o)))
+			return rc;
+		o.rx_ring_id = q->rx.id;
+		o.rx_buf_size = cfg->agg_buf;
+		if ((rc = btc_ring_alloc(c, &q->agg, BNXT_RING_TYPE_RX_AGG, cfg->agg_size, &o)))
+			return rc;
+		q->rxbuf = btc_alloc(c, (size_t)cfg->rx_size * cfg->rx_buf, 64);
+		q->aggbuf = btc_alloc(c, (size_t)cfg->agg_size * cfg->agg_buf, 4096);
+		if (!q->rxbuf || !q->aggbuf)
+			return -ENOMEM;
+		if (!cfg->no_fill)
+			btc_rx_post(p, i, cfg->rx_size - 1, cfg->agg_size - 1);
+	}
+	/* default VNIC, our MAC, broadcast */
+	if ((rc = vnic_setup(p, &p->vnic, BNXT_VNIC_ALLOC_FLAGS_DEFAULT, 0)))
+		return rc;
+	if (cfg->rss_hash_type && (rc = port_rss(p)))
+		return rc;
+	l2.flags = BNXT_L2_FILTER_ALLOC_FLAGS_PATH_RX | BNXT_L2_FILTER_ALLOC_FLAGS_OUTERMOST |
+		   BNXT_L2_FILTER_ALLOC_FLAGS_TRAFFIC_L2 | BNXT_L2_FILTER_ALLOC_FLAGS_XDP_DISABLE;
+	l2.enables = BNXT_L2_FILTER_ALLOC_ENABLES_L2_ADDR |
+		     BNXT_L2_FILTER_ALLOC_ENABLES_L2_ADDR_MASK | BNXT_L2_FILTER_ALLOC_ENABLES_DST_ID;
+	memcpy(l2.l2_addr, c->mac, 6);
+	memset(l2.l2_addr_mask, 0xff, 6);
+	l2.dst_id = p->vnic;
+	if ((rc = btc_hwrm(c, &l2, sizeof(l2), &l2o, sizeof(l2o))))
+		return rc;
+	p->l2 = l2o.l2_filter_id;
+	rm.vnic_id = p->vnic;
+	rm.mask = BNXT_RX_MASK_BCAST;
+	return hwrm_simple(c, &rm, sizeof(rm));
+}
+
+void btc_rx_post(struct btc_port *p, unsigned qi, uint32_t n_rx, uint32_t n_agg)
+{
+	struct btc_q *q = &p->q[qi];
+
+	for (uint32_t i = 0; i < n_agg; i++) {
+		uint32_t s = q->agg.prod & (q->agg.size - 1);
+		struct bnxt_rx_bd bd = {
+			.flags_type = BNXT_RX_BD_TYPE_AGG,
+			.len = p->cfg.agg_buf,
+			.opaque = s,
+			.addr = btc_iova(p->c, q->aggbuf + (size_t)s * p->cfg.agg_buf),
+		};
+
+		memcpy(q->agg.va + s * 16u, &bd, sizeof(bd));
+		q->agg.prod++;
+	}
+	for (uint32_t i = 0; i < n_rx; i++) {
+		uint32_t s = q->rx.prod & (q->rx.size - 1);
+		struct bnxt_rx_bd bd = {
+			.flags_type = BNXT_RX_BD_TYPE_PKT,
+			.len = p->cfg.rx_buf,
+			.opaque = s,
+			.addr = btc_iova(p->c, q->rxbuf + (size_t)s * p->cfg.rx_buf),
+		};
+
+		memcpy(q->rx.va + s * 16u, &bd, sizeof(bd));
+		q->rx.prod++;
+	}
+	/* BDs visible before the doorbells; AGG before RX (hw-docs/bnxt.md 7.3) */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (n_agg)
+		btc_db(p->c, &q->agg, BNXT_DBR_TYPE_SRQ, q->agg.prod);
+	if (n_rx)
+		btc_db(p->c, &q->rx, BNXT_DBR_TYPE_SRQ, q->rx.prod);
+}
+
+uint32_t btc_tx_space(const struct btc_port *p)
+{
+	return p->tx.size - 1 - (p->tx.prod - p->tx.cons);
+}
+
+uint32_t btc_tx_queue(struct btc_port *p, const void *frame, size_t len, uint16_t flags)
+{
+	unsigned nbd = (unsigned)((len + BTC_TX_CHUNK - 1) / BTC_TX_CHUNK);
+	uint32_t opaque = p->tx_seq;
+	const uint8_t *f = frame;
+
+	if (!nbd || nbd > btc_tx_space(p) || p->tx_seq - p->tx_done >= BTC_TX_TRACK)
+		return UINT32_MAX;
+	for (unsigned i = 0; i < nbd; i++) {
+		uint32_t s = p->tx.prod & (p->tx.size - 1);
+		size_t n = len - (size_t)i * BTC_TX_CHUNK;
+		struct bnxt_tx_bd bd = { 0 };
+
+		if (n > BTC_TX_CHUNK)
+			n = BTC_TX_CHUNK;
+		memcpy(p->txbuf + (size_t)s * BTC_TX_CHUNK, f + (size_t)i * BTC_TX_CHUNK, n);
+		bd.len = (uint16_t)n;
+		bd.addr = btc_iova(p->c, p->txbuf + (size_t)s * BTC_TX_CHUNK);
+		if (i == 0) {
+			bd.flags_type = BNXT_TX_BD_TYPE_SHORT | bnxt_tx_bd_cnt(nbd) |
+					bnxt_tx_lhint((uint32_t)len) | flags;
+			bd.opaque = opaque;
+		}
+		if (i == nbd - 1)
+			bd.flags_type |= BNXT_TX_BD_FLAGS_PACKET_END;
+		memcpy(p->tx.va + s * 16u, &bd, sizeof(bd));
+		p->tx.prod++;
+	}
+	p->tx_end[opaque % BTC_TX_TRACK] = p->tx.prod;
+	p->tx_seq++;
+	return opaque;
+}
+
+void btc_tx_kick(struct btc_port *p)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	btc_db(p->c, &p->tx, BNXT_DBR_TYPE_SQ, p->tx.prod);
+}
+
+unsigned btc_tx_reap(struct btc_port *p, struct bnxt_tx_cmpl *out, unsigned max)
+{
+	struct bnxt_tx_cmpl cmp;
+	unsigned n = 0;
+
+	while (btc_cq_peek(&p->txcq, 0, &cmp)) {
+		if (out && n < max)
+			out[n] = cmp;
+		/* a completion covers its packet and every one before it */
+		if ((cmp.flags_type & BNXT_CMPL_TYPE_MASK) == BNXT_CMPL_TYPE_TX_L2 &&
+		    cmp.opaque - p->tx_done < p->tx_seq - p->tx_done) {
+			p->tx.cons = p->tx_end[cmp.opaque % BTC_TX_TRACK];
+			p->tx_done = cmp.opaque + 1;
+		}
+		p->txcq.cons++;
+		n++;
+	}
+	if (n)
+		btc_db(p->c, &p->txcq, BNXT_DBR_TYPE_CQ, p->txcq.cons);
+	return n;
+}
+
+bool btc_rx_next(struct btc_port *p, unsigned qi, struct btc_rx_pkt *out)
+{
+	struct btc_q *q = &p->q[qi];
+	struct bnxt_rx_pkt_cmpl lo;
+	unsigned n;
+
+	if (!btc_cq_peek(&q->cq, 0, &lo) || !btc_cq_peek(&q->cq, 1, &out->hi))
+		return false;
+	out->lo = lo;
+	n = bnxt_rx_agg_bufs(lo.agg_bufs_v1);
+	for (unsigned i = 0; i < n; i++)
+		if (!btc_cq_peek(&q->cq, 2 + i, &out->agg[i]))
+			return false;
+	out->nagg = n;
+	out->len = 0;
+	if ((lo.flags_type & BNXT_CMPL_TYPE_MASK) == BNXT_CMPL_TYPE_RX_L2 &&
+	    lo.opaque < q->rx.size && lo.len <= p->cfg.rx_buf) {
+		memcpy(out->data, q->rxbuf + (size_t)lo.opaque * p->cfg.rx_buf, lo.len);
+		out->len = lo.len;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct bnxt_rx_agg_cmpl *a = &out->agg[i];
+
+		if (a->opaque < q->agg.size && a->len <= p->cfg.agg_buf &&
+		    out->len + a->len <= sizeof(out->data)) {
+			memcpy(out->data + out->len, q->aggbuf + (size_t)a->opaque * p->cfg.agg_buf,
+			       a->len);
+			out->len += a->len;
+		}
+	}
+	q->cq.cons += 2 + n;
+	btc_db(p->c, &q->cq, BNXT_DBR_TYPE_CQ, q->cq.cons);
+	btc_rx_post(p, qi, 1, n);
+	return true;
+}
+
+bool btc_rx_wait(struct btc_port *p, unsigned qi, struct btc_rx_pkt *out, int timeout_ms)
+{
+	int64_t end = btc_now_ms() + timeout_ms;
+
+	do {
+		if (btc_rx_next(p, qi, out))
+			return true;
+		spin_pause();
+	} while (btc_now_ms() < end);
+	return false;
 }

@@ -26,7 +26,7 @@
 #include "zcnic/mem.h"
 
 #define BTC_TIMEOUT_MS		3000
-#define BTC_MEM_LEN		(4u << 20)
+#define BTC_MEM_LEN		(8u << 20)
 #define BTC_STATS_LEN		sizeof(struct bnxt_ctx_hw_stats)
 
 /* ---- in-process zn-nicsim ---- */
@@ -130,6 +130,85 @@ bool btc_cq_peek(const struct btc_ring *cq, uint32_t off, void *out);
 bool btc_cq_wait(const struct btc_ring *cq, uint32_t n, int timeout_ms);
 /* No slot at cons becomes valid within ms. */
 bool btc_cq_quiet(const struct btc_ring *cq, int ms);
+
+/* ---- a whole port: NQ, one TX queue, up to BTC_MAX_Q RX queues ----
+ * RX queue i: CQ, RX ring of PKT BDs (buffer of slot s: rxbuf + s *
+ * rx_buf), AGG ring (aggbuf + s * agg_buf); the default VNIC on queue 0 with
+ * an L2 filter for the port's MAC and BCAST; RSS over all queues if asked. */
+#define BTC_MAX_Q		4
+#define BTC_TX_CHUNK		2048	/* bytes per TX BD; longer frames take more */
+#define BTC_TX_TRACK		4096
+
+struct btc_q {
+	struct btc_ring cq, rx, agg;
+	uint8_t *rxbuf, *aggbuf;
+	uint32_t stat;
+	struct bnxt_ctx_hw_stats *stats;
+	uint16_t vnic;			/* its own VNIC (n-tuple target), 0xffff */
+};
+
+struct btc_port_cfg {
+	unsigned nq;			/* RX queues, 1..BTC_MAX_Q */
+	uint32_t tx_size, rx_size, agg_size, cq_size;
+	uint16_t rx_buf, agg_buf;
+	uint32_t plc_flags;		/* VNIC_PLCMODES_CFG flags, 0: not sent */
+	uint16_t hds_threshold, jumbo_thresh;
+	uint32_t rss_hash_type;		/* 0: no RSS */
+	const uint8_t *rss_key;		/* 40 bytes */
+	uint32_t vnic_flags;		/* VNIC_CFG flags (VLAN strip) */
+	uint32_t stats_period_ms;
+	bool legacy_db;
+	bool no_fill;			/* leave the RX and AGG rings empty */
+};
+
+struct btc_port {
+	struct btc *c;
+	struct btc_port_cfg cfg;
+	struct btc_ring nq, txcq, tx;
+	uint8_t *txbuf;			/* tx_size chunks of BTC_TX_CHUNK bytes */
+	uint32_t tx_seq;		/* packets queued; the opaque of the next */
+	uint32_t tx_end[BTC_TX_TRACK];	/* raw producer after packet seq */
+	uint32_t tx_stat;
+	struct bnxt_ctx_hw_stats *tx_stats;
+	uint32_t tx_done;		/* TX completions seen */
+	struct btc_q q[BTC_MAX_Q];
+	uint16_t vnic;
+	uint64_t l2;
+	struct bnxt_rss_entry_p5 *rss_tbl;
+	uint8_t *rss_key;
+};
+
+#define BTC_TX_BUF		9216
+
+int btc_port_open(struct btc *c, struct btc_port *p, const struct btc_port_cfg *cfg);
+/* A VNIC whose default ring is queue qi (for n-tuple rules). */
+int btc_port_queue_vnic(struct btc_port *p, unsigned qi);
+/* Post n RX BDs and as many AGG BDs (AGG doorbell first). */
+void btc_rx_post(struct btc_port *p, unsigned qi, uint32_t n_rx, uint32_t n_agg);
+/* Queue one frame on the TX ring: short BDs of up to BTC_TX_CHUNK bytes,
+ * BD_CNT and LHINT right, PACKET_END on the last, flags (NO_CMPL) added to
+ * the first. Returns its opaque (a sequence number), or UINT32_MAX if the
+ * ring is full. btc_tx_kick rings the doorbell. */
+uint32_t btc_tx_queue(struct btc_port *p, const void *frame, size_t len, uint16_t flags);
+uint32_t btc_tx_space(const struct btc_port *p);
+void btc_tx_kick(struct btc_port *p);
+/* TX completions now valid: consumed, counted in tx_done, CQ doorbell.
+ * Copies each into out[] (up to max) if out. Returns how many. */
+unsigned btc_tx_reap(struct btc_port *p, struct bnxt_tx_cmpl *out, unsigned max);
+
+struct btc_rx_pkt {
+	struct bnxt_rx_pkt_cmpl lo;
+	struct bnxt_rx_pkt_cmpl_hi hi;
+	struct bnxt_rx_agg_cmpl agg[8];
+	unsigned nagg;
+	uint8_t data[BTC_TX_BUF + 64];	/* RX buffer bytes then AGG bytes */
+	size_t len;
+};
+/* The next RX packet of queue qi if its records are all valid: copied out,
+ * consumed, the buffers re-posted and the CQ doorbell rung. */
+bool btc_rx_next(struct btc_port *p, unsigned qi, struct btc_rx_pkt *out);
+/* The same, waiting up to timeout_ms. */
+bool btc_rx_wait(struct btc_port *p, unsigned qi, struct btc_rx_pkt *out, int timeout_ms);
 
 void btc_sleep_ms(int ms);
 int64_t btc_now_ms(void);
