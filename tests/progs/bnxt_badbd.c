@@ -517,6 +517,14 @@ static void post_packets(void)
 	   hw.frame_iova + 14);
 	expect(11, WANT_OK, 0, "a well-formed two-BD packet after the bad ones");
 
+	bd(BNXT_TX_BD_TYPE_SHORT | end1 | BNXT_TX_BD_FLAGS_NO_CMPL, FRAME_LEN, 12, UNMAPPED_IOVA);
+	expect(12, WANT_ERR, BNXT_TX_CMPL_ERRORS_DMA_ERROR,
+	       "a BD pointing at unmapped memory, with NO_CMPL");
+	bd(BNXT_TX_BD_TYPE_SHORT | end1 | BNXT_TX_BD_FLAGS_LHINT_LT512 | BNXT_TX_BD_FLAGS_NO_CMPL,
+	   BIG_FRAME_LEN, 13, hw.big_iova);
+	expect(13, WANT_ERR, BNXT_TX_CMPL_ERRORS_HINT_TOO_SHORT,
+	       "a 1500-byte packet with the <512 hint, with NO_CMPL");
+
 	good(SENTINEL, 0);
 	expect(SENTINEL, WANT_OK, 0, "the last packet");
 }
