@@ -184,8 +184,13 @@ struct bnxt_rxq {
 /* Software state of the first slot of each packet in the TX ring. */
 struct bnxt_tx_slot {
 	uint64_t cookie;
-	uint16_t nbd;			/* slots the packet uses */
-	uint16_t want_cmpl;		/* the packet was sent without NO_CMPL */
+	union {
+		struct {
+			uint16_t nbd;		/* slots the packet uses */
+			uint16_t want_cmpl;	/* the packet was sent without NO_CMPL */
+		};
+		uint32_t meta;			/* both, for one store */
+	};
 	uint32_t rsvd;
 };
 

@@ -119,10 +119,10 @@ static int rxq_start(struct bnxt *bp, struct bnxt_rxq *q)
 static void free_and_wait(struct bnxt *bp, struct bnxt_ring *r, uint16_t cq_id,
 			  uint32_t *last_done, void (*drain)(void *), void *q)
 {
-	uint16_t seq;
+	uint16_t seq, id = r->id;
 	uint64_t deadline;
 
-	if (r->id == BNXT_INVALID_RING_ID)
+	if (id == BNXT_INVALID_RING_ID)
 		return;
 	if (cq_id == BNXT_INVALID_RING_ID || bp->hwrm.dead) {
 		zn_bnxt_ring_free(bp, r, BNXT_HWRM_CMPL_RING_NONE, NULL);
@@ -140,7 +140,7 @@ static void free_and_wait(struct bnxt *bp, struct bnxt_ring *r, uint16_t cq_id,
 		nanosleep(&(struct timespec){ 0, DONE_POLL_NS }, NULL);
 	}
 	ZN_WARN(BNXT_LOG, "%s: RING_FREE of ring %u: no HWRM_DONE on CQ %u within %u ms",
-		bp->name, r->id, cq_id, bp->hwrm.timeout_ms);
+		bp->name, id, cq_id, bp->hwrm.timeout_ms);
 }
 
 static void rx_drain_cb(void *q)

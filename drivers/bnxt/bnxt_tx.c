@@ -235,8 +235,7 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 				goto full;
 		}
 		sw[start & mask].cookie = p->cookie;
-		sw[start & mask].nbd = (uint16_t)nbd;
-		sw[start & mask].want_cmpl = 0;
+		sw[start & mask].meta = nbd;		/* want_cmpl 0 */
 		prod += nbd;
 		avail -= nbd;
 		bytes += total;
@@ -350,8 +349,7 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 
 		cookies[k++] = s->cookie;
 		cons += s->nbd;
-		s->nbd = 0;
-		s->want_cmpl = 0;
+		s->meta = 0;
 	}
 	q->cons = cons;
 	return k;

@@ -98,8 +98,9 @@ struct zn_rxq_conf {
 	uint32_t hdr_buf_size;	/* bytes per header buffer; 0 = 256; >= hds_thresh */
 	/*
 	 * NULL: core/port carves payload buffers from a pool of its own
-	 * (payload_buf_size bytes each, 0 = 4096). The provider must outlive
-	 * the queue (until zn_port_stop or zn_port_close returns).
+	 * (4 x ring_size buffers of payload_buf_size bytes, 0 = 2048). A
+	 * provider must outlive the queue (until zn_port_close, or the next
+	 * rxq_setup of the queue, returns).
 	 */
 	const struct zn_buf_provider *payload;
 	uint32_t payload_buf_size;

@@ -206,7 +206,7 @@ static void conn_event(struct zn_vfu_dev *dev, int sock, short rev)
 
 int zn_vfu_loop_run(struct zn_vfu_loop *l)
 {
-	uint64_t last_activity = zn_vfu_now_ns(), sleep_ns = 0;
+	uint64_t last_activity = zn_vfu_now_ns(), last_sock = 0, sleep_ns = 0;
 
 	prctl(PR_SET_TIMERSLACK, LOOP_TIMER_SLACK_NS, 0, 0, 0);
 	if (ensure_slots(l, 1 + l->nfd + l->ndev))
@@ -226,8 +226,12 @@ int zn_vfu_loop_run(struct zn_vfu_loop *l)
 		}
 		for (size_t i = 0; i < l->npoller; i++)
 			work += l->pollers[i].poll(l->pollers[i].arg, now, &deadline);
-		if (work > 0)
+		if (work > 0) {
 			last_activity = now;
+			if (now - last_sock < ZN_VFU_BUSY_SOCK_NS)
+				continue;
+		}
+		last_sock = now;
 
 		n = build(l, &any_client);
 		if (now - last_activity < ZN_VFU_SPIN_NS) {

@@ -276,6 +276,10 @@ int zn_vfu_dev_poll(struct zn_vfu_dev *dev);
 #define ZN_VFU_SPIN_NS		100000ull	/* busy polling after activity */
 #define ZN_VFU_SLEEP_MIN_NS	8000ull		/* first sleep after the spin */
 #define ZN_VFU_SLEEP_MAX_NS	1000000ull	/* longest sleep with a client */
+/* While models report work the loop skips poll(2) on the sockets for up to
+ * this long: a busy data path pays no syscall per iteration, and a message
+ * waits at most this much longer. */
+#define ZN_VFU_BUSY_SOCK_NS	20000ull
 
 int zn_vfu_loop_new(struct zn_vfu_loop **out);
 void zn_vfu_loop_free(struct zn_vfu_loop *loop);	/* does not free devices */

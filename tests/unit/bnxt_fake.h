@@ -46,7 +46,7 @@ struct fake_req {
 	uint16_t len;		/* bytes of the request as the device read it */
 	uint16_t win_writes;	/* 32-bit window stores before the trigger */
 	bool short_cmd;
-	uint8_t bytes[336];
+	uint8_t bytes[336] __attribute__((aligned(16)));
 };
 
 struct fake_ring {

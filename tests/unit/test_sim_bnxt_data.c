@@ -939,38 +939,8 @@ static void test_faults(void **state)
 static double run_rate(size_t payload, unsigned total, unsigned *received)
 {
 	size_t len = build(frame, CB.mac, CA.mac, &flow_udp, payload, 0, false);
-	unsigned sent = 0, got = 0;
-	int64_t t0 = btc_now_ms(), end = t0 + 20000, t1;
-	const unsigned burst = 32;
 
-	while (got < total && btc_now_ms() < end) {
-		unsigned n = burst, space;
-
-		btc_tx_reap(&PA, NULL, 0);
-		/* a burst's last packet asks for the completion that frees it all */
-		space = btc_tx_space(&PA);
-		if (n > total - sent)
-			n = total - sent;
-		if (n > 128 - (sent - got))
-			n = 128 - (sent - got);
-		if (n > space)
-			n = space;
-		for (unsigned i = 0; i < n; i++)
-			assert_int_not_equal(btc_tx_queue(&PA, frame, len, i + 1 < n ?
-							  BNXT_TX_BD_FLAGS_NO_CMPL : 0),
-					     UINT32_MAX);
-		sent += n;
-		if (n)
-			btc_tx_kick(&PA);
-		while (btc_rx_next(&PB, 0, &RX)) {
-			if (RX.len != len)
-				break;
-			got++;
-		}
-	}
-	t1 = btc_now_ms();
-	*received = got;
-	return got * 1000.0 / (double)(t1 - t0 ? t1 - t0 : 1);
+	return btc_pair_rate(&PA, &PB, frame, len, total, received);
 }
 
 static int setup_rate(void **state)
@@ -981,6 +951,7 @@ static int setup_rate(void **state)
 	b.rx_size = 512;
 	b.agg_size = 512;
 	b.cq_size = 4096;
+	b.rx_batch = 32;
 	return start("", &base_cfg, &b);
 }
 

@@ -159,6 +159,8 @@ struct btc_port_cfg {
 	uint32_t stats_period_ms;
 	bool legacy_db;
 	bool no_fill;			/* leave the RX and AGG rings empty */
+	uint32_t rx_batch;		/* re-post buffers and ring the CQ doorbell every
+					 * rx_batch packets (0, 1: every packet) */
 };
 
 struct btc_port {
@@ -176,6 +178,7 @@ struct btc_port {
 	uint64_t l2;
 	struct bnxt_rss_entry_p5 *rss_tbl;
 	uint8_t *rss_key;
+	uint32_t rx_pend[BTC_MAX_Q], agg_pend[BTC_MAX_Q], pkt_pend[BTC_MAX_Q];
 };
 
 #define BTC_TX_BUF		9216
@@ -209,6 +212,18 @@ struct btc_rx_pkt {
 bool btc_rx_next(struct btc_port *p, unsigned qi, struct btc_rx_pkt *out);
 /* The same, waiting up to timeout_ms. */
 bool btc_rx_wait(struct btc_port *p, unsigned qi, struct btc_rx_pkt *out, int timeout_ms);
+/* Re-post what rx_batch held back, ring the CQ doorbell. */
+void btc_rx_flush(struct btc_port *p, unsigned qi);
+
+/* An Ethernet/IPv4/UDP frame (10.0.0.1:40000 -> 10.0.0.2:4791, IP checksum
+ * right, UDP checksum 0) with payload bytes seed + 7i; padded to 60. */
+size_t btc_udp4_frame(uint8_t *f, const uint8_t *dst, const uint8_t *src, size_t payload,
+		      uint8_t seed);
+/* Frames/s from tx's port into rx's queue 0: total frames of len bytes in
+ * bursts of 32 (one completion per burst), at most 128 in flight; *got says
+ * how many arrived with their length (bounded by 20 s). */
+double btc_pair_rate(struct btc_port *tx, struct btc_port *rx, const uint8_t *frame, size_t len,
+		     unsigned total, unsigned *got);
 
 void btc_sleep_ms(int ms);
 int64_t btc_now_ms(void);
