@@ -99,7 +99,7 @@ run: deps
 
 # libFuzzer: its own build dir, everything compiled by clang with coverage.
 FUZZ_BUILD := build-fuzz
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude -I. -MMD -MP -Wall -Wextra -Werror \
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude -I. -Wall -Wextra -Werror \
                -Wno-missing-field-initializers -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(SIM_SRCS))
@@ -107,7 +107,7 @@ fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -c $< -o $@
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
