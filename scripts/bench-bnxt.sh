@@ -10,8 +10,10 @@
 #      call and a return); zn-nicsim runs natively, outside valgrind.
 # Target (issue 4): rx_burst + tx_burst under 100 instructions per packet.
 #
-#   scripts/bench-bnxt.sh [SECONDS_PER_SIZE]        (default 5)
-# Environment: BUILD (default build), ZN_BENCH_CG_FRAMES (default 20000),
+#   scripts/bench-bnxt.sh [SECONDS_PER_RUN]        (default 5)
+# Environment: BUILD (default build), ZN_BENCH_REPS runs per size, the best
+# one reported (default 3: the pair shares its cores with whatever else runs),
+# ZN_BENCH_CG_FRAMES (default 20000),
 # ZN_BENCH_LONG=1 also runs the 1,000,000-frame byte-exact test of
 # tests/integration/bnxt_pair.sh.
 set -euo pipefail
@@ -19,6 +21,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SECS=${1:-5}
 CG_FRAMES=${ZN_BENCH_CG_FRAMES:-20000}
+REPS=${ZN_BENCH_REPS:-3}
 BURST=32
 FWD=$BUILD/bin/zn-fwd
 
@@ -29,16 +32,26 @@ trap 'rm -rf "$tmp"' EXIT
 
 num() { grep -m1 '^zn-fwd: [0-9]* sent, ' "$2" | grep -o "[0-9.]\+ $1" | head -n1 | cut -d' ' -f1; }
 
-echo "bnxt over a pair wire (zn-fwd, private zn-nicsim, 1 queue, burst $BURST, $SECS s per size)"
+echo "bnxt over a pair wire (zn-fwd, private zn-nicsim, 1 queue, burst $BURST;"
+echo "best of $REPS runs of $SECS s per size; every frame checked byte by byte)"
 printf '%8s %14s %10s %10s %10s\n' "bytes" "frames/s" "Gbit/s" "dropped" "mismatched"
 for size in 64 1500 9000; do
 	mtu=1500
 	[ "$size" -gt 1514 ] && mtu=9000
-	if ! "$FWD" --sizes "$size" --mtu $mtu --duration "$SECS" --burst $BURST >"$tmp/fwd$size" 2>&1; then
-		echo "zn-fwd failed for $size bytes:" >&2
-		tail -n 5 "$tmp/fwd$size" >&2
-		exit 1
-	fi
+	best=
+	for ((r = 0; r < REPS; r++)); do
+		if ! "$FWD" --sizes "$size" --mtu $mtu --duration "$SECS" --burst $BURST \
+			>"$tmp/run" 2>&1; then
+			echo "zn-fwd failed for $size bytes:" >&2
+			tail -n 5 "$tmp/run" >&2
+			exit 1
+		fi
+		if [ -z "$best" ] || awk -v a="$(num frames/s "$tmp/run")" \
+			-v b="$(num frames/s "$tmp/fwd$size")" 'BEGIN { exit !(a > b) }'; then
+			cp "$tmp/run" "$tmp/fwd$size"
+			best=1
+		fi
+	done
 	printf '%8s %14s %10s %10s %10s\n' "$size" "$(num frames/s "$tmp/fwd$size")" \
 		"$(num Gbit/s "$tmp/fwd$size")" "$(num dropped "$tmp/fwd$size")" \
 		"$(num mismatched "$tmp/fwd$size")"
