@@ -71,7 +71,6 @@ static void on_signal(int sig)
 	g.stop = 1;
 }
 
-
 /* ---- DMA memory and the payload buffer provider ---- */
 
 static uint32_t provide(void *ctx, struct zn_buf *bufs, uint32_t n)

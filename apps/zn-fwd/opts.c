@@ -230,6 +230,9 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		die_usage("give both --port0 and --port1, or neither (a private zn-nicsim)");
 	if (o->sim_opts && o->port0)
 		die_usage("--sim-opts is for the private zn-nicsim; it cannot go with --port0/--port1");
+	if (o->hds_thresh > o->hdr_buf)
+		die_usage("--hds-thresh %u: frames up to the threshold land whole in the header "
+			  "buffer, so it must not exceed --hdr-buf (%u)", o->hds_thresh, o->hdr_buf);
 	if (o->ring_size & (o->ring_size - 1))
 		die_usage("--ring-size %u: want a power of two", o->ring_size);
 	if (fwd_sizes_parse(sizes, &o->sizes, err, sizeof(err)))
