@@ -21,7 +21,7 @@
 #include "core/bus/vfio_user_priv.h"
 #include "zcnic/log.h"
 
-#define CONNECT_RETRY_MS	10	/* server not listening yet: try again */
+#define CONNECT_RETRY_MS	10	/* socket there, not listening yet: try again */
 #define MAX_REQ_IOV		4
 #define DRAIN_CHUNK		4096
 /* The errno a server may put in an error reply is a small positive number. */
@@ -106,7 +106,13 @@ int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out)
 		return -ENAMETOOLONG;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
-	/* A server being started may not listen yet: retry until the deadline. */
+	/*
+	 * A socket file that exists but refuses (a server between bind() and
+	 * listen(), or a full backlog) is worth waiting for, until the deadline.
+	 * A path that does not exist fails at once: it is far more often a typo
+	 * than a server about to start, and a caller starting one waits for its
+	 * ready signal (zn-nicsim --ready-fd) before it connects.
+	 */
 	for (;;) {
 		int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
@@ -120,14 +126,18 @@ int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out)
 		}
 		err = errno;
 		close(s);
-		if (err != ENOENT && err != ECONNREFUSED && err != EAGAIN && err != EINTR)
+		if (err != ECONNREFUSED && err != EAGAIN && err != EINTR)
 			break;
 		if (now_ms() + CONNECT_RETRY_MS > deadline)
 			break;
 		poll(NULL, 0, CONNECT_RETRY_MS);
 	}
-	ZN_ERR(ZN_VFUC_LOG, "cannot connect to a vfio-user server at %s within %d ms: %s; "
-	       "is the server (e.g. zn-nicsim) running?", path, timeout_ms, strerror(err));
+	if (err == ENOENT)
+		ZN_ERR(ZN_VFUC_LOG, "cannot connect to a vfio-user server: no socket at %s; check "
+		       "the path, or start the server (e.g. zn-nicsim) first", path);
+	else
+		ZN_ERR(ZN_VFUC_LOG, "cannot connect to a vfio-user server at %s within %d ms: %s; "
+		       "is the server (e.g. zn-nicsim) running?", path, timeout_ms, strerror(err));
 	return -err;
 }
 

@@ -14,21 +14,31 @@
 
 #include "sim/bnxt/priv.h"
 
-uint8_t *bsim_ring_mem(struct bsim *m, struct bsim_ring *r, bool write)
+bool bsim_ring_copy(struct bsim *m, struct bsim_ring *r, uint32_t idx, void *buf, unsigned n,
+		    bool write)
 {
-	uint8_t *p = zn_vfu_dma_ptr(m->dev, r->base, (uint64_t)r->size * BNXT_BD_SIZE,
-				    write ? ZN_VFU_DMA_TO_RAM : ZN_VFU_DMA_FROM_RAM, NULL);
+	uint32_t slot = idx & r->mask, first = n < r->size - slot ? n : r->size - slot;
+	uint8_t *b = buf;
+	int rc;
 
-	if (!p && !r->dead) {
+	if (r->dead)
+		return false;
+	rc = write ? zn_vfu_dma_write(m->dev, r->base + slot * 16ull, b, first * 16ull) :
+		     zn_vfu_dma_read(m->dev, r->base + slot * 16ull, b, first * 16ull);
+	if (!rc && n > first)
+		rc = write ? zn_vfu_dma_write(m->dev, r->base, b + first * 16u, (n - first) * 16ull) :
+			     zn_vfu_dma_read(m->dev, r->base, b + first * 16u, (n - first) * 16ull);
+	if (rc) {
 		/* The ring's memory went away under it (DMA_UNMAP, bus master
-		 * off): the device stops using the ring. */
+		 * off, a truncated file): the device stops using the ring. */
 		r->dead = true;
 		BSIM_INC(m, ring_faults);
 		ZN_SIM_LOG_RL_AT(&m->rl_db, ZN_SIM_LOG_WARN, BSIM_LOG,
 				 "%s: ring %#x memory %#llx is no longer reachable: ring stopped",
 				 m->name, r->id, (unsigned long long)r->base);
+		return false;
 	}
-	return p;
+	return true;
 }
 
 bool bsim_cq_room(struct bsim_ring *cq, unsigned slots)
@@ -45,10 +55,11 @@ static void irq(struct bsim *m, struct bsim_ring *nq)
 		BSIM_INC(m, irq_failures);
 }
 
-/* Raw write of n records at the ring's producer, first slot's V word last. */
+/* n records at the ring's producer. The group shows when the first slot's
+ * V does, so it is written with last pass's V first, then flipped with a
+ * last store of its own. */
 static bool post(struct bsim *m, struct bsim_ring *r, uint8_t *recs, unsigned n)
 {
-	uint8_t *mem;
 	uint32_t v0;
 
 	if (r->dead)
@@ -62,27 +73,24 @@ static bool post(struct bsim *m, struct bsim_ring *r, uint8_t *recs, unsigned n)
 				 r->prod, r->cons, r->size);
 		return false;
 	}
-	mem = bsim_ring_mem(m, r, true);
-	if (!mem)
-		return false;
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t raw = r->prod + i, w;
+		uint32_t w;
 		uint8_t *rec = recs + 16 * i;
 
 		memcpy(&w, rec + 8, 4);
-		w = (w & ~BNXT_CMPL_V) | bsim_phase(raw, r->size);
+		w = (w & ~BNXT_CMPL_V) | bsim_phase(r->prod + i, r->size);
 		memcpy(rec + 8, &w, 4);
 	}
-	for (unsigned i = 1; i < n; i++)
-		memcpy(mem + ((r->prod + i) & r->mask) * 16u, recs + 16 * i, 16);
-	{
-		uint8_t *s = mem + (r->prod & r->mask) * 16u;
-
-		memcpy(s, recs, 8);
-		memcpy(s + 12, recs + 12, 4);
-		memcpy(&v0, recs + 8, 4);
-		/* release: the whole group is visible once this V is */
-		__atomic_store_n((uint32_t *)(s + 8), v0, __ATOMIC_RELEASE);
+	memcpy(&v0, recs + 8, 4);
+	recs[8] ^= BNXT_CMPL_V;		/* still last pass's: not valid yet */
+	if (!bsim_ring_copy(m, r, r->prod, recs, n, true))
+		return false;
+	/* release: the whole group is visible once this V is */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (zn_vfu_dma_write(m->dev, r->base + (r->prod & r->mask) * 16ull + 8, &v0, 4)) {
+		r->dead = true;
+		BSIM_INC(m, ring_faults);
+		return false;
 	}
 	r->prod += n;
 	return true;

@@ -641,7 +641,7 @@ static const struct {
  * unless valid_delay_ms holds it back. */
 static void respond(struct bsim *m, uint64_t addr, const struct bsim_resp *rs)
 {
-	uint8_t *p;
+	uint8_t valid = BNXT_HWRM_RESP_VALID_KEY;
 
 	if (!addr || (addr & 15)) {
 		BSIM_INC(m, hwrm_no_response);
@@ -650,22 +650,24 @@ static void respond(struct bsim *m, uint64_t addr, const struct bsim_resp *rs)
 				 m->name, (unsigned long long)addr);
 		return;
 	}
-	p = zn_vfu_dma_ptr(m->dev, addr, rs->len, ZN_VFU_DMA_TO_RAM, NULL);
-	if (!p) {
+	/* the whole response must land, or none of it */
+	if (zn_vfu_dma_probe(m->dev, addr, rs->len, ZN_VFU_DMA_TO_RAM) ||
+	    zn_vfu_dma_write(m->dev, addr, rs->b, rs->len - 1u)) {
 		BSIM_INC(m, hwrm_no_response);
 		ZN_SIM_LOG_RL_AT(&m->rl_hwrm, ZN_SIM_LOG_WARN, BSIM_LOG,
 				 "%s: HWRM resp_addr %#llx (+%u) is not mapped writable: no response",
 				 m->name, (unsigned long long)addr, rs->len);
 		return;
 	}
-	memcpy(p, rs->b, rs->len - 1u);
 	if (m->valid_delay_ms) {
 		m->valid_pending = true;
 		m->valid_addr = addr + rs->len - 1u;
 		m->valid_due_ns = zn_vfu_now_ns() + (uint64_t)m->valid_delay_ms * 1000000ull;
 		return;
 	}
-	__atomic_store_n(p + rs->len - 1u, (uint8_t)BNXT_HWRM_RESP_VALID_KEY, __ATOMIC_RELEASE);
+	/* release: the response is whole before its valid byte says so */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_vfu_dma_write(m->dev, addr + rs->len - 1u, &valid, 1);
 }
 
 static void run(struct bsim *m, struct bsim_req *rq, bool is_short)
@@ -704,8 +706,9 @@ static void run(struct bsim *m, struct bsim_req *rq, bool is_short)
 		code = bsim_refuse(m, rq, BNXT_HWRM_ERR_CMD_NOT_SUPPORTED, "unknown command%s",
 				   is_short ? " (short)" : "");
 	}
-	if (code) {
-		BSIM_INC(m, hwrm_errors);
+	if (code || rs.len < sizeof(struct bnxt_hwrm_plain_output)) {
+		if (code)
+			BSIM_INC(m, hwrm_errors);
 		memset(&rs, 0, sizeof(rs));
 		rs.len = sizeof(struct bnxt_hwrm_err_output);
 	}
@@ -807,10 +810,10 @@ int bsim_hwrm_poll(struct bsim *m, uint64_t now_ns, uint64_t *deadline_ns)
 				*deadline_ns = m->valid_due_ns;
 			return 0;	/* the next command waits for this one */
 		}
-		uint8_t *p = zn_vfu_dma_ptr(m->dev, m->valid_addr, 1, ZN_VFU_DMA_TO_RAM, NULL);
+		uint8_t valid = BNXT_HWRM_RESP_VALID_KEY;
 
-		if (p)
-			__atomic_store_n(p, (uint8_t)BNXT_HWRM_RESP_VALID_KEY, __ATOMIC_RELEASE);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		zn_vfu_dma_write(m->dev, m->valid_addr, &valid, 1);
 		m->valid_pending = false;
 		work++;
 	}

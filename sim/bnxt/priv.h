@@ -294,8 +294,11 @@ void bsim_db_write(struct bsim *m, uint64_t v, int dpi);
 void bsim_db_rebase(struct bsim *m);
 
 /* cmpl.c */
-/* Pointer to slot raw index idx of ring r for writing, NULL on a DMA fault. */
-uint8_t *bsim_ring_mem(struct bsim *m, struct bsim_ring *r, bool write);
+/* n 16-byte slots from raw index idx of ring r (wrapping) copied out of, or
+ * into, client memory with the guarded DMA copies; false if the ring's
+ * memory is gone, which stops the ring (ring_faults). */
+bool bsim_ring_copy(struct bsim *m, struct bsim_ring *r, uint32_t idx, void *buf, unsigned n,
+		    bool write);
 bool bsim_cq_room(struct bsim_ring *cq, unsigned slots);
 /* Writes n 16-byte records (V bits filled in here) at the CQ's producer; the
  * first slot's V word is stored last. false: overflow or DMA fault. */
@@ -333,7 +336,8 @@ uint32_t bsim_toeplitz(const uint8_t key[BNXT_RSS_KEY_SIZE], const uint8_t *in, 
 uint32_t bsim_csum_add(uint32_t sum, const uint8_t *p, size_t len);
 uint16_t bsim_csum_fold(uint32_t sum);
 /* IP header checksum and L4 checksum (pseudo-header included) of a parsed
- * packet: compute (fill) or verify. Returns false on a bad checksum. */
+ * packet: computed into the frame (fill), or verified (check: *_ok false on
+ * a bad sum, *_calc whether there was one to verify). */
 void bsim_csum_fill(uint8_t *f, const struct bsim_pkt *p, bool ip, bool l4);
 void bsim_csum_check(const uint8_t *f, const struct bsim_pkt *p, bool *ip_ok, bool *l4_ok,
 		     bool *ip_calc, bool *l4_calc);
@@ -342,14 +346,6 @@ void bsim_csum_check(const uint8_t *f, const struct bsim_pkt *p, bool *ip_ok, bo
 static inline uint32_t bsim_phase(uint32_t raw, uint32_t size)
 {
 	return bnxt_cmpl_phase(raw, size);
-}
-
-static inline uint16_t bsim_get16(const void *p)
-{
-	uint16_t v;
-
-	__builtin_memcpy(&v, p, 2);
-	return v;
 }
 
 #endif

@@ -263,24 +263,21 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 	uint8_t recs[16 * (2 + BSIM_MAX_AGG_BUFS)];
 	struct bnxt_rx_l2_cmpl *c = (void *)recs;
 	struct bsim_ring *agg = rx->agg;
-	const uint8_t *rmem, *amem = NULL;
 	struct rx_plan pl;
 	bool ip_ok, l4_ok, ip_calc, l4_calc;
 	uint16_t buf_err = 0;
+	unsigned nread = 0;
 	size_t off;
-	uint8_t *dst;
 	int rc;
 
 	if (rx->prod == rx->cons) {
 		drop_no_buffer(m, rx);
 		return;
 	}
-	rmem = bsim_ring_mem(m, rx, false);
-	if (!rmem) {
+	if (!bsim_ring_copy(m, rx, rx->cons, &pl.rbd, 1, false)) {
 		BSIM_INC(m, rx_no_ring);
 		return;
 	}
-	memcpy(&pl.rbd, rmem + (rx->cons & rx->mask) * BNXT_BD_SIZE, BNXT_BD_SIZE);
 	if (!bd_ok(&pl.rbd, BNXT_RX_BD_TYPE_PKT)) {
 		BSIM_INC(m, rx_bad_bd);
 		ZN_SIM_LOG_RL_AT(&m->rl_rx, ZN_SIM_LOG_WARN, BSIM_LOG,
@@ -310,11 +307,16 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 			drop_no_buffer(m, rx);
 			return;
 		}
-		if (!amem && !(amem = bsim_ring_mem(m, agg, false))) {
-			BSIM_INC(m, rx_no_ring);
-			return;
+		if (!nread) {
+			/* the AGG BDs this frame may take, in one copy */
+			uint32_t posted = agg->prod - agg->cons;
+
+			nread = posted < BSIM_MAX_AGG_BUFS ? posted : BSIM_MAX_AGG_BUFS;
+			if (!bsim_ring_copy(m, agg, agg->cons, pl.abd, nread, false)) {
+				BSIM_INC(m, rx_no_ring);
+				return;
+			}
 		}
-		memcpy(a, amem + ((agg->cons + pl.nagg) & agg->mask) * BNXT_BD_SIZE, BNXT_BD_SIZE);
 		if (!bd_ok(a, BNXT_RX_BD_TYPE_AGG)) {
 			BSIM_INC(m, rx_bad_bd);
 			ZN_SIM_LOG_RL_AT(&m->rl_rx, ZN_SIM_LOG_WARN, BSIM_LOG,
@@ -336,21 +338,13 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 		return;
 	}
 	/* the data: headers (or all) into the RX buffer, the rest into AGG */
-	dst = zn_vfu_dma_ptr(m->dev, pl.rbd.addr + (pl.rbd.flags_type & BNXT_RX_BD_FLAGS_SOP_PAD ?
-						    SOP_PAD : 0),
-			     pl.first, ZN_VFU_DMA_TO_RAM, NULL);
-	if (dst)
-		memcpy(dst, f, pl.first);
-	else
+	if (zn_vfu_dma_write(m->dev, pl.rbd.addr + (pl.rbd.flags_type & BNXT_RX_BD_FLAGS_SOP_PAD ?
+						    SOP_PAD : 0), f, pl.first))
 		buf_err = BNXT_RX_CMPL_ERRORS_BUFFER_ERROR_BAD_FORMAT;
 	off = pl.first;
 	for (unsigned i = 0; i < pl.nagg && !buf_err; i++) {
-		dst = zn_vfu_dma_ptr(m->dev, pl.abd[i].addr, pl.alen[i], ZN_VFU_DMA_TO_RAM, NULL);
-		if (!dst) {
+		if (zn_vfu_dma_write(m->dev, pl.abd[i].addr, f + off, pl.alen[i]))
 			buf_err = BNXT_RX_CMPL_ERRORS_BUFFER_ERROR_BAD_FORMAT;
-			break;
-		}
-		memcpy(dst, f + off, pl.alen[i]);
 		off += pl.alen[i];
 	}
 	if (buf_err) {

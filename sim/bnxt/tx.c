@@ -35,11 +35,6 @@ static void stat_tx(struct bsim_stat *st, const uint8_t *f, size_t len, bool err
 	}
 }
 
-static void bd_at(const uint8_t *mem, const struct bsim_ring *r, uint32_t raw, void *out)
-{
-	memcpy(out, mem + (raw & r->mask) * BNXT_BD_SIZE, BNXT_BD_SIZE);
-}
-
 /* Long BD offloads on the assembled frame; 0 or an error bit. */
 static uint16_t offloads(struct bsim *m, const struct bnxt_tx_bd_long_hi *hi, size_t *len,
 			 size_t max, const char **why)
@@ -91,14 +86,16 @@ static uint16_t offloads(struct bsim *m, const struct bnxt_tx_bd_long_hi *hi, si
 /*
  * One packet at the ring's consumer. Returns the slots it took, 0 if it is
  * not wholly posted yet (or the wire is full), -1 if the ring must stop (its
- * CQ is dead). *room counts the frames the wire can still take.
+ * CQ is dead, its memory gone). *room counts the frames the wire can still
+ * take. The BDs are copied in once, then checked: the driver may be writing
+ * the ring meanwhile.
  */
-static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsigned *room)
+static int tx_one(struct bsim *m, struct bsim_ring *r, unsigned *room)
 {
 	uint32_t avail = r->prod - r->cons;
-	struct bnxt_tx_bd first, bd;
+	struct bnxt_tx_bd bds[BNXT_TX_MAX_BD_CNT], first;
 	struct bnxt_tx_bd_long_hi hi;
-	unsigned type, cnt, end = 0, slots, s;
+	unsigned type, cnt, nread, end = 0, slots, s;
 	bool is_long, found = false, need_cmpl;
 	size_t total = 0, max = m->mtu + BSIM_FRAME_OVERHEAD;
 	uint16_t err = 0;
@@ -106,18 +103,22 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 
 	if (max > ZN_SIM_FRAME_MAX)
 		max = ZN_SIM_FRAME_MAX;
-	bd_at(mem, r, r->cons, &first);
+	if (!bsim_ring_copy(m, r, r->cons, bds, 1, false))
+		return -1;
+	first = bds[0];
 	type = first.flags_type & BNXT_TX_BD_TYPE_MASK;
 	is_long = type == BNXT_TX_BD_TYPE_LONG;
 	cnt = (first.flags_type & BNXT_TX_BD_FLAGS_BD_CNT_MASK) >> BNXT_TX_BD_FLAGS_BD_CNT_SFT;
 	if (!cnt)
 		cnt = BNXT_TX_MAX_BD_CNT;
+	nread = cnt < avail ? cnt : avail;
+	if (nread > 1 && !bsim_ring_copy(m, r, r->cons + 1, &bds[1], nread - 1, false))
+		return -1;
 	/* the packet ends at the first buffer BD with PACKET_END */
-	for (s = 0; s < cnt && s < avail; s++) {
+	for (s = 0; s < nread; s++) {
 		if (is_long && s == 1)
 			continue;	/* the long_hi slot */
-		bd_at(mem, r, r->cons + s, &bd);
-		if (bd.flags_type & BNXT_TX_BD_FLAGS_PACKET_END) {
+		if (bds[s].flags_type & BNXT_TX_BD_FLAGS_PACKET_END) {
 			found = true;
 			end = s;
 			break;
@@ -133,6 +134,8 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 		slots = is_long && end == 0 ? 2 : end + 1;
 		if (slots > avail)
 			return 0;
+		if (slots > nread && !bsim_ring_copy(m, r, r->cons + 1, &bds[1], slots - 1, false))
+			return -1;
 		if (slots != cnt) {
 			err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 			why = "BD_CNT is not the slot count through PACKET_END";
@@ -148,24 +151,21 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 	if (!err && *room == 0)
 		return 0;
 	for (s = 0; !err && s < slots; s++) {
-		void *p;
+		const struct bnxt_tx_bd *bd = &bds[s];
 
 		if (is_long && s == 1)
 			continue;
-		bd_at(mem, r, r->cons + s, &bd);
-		if (!bd.len) {
+		if (!bd->len) {
 			err = BNXT_TX_CMPL_ERRORS_ZERO_LENGTH_PKT;
 			why = "a BD of length 0";
-		} else if (total + bd.len > max) {
+		} else if (total + bd->len > max) {
 			err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 			why = "longer than the MTU allows";
-		} else if (!(p = zn_vfu_dma_ptr(m->dev, bd.addr, bd.len, ZN_VFU_DMA_FROM_RAM,
-						NULL))) {
+		} else if (zn_vfu_dma_read(m->dev, bd->addr, m->frame + total, bd->len)) {
 			err = BNXT_TX_CMPL_ERRORS_DMA_ERROR;
 			why = "a buffer outside mapped memory";
 		} else {
-			memcpy(m->frame + total, p, bd.len);
-			total += bd.len;
+			total += bd->len;
 		}
 	}
 	if (!err && total < BNXT_TX_MIN_PKT_LEN) {
@@ -181,7 +181,7 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 		}
 	}
 	if (!err && is_long) {
-		bd_at(mem, r, r->cons + 1, &hi);
+		memcpy(&hi, &bds[1], sizeof(hi));
 		err = offloads(m, &hi, &total, max, &why);
 	}
 	r->cons += slots;
@@ -235,16 +235,12 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, const uint8_t *mem, unsig
 
 static int serve(struct bsim *m, struct bsim_ring *r, unsigned budget, unsigned *room)
 {
-	const uint8_t *mem;
 	int work = 0;
 
 	if (r->dead || r->prod == r->cons)
 		return 0;
-	mem = bsim_ring_mem(m, r, false);
-	if (!mem)
-		return 0;
 	for (unsigned n = 0; n < budget && r->prod != r->cons; n++) {
-		if (tx_one(m, r, mem, room) <= 0)
+		if (tx_one(m, r, room) <= 0)
 			break;
 		work++;
 	}

@@ -47,6 +47,9 @@ struct edu {
 	/* the extension page */
 	uint64_t *page;
 	uint64_t db_seen, irq_db_seen;
+	/* the page's counters: device state, back to 0 on reset (the ones
+	 * below count for the daemon's whole life) */
+	uint64_t page_reactions, page_dma_errors;
 	/* counters */
 	uint64_t reactions, irq_doorbells, irq_doorbells_dropped, dma_transfers, dma_errors,
 		dma_range_errors, dma_clamped, factorials, interrupts;
@@ -134,7 +137,7 @@ static void edu_dma_run(struct edu *e)
 	if (err) {
 		e->dma_errors++;
 		if (e->page)
-			page_store(e, EDU_DB_DMA_ERRORS, e->dma_errors);
+			page_store(e, EDU_DB_DMA_ERRORS, ++e->page_dma_errors);
 	} else {
 		e->dma_transfers++;
 	}
@@ -268,7 +271,7 @@ static int edu_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 		if (v != e->db_seen) {
 			e->db_seen = v;
 			e->reactions++;
-			page_store(e, EDU_DB_REACTIONS, e->reactions);
+			page_store(e, EDU_DB_REACTIONS, ++e->page_reactions);
 			page_store(e, EDU_DB_ECHO, v);
 			work++;
 		}
@@ -316,6 +319,7 @@ static void edu_reset(void *opaque, enum zn_vfu_reset_why why)
 	if (e->page)
 		memset(e->page, 0, ZN_VFU_PAGE_SIZE);
 	e->db_seen = e->irq_db_seen = 0;
+	e->page_reactions = e->page_dma_errors = 0;
 }
 
 /* Stores made while memory decoding was off never reached the device: what

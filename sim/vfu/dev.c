@@ -378,6 +378,7 @@ void zn_vfu_dev_stats_emit(const struct zn_vfu_dev *dev, zn_vfu_emit_fn emit, vo
 	emit1(emit, ctx, dev, "dma.err_no_master", s.dma_err_no_master);
 	emit1(emit, ctx, dev, "dma.err_no_fd", s.dma_err_no_fd);
 	emit1(emit, ctx, dev, "dma.err_perm", s.dma_err_perm);
+	emit1(emit, ctx, dev, "dma.err_bus", s.dma_err_bus);
 	for (unsigned i = 0; i < ZN_VFU_PCI_NUM_IRQS; i++)
 		emit1(emit, ctx, dev, irq_keys[i], s.irqs[i]);
 	emit1(emit, ctx, dev, "irq.no_eventfd", s.irq_no_eventfd);

@@ -6,13 +6,24 @@
  * A window with an fd is mmap()ed MAP_SHARED at the given file offset and the
  * fd closed at once (the mapping keeps the file). The file must be a regular
  * file (memfd, tmpfs, hugetlbfs) at least offset + size long: touching a page
- * past its end would SIGBUS the whole daemon. A window without an fd is
- * recorded, as the spec asks, but we do not implement DMA_READ/WRITE, so the
- * device cannot reach it: accesses fail with -ENODEV.
+ * past its end raises SIGBUS. A window without an fd is recorded, as the spec
+ * asks, but we do not implement DMA_READ/WRITE, so the device cannot reach
+ * it: accesses fail with -ENODEV.
+ *
+ * The client keeps its fd and may still shrink the file after DMA_MAP (or a
+ * tmpfs page may fail to be allocated). Checking the size before each access
+ * would cost an fstat and still race with the client, so the copies of
+ * zn_vfu_dma_read/write run under a SIGBUS guard instead: a handler that, when
+ * the fault lies in the copy under way on its thread, jumps out of the copy,
+ * which then fails like a DMA the host did not complete (dma.err_bus). Every
+ * other SIGBUS goes to the handler there before ours, or the default action.
  *
  * Windows are kept sorted and disjoint (overlap is EEXIST, as the spec and
  * VFIO_IOMMU_MAP_DMA require), so a lookup is a binary search.
  */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -60,6 +71,64 @@ void vfu_dma_unmap_all(struct zn_vfu_dev *dev)
 uint64_t zn_vfu_dev_dma_windows(const struct zn_vfu_dev *dev)
 {
 	return __atomic_load_n(&dev->nwin, __ATOMIC_RELAXED);
+}
+
+/* ---- The SIGBUS guard ---- */
+
+struct dma_guard {
+	sigjmp_buf jb;
+	uintptr_t lo, hi;	/* the client memory the copy touches */
+};
+
+static __thread struct dma_guard *dma_guard_cur;
+static struct sigaction sigbus_prev;
+static pthread_mutex_t sigbus_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void sigbus_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct dma_guard *g = dma_guard_cur;
+	uintptr_t a = (uintptr_t)si->si_addr;
+
+	/* si_code > 0: a fault, not a SIGBUS someone sent. */
+	if (g && si->si_code > 0 && a >= g->lo && a < g->hi)
+		siglongjmp(g->jb, 1);
+	if (sigbus_prev.sa_flags & SA_SIGINFO) {
+		sigbus_prev.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (sigbus_prev.sa_handler != SIG_DFL && sigbus_prev.sa_handler != SIG_IGN) {
+		sigbus_prev.sa_handler(sig);
+		return;
+	}
+	if (sigbus_prev.sa_handler == SIG_IGN && si->si_code <= 0)
+		return;
+	sigaction(SIGBUS, &(struct sigaction){ .sa_handler = SIG_DFL }, NULL);
+	/* A fault re-runs the access on return and dies of it, with a core. */
+	if (si->si_code <= 0)
+		raise(sig);
+}
+
+/*
+ * Called whenever a window with memory behind it is mapped, not once: the
+ * process (a test framework, say) may have put another handler in since.
+ * SA_NODEFER: the guard jumps out with sigsetjmp(.., 0), which saves no
+ * signal mask, so SIGBUS must not be blocked while the handler runs.
+ */
+static void sigbus_guard_install(void)
+{
+	struct sigaction cur, sa = { .sa_sigaction = sigbus_handler,
+				     .sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART };
+
+	pthread_mutex_lock(&sigbus_lock);
+	if (sigaction(SIGBUS, NULL, &cur) == 0 &&
+	    !((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == sigbus_handler)) {
+		sigbus_prev = cur;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, NULL))
+			ZN_SIM_WARN("dma", "cannot install the SIGBUS handler: %s; a client that "
+				    "truncates its DMA memory can crash the server", strerror(errno));
+	}
+	pthread_mutex_unlock(&sigbus_lock);
 }
 
 static int check_fd(int fd, uint64_t offset, uint64_t size, const char **why)
@@ -151,6 +220,7 @@ int vfu_handle_dma_map(struct zn_vfu_dev *dev, struct vfu_req *rq)
 		}
 		close(fd);
 		rq->fds[0] = -1;
+		sigbus_guard_install();
 	}
 	memmove(&dev->win[pos + 1], &dev->win[pos], (dev->nwin - pos) * sizeof(w));
 	dev->win[pos] = w;
@@ -250,6 +320,28 @@ void *zn_vfu_dma_ptr(struct zn_vfu_dev *dev, uint64_t iova, uint64_t len,
 	return (uint8_t *)w->va + (iova - w->iova);
 }
 
+/* memcpy under the SIGBUS guard; client is the side in the window. */
+static int dma_copy(struct zn_vfu_dev *dev, uint64_t iova, void *dst, const void *src,
+		    uint64_t len, const void *client)
+{
+	struct dma_guard g = { .lo = (uintptr_t)client, .hi = (uintptr_t)client + len };
+
+	if (sigsetjmp(g.jb, 0)) {
+		dma_guard_cur = NULL;
+		dma_fault(dev, &dev->stats.dma_err_bus, EIO, NULL, iova, len,
+			  "the client's memory behind the window is gone (file truncated "
+			  "after DMA_MAP?)");
+		return -EIO;
+	}
+	dma_guard_cur = &g;
+	/* The handler, on this thread, must see the guard before the copy faults. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	memcpy(dst, src, len);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	dma_guard_cur = NULL;
+	return 0;
+}
+
 int zn_vfu_dma_probe(struct zn_vfu_dev *dev, uint64_t iova, uint64_t len,
 		     enum zn_vfu_dma_dir dir)
 {
@@ -281,8 +373,7 @@ int zn_vfu_dma_read(struct zn_vfu_dev *dev, uint64_t iova, void *dst, uint64_t l
 
 	if (!p)
 		return err;
-	memcpy(dst, p, len);
-	return 0;
+	return dma_copy(dev, iova, dst, p, len, p);
 }
 
 int zn_vfu_dma_write(struct zn_vfu_dev *dev, uint64_t iova, const void *src, uint64_t len)
@@ -292,6 +383,5 @@ int zn_vfu_dma_write(struct zn_vfu_dev *dev, uint64_t iova, const void *src, uin
 
 	if (!p)
 		return err;
-	memcpy(p, src, len);
-	return 0;
+	return dma_copy(dev, iova, p, src, len, p);
 }

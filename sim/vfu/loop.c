@@ -242,7 +242,9 @@ int zn_vfu_loop_run(struct zn_vfu_loop *l)
 		} else {
 			uint64_t t;
 
-			sleep_ns = sleep_ns ? sleep_ns * 2 : ZN_VFU_SLEEP_MIN_NS;
+			/* Gradually: a doorbell just after the spin is still seen soon. */
+			sleep_ns = sleep_ns ? sleep_ns + sleep_ns / ZN_VFU_SLEEP_GROWTH
+					    : ZN_VFU_SLEEP_MIN_NS;
 			if (sleep_ns > ZN_VFU_SLEEP_MAX_NS)
 				sleep_ns = ZN_VFU_SLEEP_MAX_NS;
 			t = sleep_ns;

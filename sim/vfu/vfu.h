@@ -146,8 +146,18 @@ bool zn_vfu_bus_master(const struct zn_vfu_dev *dev);	/* COMMAND.BUS_MASTER */
  *   -EFAULT  not inside one mapped window (or zero length / wrap)
  *   -EACCES  the window does not allow this direction
  *   -ENODEV  the window came without an fd (DMA_READ/WRITE not implemented)
+ *   -EIO     zn_vfu_dma_read/write only: the client's file no longer backs
+ *            the range (shrunk after DMA_MAP); the copy may have moved part
  * A pointer from zn_vfu_dma_ptr is valid until the loop runs the next
- * client message (which may be a DMA_UNMAP); do not keep it. */
+ * client message (which may be a DMA_UNMAP); do not keep it.
+ *
+ * The rule for zn_vfu_dma_ptr: only the copies of zn_vfu_dma_read/write are
+ * guarded against a client that shrinks its file after DMA_MAP. A load or
+ * store through the pointer into a page the client truncated away raises
+ * SIGBUS there, and the daemon dies of it. So a model moves client memory
+ * with zn_vfu_dma_read/write (descriptors are small: copy them in and out),
+ * and touches it in place through zn_vfu_dma_ptr only where a client that
+ * sabotages its own memory may take the server down with it. */
 enum zn_vfu_dma_dir {
 	ZN_VFU_DMA_FROM_RAM = 1,	/* device reads client memory */
 	ZN_VFU_DMA_TO_RAM = 2,		/* device writes client memory */
@@ -230,6 +240,7 @@ struct zn_vfu_stats {
 	uint64_t clients, disconnects;
 	uint64_t dma_maps, dma_unmaps;		/* successful messages */
 	uint64_t dma_err_unmapped, dma_err_no_master, dma_err_no_fd, dma_err_perm;
+	uint64_t dma_err_bus;			/* a copy hit SIGBUS (file shrunk) */
 	uint64_t irqs[ZN_VFU_PCI_NUM_IRQS];	/* eventfd writes per index */
 	uint64_t irq_no_eventfd, irq_no_master, irq_masked, irq_bad_vector;
 	uint64_t resets;
@@ -268,13 +279,18 @@ int zn_vfu_dev_poll(struct zn_vfu_dev *dev);
 /*
  * One thread, no locks: poll(2) on the listening and client sockets, model
  * polls in between. After activity (a message, or a model reporting work) the
- * loop spins without sleeping for ZN_VFU_SPIN_NS, then sleeps in poll with an
- * exponentially growing timeout capped at ZN_VFU_SLEEP_MAX_NS, so that a
- * doorbell store is seen within microseconds while busy and an idle daemon
- * costs next to no CPU. With no client on any device it blocks outright.
+ * loop spins without sleeping for ZN_VFU_SPIN_NS, then sleeps in poll with a
+ * timeout that starts at ZN_VFU_SLEEP_MIN_NS and grows by 1/ZN_VFU_SLEEP_GROWTH
+ * per sleep up to ZN_VFU_SLEEP_MAX_NS (reached about 7 ms after the last
+ * activity). So a doorbell rung within a few ms of the last one is seen within
+ * microseconds, one rung a little later within tens of them, and one after a
+ * long idle spell within the longest sleep; an idle daemon with a client wakes
+ * about 1000 times a second (about 1% of a CPU), and spins only after work.
+ * With no client on any device it blocks outright.
  */
-#define ZN_VFU_SPIN_NS		100000ull	/* busy polling after activity */
-#define ZN_VFU_SLEEP_MIN_NS	8000ull		/* first sleep after the spin */
+#define ZN_VFU_SPIN_NS		3000000ull	/* busy polling after activity */
+#define ZN_VFU_SLEEP_MIN_NS	10000ull	/* first sleep after the spin */
+#define ZN_VFU_SLEEP_GROWTH	4		/* each sleep 1/4 longer than the last */
 #define ZN_VFU_SLEEP_MAX_NS	1000000ull	/* longest sleep with a client */
 /* While models report work the loop skips poll(2) on the sockets for up to
  * this long: a busy data path pays no syscall per iteration, and a message

@@ -10,10 +10,10 @@
  *
  * The same checks run against the real Linux VFIO stack (make test-vfio: a
  * QEMU guest with a virtual IOMMU) and against zn-nicsim's edu model over
- * vfio-user: open, device/region info, config space and bus master, BAR0
- * registers, DMA in both directions through an IOVA below edu's 28-bit DMA
- * mask, MSI on an eventfd (raised and DMA-done), a DMA after DMA unmap that
- * must not land, teardown.
+ * vfio-user (tests/integration/vfio_user.sh): open, device/region info,
+ * config space and bus master, BAR0 registers, the factorial, DMA in both
+ * directions through an IOVA below edu's 28-bit DMA mask, MSI on an eventfd
+ * (raised and DMA-done), a DMA after DMA unmap that must not land, teardown.
  *
  * edu facts (QEMU docs/specs/edu.rst, hw/misc/edu.c; see hw-docs/vfio.md, "Tested on a real kernel"):
  * BAR0 registers, 4-byte access below 0x80, 4 or 8 bytes from 0x80 on.
@@ -33,6 +33,9 @@
 #define EDU_DEVICE	0x11e8
 #define EDU_REG_ID	0x00	/* 0xRRrr00ed: major, minor, 0, 0xed */
 #define EDU_REG_LIVE	0x04	/* reads back the bitwise NOT of what was written */
+#define EDU_REG_FACT	0x08	/* write n; reads n! once the status says done */
+#define EDU_REG_STATUS	0x20
+#define EDU_STATUS_COMPUTING 0x1
 #define EDU_REG_IRQ_STATUS 0x24
 #define EDU_REG_IRQ_RAISE 0x60
 #define EDU_REG_IRQ_ACK	0x64
@@ -68,6 +71,8 @@ _Static_assert(EDU_DMA_LEN < EDU_BUF_SIZE, "edu transfers must end inside its bu
 #define DMA_TIMEOUT_MS	3000		/* edu DMA runs 100 ms (virtual) after start */
 #define IRQ_TIMEOUT_MS	3000
 #define LIVE_PATTERN	0x12345678u
+#define FACT_N		10
+#define FACT_RESULT	3628800u	/* 10! */
 #define UNMAPPED_FILL	0xa5
 
 struct edu {
@@ -80,23 +85,12 @@ struct edu {
 
 static int edu_dma(struct edu *e, uint64_t src, uint64_t dst, uint32_t cmd)
 {
-	uint64_t v;
-	uint64_t deadline;
-
 	if (zn_bus_write64(e->d, 0, EDU_REG_DMA_SRC, src) ||
 	    zn_bus_write64(e->d, 0, EDU_REG_DMA_DST, dst) ||
 	    zn_bus_write64(e->d, 0, EDU_REG_DMA_CNT, EDU_DMA_LEN) ||
 	    zn_bus_write64(e->d, 0, EDU_REG_DMA_CMD, cmd | EDU_DMA_START))
 		return -EIO;
-	deadline = tap_now_ms() + DMA_TIMEOUT_MS;
-	do {
-		if (zn_bus_read64(e->d, 0, EDU_REG_DMA_CMD, &v))
-			return -EIO;
-		if (!(v & EDU_DMA_START))
-			return 0;
-		usleep(1000);
-	} while (tap_now_ms() < deadline);
-	return -ETIMEDOUT;
+	return tap_wait_reg(e->d, 0, EDU_REG_DMA_CMD, 8, EDU_DMA_START, 0, DMA_TIMEOUT_MS, NULL);
 }
 
 static void fill(uint8_t *p, size_t len, uint32_t seed)
@@ -161,6 +155,20 @@ static bool check_registers(struct edu *e)
 		  "liveness: wrote 0x%08x, read 0x%08x (want 0x%08x)",
 		  LIVE_PATTERN, live, (uint32_t)~LIVE_PATTERN);
 	return true;
+}
+
+/* The factorial unit: write n, wait for "computing" to clear, read n!. */
+static void check_factorial(struct edu *e)
+{
+	uint64_t st = 0;
+	uint32_t v = 0;
+	int rc = zn_bus_write32(e->d, 0, EDU_REG_FACT, FACT_N);
+
+	rc = rc ? rc : tap_wait_reg(e->d, 0, EDU_REG_STATUS, 4, EDU_STATUS_COMPUTING, 0,
+				    DMA_TIMEOUT_MS, &st);
+	rc = rc ? rc : zn_bus_read32(e->d, 0, EDU_REG_FACT, &v);
+	tap_check(rc == 0 && v == FACT_RESULT, "factorial: %u! reads %u (want %u), status 0x%"
+		  PRIx64 ", rc %d", FACT_N, v, FACT_RESULT, st, rc);
 }
 
 static bool check_dma_map(struct edu *e)
@@ -289,6 +297,7 @@ int main(int argc, char **argv)
 	check_open_and_info(&e);
 	if (!check_registers(&e))
 		goto out;
+	check_factorial(&e);
 	if (!check_dma_map(&e))
 		goto out;
 	check_dma_round_trip(&e, 1, false);

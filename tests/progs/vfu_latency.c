@@ -6,12 +6,17 @@
  *       comparison, a REGION_READ);
  *   (b) a doorbell: a plain store into the mmap-ed BAR2 page until the model
  *       has seen it and echoed the value back into the page, back to back
- *       (the model's loop is spinning) and after 2 ms of idleness (the loop
- *       has backed off to sleeping).
+ *       (the model's loop is spinning), after 2 ms of idleness (a pause
+ *       in a burst: within the loop's spin window) and after 20-21 ms (it
+ *       has backed off to its longest sleep; the gap is jittered so that
+ *       the rings fall on every phase of that sleep);
+ *   (c) with the server's pid: the CPU the server burns while this client
+ *       holds the device open and does nothing (the price of (b)).
  *
- *   vfu_latency SOCK [SAMPLES]      prints median and p99 per measure
+ *   vfu_latency SOCK [SAMPLES [SERVER_PID]]   prints median and p99 per measure
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +30,11 @@
 #define WARMUP		1000
 #define IDLE_SAMPLES	200
 #define IDLE_GAP_US	2000
+#define LONG_IDLE_SAMPLES 50
+#define LONG_IDLE_GAP_US 20000
+#define LONG_IDLE_JITTER_US 1000	/* spreads the rings over the server's sleep */
+#define CPU_SETTLE_US	100000	/* past the server's spin and back-off ramp */
+#define CPU_WINDOW_US	1000000
 #define REACT_LIMIT_NS	(1000ull * 1000 * 1000)	/* a doorbell unseen for 1 s: broken */
 
 static uint64_t now_ns(void)
@@ -64,6 +74,43 @@ static int ring(volatile uint64_t *page, uint64_t v, uint64_t *dt)
 	return 0;
 }
 
+/* The server's main thread (its loop): ns on a CPU and times it was run. */
+static int sched_read(int pid, uint64_t *run_ns, uint64_t *slices)
+{
+	char path[64];
+	uint64_t wait_ns;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64, run_ns, &wait_ns, slices);
+	fclose(f);
+	return n == 3 ? 0 : -EIO;
+}
+
+/* (c): the client stays connected and quiet; how busy is the server? */
+static int idle_cpu(int pid)
+{
+	uint64_t ns0, ns1, sl0, sl1, t0, t1;
+	int rc;
+
+	usleep(CPU_SETTLE_US);
+	t0 = now_ns();
+	if ((rc = sched_read(pid, &ns0, &sl0)) < 0)
+		return rc;
+	usleep(CPU_WINDOW_US);
+	t1 = now_ns();
+	if ((rc = sched_read(pid, &ns1, &sl1)) < 0)
+		return rc;
+	printf("(c) server CPU, client connected and idle     %.2f %%   (%.0f wake-ups/s)\n",
+	       100.0 * (double)(ns1 - ns0) / (double)(t1 - t0),
+	       (double)(sl1 - sl0) * 1e9 / (double)(t1 - t0));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct zn_bus_open_opts o = { .timeout_ms = 5000 };
@@ -75,8 +122,8 @@ int main(int argc, char **argv)
 	void *va = NULL;
 	int rc;
 
-	if (argc < 2 || n < 100) {
-		fprintf(stderr, "usage: vfu_latency SOCK [SAMPLES >= 100]\n");
+	if (argc < 2 || argc > 4 || n < 100) {
+		fprintf(stderr, "usage: vfu_latency SOCK [SAMPLES >= 100 [SERVER_PID]]\n");
 		return 2;
 	}
 	ns = calloc(n + WARMUP, sizeof(*ns));
@@ -122,6 +169,16 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 	report("    doorbell store -> model echo, 2 ms idle", ns, IDLE_SAMPLES);
+	for (unsigned i = 0, r = 1; i < LONG_IDLE_SAMPLES; i++) {
+		/* A fixed gap would hit the server's sleep at the same phase every time. */
+		r = r * 1103515245u + 12345u;
+		usleep(LONG_IDLE_GAP_US + (r >> 16) % LONG_IDLE_JITTER_US);
+		if ((rc = ring(page, ++seq, &ns[i])) < 0)
+			goto fail;
+	}
+	report("    doorbell store -> model echo, 20 ms idle", ns, LONG_IDLE_SAMPLES);
+	if (argc > 3 && (rc = idle_cpu(atoi(argv[3]))) < 0)
+		goto fail;
 	zn_bus_close(d);
 	free(ns);
 	return 0;

@@ -232,18 +232,15 @@ static void test_resp_addr_unmapped(void **state)
 	in.hdr.seq_id = 1;
 	in.hdr.target_id = BNXT_HWRM_TARGET_ID_HWRM;
 	in.hdr.cmpl_ring = BNXT_HWRM_CMPL_RING_NONE;
-	in.hdr.resp_addr = 0x10000;	/* nothing mapped there */
-	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
-	/* unaligned */
-	in.hdr.resp_addr = btc_iova(&C, C.resp) + 8;
-	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
-	/* the last byte past the end of the window */
-	in.hdr.resp_addr = C.mem->iova + C.mem->len - 96;
-	assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
-	{
+	/* nothing mapped there; unaligned; the last byte past the end of the
+	 * window. One at a time, as a driver's timeout would space them. */
+	for (int i = 0; i < 3; i++) {
 		int64_t end = btc_now_ms() + BTC_TIMEOUT_MS;
 
-		while (CNT("hwrm_no_response") < 3 && btc_now_ms() < end)
+		in.hdr.resp_addr = i == 0 ? 0x10000 : i == 1 ? btc_iova(&C, C.resp) + 8 :
+							  C.mem->iova + C.mem->len - 96;
+		assert_int_equal(btc_hwrm_raw(&C, &in, sizeof(in), false), 0);
+		while (CNT("hwrm_no_response") < 1u + i && btc_now_ms() < end)
 			btc_sleep_ms(1);
 	}
 	assert_int_equal(CNT("hwrm_no_response"), 3);
@@ -291,7 +288,7 @@ static void test_valid_byte_last(void **state)
 	while (!__atomic_load_n(&C.resp[175], __ATOMIC_ACQUIRE) && btc_now_ms() < end)
 		btc_sleep_ms(1);
 	assert_int_equal(C.resp[175], 1);
-	assert_true(btc_now_ms() - t0 >= 150);
+	assert_true(btc_now_ms() - t0 >= 400);
 }
 
 /* ---- short commands ---- */
@@ -1451,7 +1448,7 @@ static int setup_fail(void **state)
 static int setup_delay(void **state)
 {
 	(void)state;
-	return start(",valid_delay_ms=200");
+	return start(",valid_delay_ms=500");
 }
 
 int main(void)

@@ -49,6 +49,7 @@ struct srv {
 	int status;
 	int report;		/* read end: the child's failure text */
 	int lsock;
+	int listen_delay_ms;	/* > 0: the child listens only after this (a server starting) */
 	char dir[64];
 	char path[128];
 };
@@ -468,7 +469,8 @@ static void srv_start(struct srv *S, script_fn fn, const void *arg)
 	S->lsock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	assert_true(S->lsock >= 0);
 	assert_int_equal(bind(S->lsock, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(listen(S->lsock, 4), 0);
+	if (!S->listen_delay_ms)
+		assert_int_equal(listen(S->lsock, 4), 0);
 	assert_int_equal(pipe2(rep, O_CLOEXEC), 0);
 	S->pid = fork();
 	assert_true(S->pid >= 0);
@@ -477,6 +479,10 @@ static void srv_start(struct srv *S, script_fn fn, const void *arg)
 
 		close(rep[0]);
 		child_report = rep[1];
+		if (S->listen_delay_ms) {
+			poll(NULL, 0, S->listen_delay_ms);
+			SCHECK(listen(S->lsock, 4) == 0, "listen: %s", strerror(errno));
+		}
 		SCHECK(child_wait(S->lsock, POLLIN), "no client connected");
 		s = accept4(S->lsock, NULL, NULL, SOCK_CLOEXEC);
 		SCHECK(s >= 0, "accept: %s", strerror(errno));
@@ -540,6 +546,7 @@ static int setup(void **state)
 	(void)state;
 	log_errs = 0;
 	log_last[0] = '\0';
+	cur_srv.listen_delay_ms = 0;
 	zn_log_set_sink(log_sink, NULL);
 	return 0;
 }
@@ -1551,19 +1558,42 @@ static void test_no_server(void **state)
 {
 	struct zn_bus_open_opts o = { .timeout_ms = 200 };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char dir[] = "/tmp/znvfuXXXXXX", spec[160];
+	char dir[] = "/tmp/znvfuXXXXXX", spec[160], want[160];
 	struct zn_bus_dev *d = NULL;
 	int64_t t0, dt;
 	int ls;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
+	/* No socket file: a mistyped path fails at once, not after the timeout. */
+	o.timeout_ms = 5000;
 	snprintf(spec, sizeof(spec), "vfio-user:%s/none", dir);
 	t0 = now_ms();
 	assert_int_equal(zn_bus_open(spec, &o, &d), -ENOENT);
 	dt = now_ms() - t0;
-	assert_true(dt >= 150 && dt < 1000);	/* waited for a server to appear */
+	assert_true(dt < 100);
+	assert_null(d);
 	assert_int_equal(log_errs, 1);
+	snprintf(want, sizeof(want), "no socket at %s/none; check the path, or start the server",
+		 dir);
+	if (!strstr(log_last, want))
+		fail_msg("log line '%s' lacks '%s'", log_last, want);
+
+	/* A socket file nobody listens on (a server that died, or is starting)
+	 * is retried until the timeout. */
+	o.timeout_ms = 200;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/stale", dir);
+	ls = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_int_equal(bind(ls, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	snprintf(spec, sizeof(spec), "vfio-user:%s", sa.sun_path);
+	t0 = now_ms();
+	assert_int_equal(zn_bus_open(spec, &o, &d), -ECONNREFUSED);
+	dt = now_ms() - t0;
+	assert_true(dt >= 180 && dt < 1000);
+	assert_int_equal(log_errs, 2);
+	assert_non_null(strstr(log_last, "within 200 ms: Connection refused"));
+	close(ls);
+	unlink(sa.sun_path);
 
 	/* Listening, but never answering VERSION. */
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/mute", dir);
@@ -1585,6 +1615,26 @@ static void test_no_server(void **state)
 				     "hundred/and/eight/bytes", &o, &d), -ENAMETOOLONG);
 }
 
+/* A server whose socket exists but listens only 150 ms later is waited for. */
+static void test_server_starting(void **state)
+{
+	struct zn_device_info info;
+	struct zn_bus_dev *d;
+	int64_t t0 = now_ms(), dt;
+
+	(void)state;
+	cur_srv.listen_delay_ms = 150;
+	srv_start(&cur_srv, script_handshake, NULL);
+	d = open_dev(&cur_srv, TEST_TIMEOUT_MS);
+	dt = now_ms() - t0;
+	assert_true(dt >= 140 && dt < TEST_TIMEOUT_MS);
+	assert_int_equal(d->ops->get_device_info(d, &info), 0);
+	assert_int_equal(info.num_regions, 12);
+	zn_bus_close(d);
+	srv_finish(&cur_srv);
+	assert_int_equal(log_errs, 0);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1602,6 +1652,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_server_never_answers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slow_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_server, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_server_starting, setup, teardown),
 	};
 	const size_t nf = sizeof(fixed) / sizeof(fixed[0]);
 	const size_t nm = sizeof(mcases) / sizeof(mcases[0]);

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -1029,6 +1030,73 @@ static void test_dma_fault_reported(void **state)
 	close(fd);
 }
 
+static volatile sig_atomic_t sigbus_seen;
+
+/* Counts sent SIGBUSes; a fault that gets here escaped the server's guard. */
+static void count_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	static const char msg[] = "test_vfu_server: a DMA fault reached the old SIGBUS handler\n";
+
+	(void)sig;
+	(void)uc;
+	if (si->si_code > 0) {
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			_exit(98);
+		_exit(99);
+	}
+	sigbus_seen++;
+}
+
+/*
+ * A client that shrinks its DMA file after DMA_MAP: the model's next copy
+ * into the lost page faults (SIGBUS). The server survives, counts the error
+ * and the device reports it, as a DMA the host did not complete.
+ */
+static void test_dma_truncated_file(void **state)
+{
+	int fd = connect_ready();
+	int mfd = new_memfd(2 * 4096);
+	uint8_t *mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	struct sigaction mine = { .sa_sigaction = count_sigbus, .sa_flags = SA_SIGINFO }, old;
+
+	(void)state;
+	assert_true(mem != MAP_FAILED);
+	for (int i = 0; i < 64; i++)
+		mem[i] = (uint8_t)(i + 1);
+	/* Ours, standing for whatever handled SIGBUS before the server came. */
+	assert_int_equal(sigaction(SIGBUS, &mine, &old), 0);
+	sigbus_seen = 0;
+	assert_int_equal(dma_map(fd, IOVA, 2 * 4096, 0, ZN_VFU_DMA_F_READ | ZN_VFU_DMA_F_WRITE,
+				 mfd), 0);
+	enable(fd, MEM_MASTER);
+	assert_int_equal(ftruncate(mfd, 4096), 0);	/* page 1 of the window is gone */
+	edu_dma(fd, IOVA + 4096 + 64, EDU_DMA_BUF_ADDR, 64, EDU_DMA_CMD_RUN);
+	edu_dma(fd, EDU_DMA_BUF_ADDR, IOVA + 4096, 64, EDU_DMA_CMD_RUN | EDU_DMA_CMD_TO_RAM);
+	assert_int_equal(stats().dma_err_bus, 2);
+	assert_int_equal(stats().dma_err_unmapped, 0);
+	assert_int_equal(rd(fd, 2, EDU_DB_DMA_ERRORS, 8), 2);
+	assert_int_equal(rd(fd, CFG, 0x06, 2) & 0x2000, 0x2000);	/* master abort */
+	assert_true(log_has("DMA [0x101040, +0x40) refused: the client's memory behind the "
+			    "window is gone (file truncated after DMA_MAP?)"));
+	assert_int_equal(sigbus_seen, 0);
+
+	/* The page still there still works, both ways. */
+	edu_dma(fd, IOVA, EDU_DMA_BUF_ADDR, 64, EDU_DMA_CMD_RUN);
+	edu_dma(fd, EDU_DMA_BUF_ADDR, IOVA + 1024, 64, EDU_DMA_CMD_RUN | EDU_DMA_CMD_TO_RAM);
+	assert_memory_equal(mem + 1024, mem, 64);
+	assert_int_equal(stats().dma_err_bus, 2);
+	assert_int_equal(rd(fd, 0, EDU_REG_ID, 4), EDU_ID_VALUE);
+
+	/* A SIGBUS that is no DMA copy's still reaches the handler before ours. */
+	assert_int_equal(raise(SIGBUS), 0);
+	assert_int_equal(sigbus_seen, 1);
+	assert_int_equal(stats().dma_err_bus, 2);
+	assert_int_equal(sigaction(SIGBUS, &old, NULL), 0);
+	munmap(mem, 4096);
+	close(mfd);
+	close(fd);
+}
+
 static void test_dma_needs_bus_master(void **state)
 {
 	int fd = connect_ready();
@@ -1787,6 +1855,7 @@ int main(void)
 		T(test_bar0_registers),
 		T(test_dma_both_ways),
 		T(test_dma_fault_reported),
+		T(test_dma_truncated_file),
 		T(test_dma_needs_bus_master),
 		T(test_dma_map_errors),
 		T(test_irq_info),

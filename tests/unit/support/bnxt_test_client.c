@@ -924,16 +924,25 @@ double btc_pair_rate(struct btc_port *tx, struct btc_port *rx, const uint8_t *fr
 		     unsigned total, unsigned *got)
 {
 	static struct btc_rx_pkt pkt;
-	const unsigned burst = 32, window = 128;
+	const unsigned burst = 32;
+	/* in flight: what the receiver's AGG ring holds while up to a batch of
+	 * frames waits to be re-posted (each frame takes nagg AGG buffers) */
+	unsigned nagg = (unsigned)((len + rx->cfg.agg_buf - 1) / rx->cfg.agg_buf);
+	unsigned hold = rx->cfg.rx_batch > 1 ? rx->cfg.rx_batch : 1;
+	unsigned window = (rx->cfg.agg_size - 1) / nagg > hold ? (rx->cfg.agg_size - 1) / nagg - hold :
+								   1;
 	unsigned sent = 0, in = 0;
 	int64_t t0 = btc_now_ms(), end = t0 + 20000, t1;
+
+	if (window > 128)
+		window = 128;
 
 	while (in < total && btc_now_ms() < end) {
 		unsigned n = burst, space;
 
 		btc_tx_reap(tx, NULL, 0);
 		/* a burst's last packet asks for the completion that frees it all */
-		space = btc_tx_space(tx);
+		space = btc_tx_space(tx) / (unsigned)((len + BTC_TX_CHUNK - 1) / BTC_TX_CHUNK);
 		if (n > total - sent)
 			n = total - sent;
 		if (n > window - (sent - in))

@@ -220,8 +220,9 @@ void btc_rx_flush(struct btc_port *p, unsigned qi);
 size_t btc_udp4_frame(uint8_t *f, const uint8_t *dst, const uint8_t *src, size_t payload,
 		      uint8_t seed);
 /* Frames/s from tx's port into rx's queue 0: total frames of len bytes in
- * bursts of 32 (one completion per burst), at most 128 in flight; *got says
- * how many arrived with their length (bounded by 20 s). */
+ * bursts of 32 (one completion per burst), at most 128 in flight (fewer when
+ * the receiver's AGG ring could not hold them); *got says how many arrived
+ * with their length (bounded by 20 s). */
 double btc_pair_rate(struct btc_port *tx, struct btc_port *rx, const uint8_t *frame, size_t len,
 		     unsigned total, unsigned *got);
 
