@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zn-fwd's embedded default (DESIGN.md, "Buses and the device model"): with
+ * no device given, start a private zn-nicsim with two bnxt ports joined by a
+ * pair wire in a fresh temporary directory, and stop it on exit.
+ *
+ * The zn-nicsim binary: $ZN_NICSIM, else the one beside this program, else
+ * the first on $PATH.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fwd.h"
+
+#define SIM_READY_TIMEOUT_MS	10000
+#define SIM_STOP_TIMEOUT_MS	5000
+#define SIM_READY_FD		3
+
+static void nicsim_path(char *out, size_t len)
+{
+	const char *env = getenv("ZN_NICSIM");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			snprintf(out, len, "%.*s/zn-nicsim", (int)(slash - self), self);
+			if (access(out, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(out, len, "zn-nicsim");
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int fwd_sim_start(struct fwd_sim *s, const char *model_opts)
+{
+	char bin[PATH_MAX], dev0[160], dev1[160], wire[64], ready[8];
+	const char *extra = model_opts && *model_opts ? model_opts : NULL;
+	struct pollfd pfd;
+	int pipefd[2], rc;
+	ssize_t n;
+
+	memset(s, 0, sizeof(*s));
+	s->pid = -1;
+	snprintf(s->dir, sizeof(s->dir), "/tmp/zn-fwd.XXXXXX");
+	if (!mkdtemp(s->dir)) {
+		rc = -errno;
+		fprintf(stderr, "zn-fwd: cannot create a directory for zn-nicsim in /tmp: %s\n",
+			strerror(-rc));
+		return rc;
+	}
+	nicsim_path(bin, sizeof(bin));
+	snprintf(dev0, sizeof(dev0), "bnxt0=bnxt%s%s", extra ? "," : "", extra ? extra : "");
+	snprintf(dev1, sizeof(dev1), "bnxt1=bnxt%s%s", extra ? "," : "", extra ? extra : "");
+	snprintf(wire, sizeof(wire), "pair:bnxt0,bnxt1");
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		rc = -errno;
+		goto err_dir;
+	}
+	s->pid = fork();
+	if (s->pid < 0) {
+		rc = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		goto err_dir;
+	}
+	if (s->pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		/* Never outlive zn-fwd, even when it is killed. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* dup2 onto itself would keep O_CLOEXEC: clear it by hand then. */
+		if (pipefd[1] == SIM_READY_FD ? fcntl(SIM_READY_FD, F_SETFD, 0) < 0 :
+		    dup2(pipefd[1], SIM_READY_FD) < 0)
+			_exit(127);
+		if (devnull >= 0 && dup2(devnull, 1) < 0)
+			_exit(127);
+		execlp(bin, "zn-nicsim", "--dir", s->dir, "--dev", dev0, "--dev", dev1,
+		       "--wire", wire, "--ready-fd", "3", (char *)NULL);
+		fprintf(stderr, "zn-fwd: cannot run %s: %s (set ZN_NICSIM to its path)\n", bin,
+			strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
+	rc = poll(&pfd, 1, SIM_READY_TIMEOUT_MS);
+	n = rc > 0 ? read(pipefd[0], ready, sizeof(ready)) : 0;
+	close(pipefd[0]);
+	if (n < 5 || memcmp(ready, "ready", 5)) {
+		fprintf(stderr, "zn-fwd: zn-nicsim (%s) did not come up within %d ms; "
+			"check that it is built and that the bnxt model exists "
+			"(zn-nicsim --list-models)\n", bin, SIM_READY_TIMEOUT_MS);
+		fwd_sim_stop(s);
+		return -EIO;
+	}
+	snprintf(s->port0, sizeof(s->port0), "vfio-user:%s/bnxt0.sock", s->dir);
+	snprintf(s->port1, sizeof(s->port1), "vfio-user:%s/bnxt1.sock", s->dir);
+	printf("zn-fwd: no --port0/--port1 given: started zn-nicsim (pid %d) with two bnxt "
+	       "ports on a pair wire in %s; it stops when zn-fwd exits\n", (int)s->pid, s->dir);
+	fflush(stdout);
+	return 0;
+err_dir:
+	fprintf(stderr, "zn-fwd: cannot start zn-nicsim: %s\n", strerror(-rc));
+	rmdir(s->dir);
+	s->dir[0] = '\0';
+	return rc;
+}
+
+void fwd_sim_stop(struct fwd_sim *s)
+{
+	if (s->pid > 0) {
+		int status, waited = 0;
+
+		kill(s->pid, SIGTERM);
+		while (waitpid(s->pid, &status, WNOHANG) == 0) {
+			if (waited >= SIM_STOP_TIMEOUT_MS) {
+				fprintf(stderr, "zn-fwd: zn-nicsim (pid %d) ignored SIGTERM for "
+					"%d ms; killing it\n", (int)s->pid, SIM_STOP_TIMEOUT_MS);
+				kill(s->pid, SIGKILL);
+				waitpid(s->pid, &status, 0);
+				break;
+			}
+			sleep_ms(10);
+			waited += 10;
+		}
+		s->pid = -1;
+	}
+	if (s->dir[0]) {
+		char path[128];
+
+		/* zn-nicsim removes its sockets on SIGTERM; these are for a killed one. */
+		snprintf(path, sizeof(path), "%s/bnxt0.sock", s->dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/bnxt1.sock", s->dir);
+		unlink(path);
+		rmdir(s->dir);
+		s->dir[0] = '\0';
+	}
+}
