@@ -193,12 +193,17 @@ void zn_bnxt_rxq_destroy(struct bnxt *bp, struct bnxt_rxq *rxq)
 	free(rxq);
 }
 
-/* Post up to want AGG buffers from prod on; returns the new producer. */
+/*
+ * Post up to want AGG buffers from prod on; returns the new producer. A BD's
+ * word 0 (type, buffer size, opaque = its slot) never changes and is written
+ * once by zn_bnxt_rxq_prepare: posting is the address and the buffer id.
+ */
 static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 {
 	struct zn_buf bufs[RX_REFILL_BATCH];
 	const uint32_t mask = q->c.agg_mask;
-	const uint64_t lo = BNXT_RX_BD_TYPE_AGG | (uint64_t)q->c.agg_buf_size << 16;
+	struct bnxt_rx_bd *const agg_bd = q->agg_bd;
+	struct bnxt_agg_slot *const agg_sw = q->agg_sw;
 
 	while (want) {
 		uint32_t ask = want < RX_REFILL_BATCH ? want : RX_REFILL_BATCH;
@@ -207,12 +212,10 @@ static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 		if (got > ask)
 			got = ask;	/* a provider that overfills is not trusted */
 		for (uint32_t i = 0; i < got; i++) {
-			uint32_t slot = prod & mask;
-			uint64_t *bd = (uint64_t *)&q->agg_bd[slot];
+			const uint32_t slot = prod & mask;
 
-			bd[0] = lo | (uint64_t)slot << 32;
-			bd[1] = bufs[i].iova;
-			q->agg_sw[slot].buf_id = bufs[i].id;
+			agg_bd[slot].addr = bufs[i].iova;
+			agg_sw[slot].buf_id = bufs[i].id;
 			prod++;
 		}
 		if (got < ask) {
@@ -235,7 +238,12 @@ void zn_bnxt_rxq_prepare(struct bnxt_rxq *q)
 		bd[i].opaque = i;
 		bd[i].addr = q->hdr_iova + (uint64_t)i * q->c.hdr_buf_size;
 	}
-	memset(q->agg_bd, 0, (size_t)q->agg.size * BNXT_BD_SIZE);
+	for (uint32_t i = 0; i < q->agg.size; i++) {
+		uint64_t *w = (uint64_t *)&q->agg_bd[i];
+
+		w[0] = BNXT_RX_BD_TYPE_AGG | (uint64_t)q->c.agg_buf_size << 16 | (uint64_t)i << 32;
+		w[1] = 0;
+	}
 	memset(&q->pos, 0, sizeof(q->pos));
 	q->pos.rx_prod = q->rx.size - 1;
 	q->pos.agg_prod = agg_refill(q, 0, q->agg.size - 1);
