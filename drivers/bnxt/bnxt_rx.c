@@ -212,12 +212,20 @@ static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 
 		if (got > ask)
 			got = ask;	/* a provider that overfills is not trusted */
-		for (uint32_t i = 0; i < got; i++) {
+		/* In at most two runs of slots, split where the ring wraps. */
+		for (uint32_t i = 0; i < got;) {
 			const uint32_t slot = prod & mask;
+			const uint32_t run = got - i < mask + 1 - slot ? got - i : mask + 1 - slot;
+			struct bnxt_rx_bd *b = &agg_bd[slot];
+			struct bnxt_agg_slot *sw = &agg_sw[slot];
+			const struct zn_buf *src = &bufs[i], *const end = src + run;
 
-			agg_bd[slot].addr = bufs[i].iova;
-			agg_sw[slot].buf_id = bufs[i].id;
-			prod++;
+			for (; src < end; src++, b++, sw++) {
+				b->addr = src->iova;
+				sw->buf_id = src->id;
+			}
+			i += run;
+			prod += run;
 		}
 		if (got < ask) {
 			q->st.nobuf++;
@@ -388,8 +396,11 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 	const struct bnxt_agg_slot *const agg_sw = q->agg_sw;
 	const uint32_t qid_hi = (uint32_t)q->c.qid << 16;
 	uint32_t raw = q->pos.cq_raw, rx_cons = q->pos.rx_cons, agg_cons = q->pos.agg_cons;
-	uint32_t agg_left = q->pos.agg_prod - agg_cons;
+	const uint32_t agg_prod = q->pos.agg_prod, agg_prod_m1 = agg_prod - 1u;
 	const uint32_t rx_start = rx_cons, cq_start = raw, rx_prod = q->pos.rx_prod;
+	/* A good frame takes 2 + k slots, 1 RX and k AGG: raw is not kept in
+	 * the loop but derived, raw = raw_bias + 2 * rx_cons + agg_cons. */
+	uint32_t raw_bias = raw - 2 * rx_cons - agg_cons;
 	struct zn_rx_pkt *p = pkts, *const last = pkts + n, *pend;
 	/* The next slot and the V it has when complete (the phase of its pass:
 	 * not (raw >> shift) & 1), kept across the loop, not derived from raw. */
@@ -421,10 +432,12 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 		rs = rx_cons & rx_mask;
 		/* second and last slot valid; RX_L2 without ERROR; the next RX
 		 * slot; no error reported; 1..buffer bytes */
-		bad = ((ev ^ (uint32_t)w1) | (vl ^ (uint32_t)w1)) & 1u;
+		/* (the first slot's V is ph: the V and error checks of ev fold) */
+		_Static_assert(!(BNXT_RX_ERRORS_DROP & 1u), "V is bit 0 of errors_v2");
+		bad = (ev ^ ph) & (BNXT_RX_ERRORS_DROP | 1u);
+		bad |= (vl ^ ph) & 1u;
 		bad |= ((uint32_t)w0 & 0x7fu) ^ BNXT_CMPL_TYPE_RX_L2;
 		bad |= (uint32_t)(w0 >> 32) ^ rs;
-		bad |= ev & BNXT_RX_ERRORS_DROP;
 		total = len;
 		if (k == 1) {
 			/* The usual split frame: one AGG buffer, posted, the next. */
@@ -437,13 +450,14 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 			bad |= ((uint32_t)a & 0x3fu) ^ BNXT_CMPL_TYPE_RX_AGG;
 			bad |= (uint32_t)(a >> 32) ^ as;
 			bad |= ((len - 1u) | (hdr_size - len) | (al - 1u) | (agg_buf - al) |
-				(agg_left - 1u) | (max - total)) & RX_SIGN;
+				(agg_prod_m1 - agg_cons) | (max - total)) & RX_SIGN;
 			/* buf_id and off = 0 in one store */
 			id_off = agg_sw[as].buf_id;
 			memcpy(&p->seg[0].buf_id, &id_off, sizeof(id_off));
 			p->seg[0].len = al;
 		} else if (k) {
-			struct agg_res r = agg_more(lo, q, agg_cons & agg_mask, k, agg_left, p, total);
+			struct agg_res r = agg_more(lo, q, agg_cons & agg_mask, k,
+						      agg_prod - agg_cons, p, total);
 
 			bad |= r.bad;
 			total = r.total;
@@ -464,10 +478,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 		p->pkt_len = total;
 		p->nseg = k;
 		__builtin_prefetch(p->hdr);
-		raw += 2 + k;
 		rx_cons++;
 		agg_cons += k;
-		agg_left -= k;
 		bytes += total;
 		p++;
 		lo = (const uint8_t *)nxt;
@@ -480,8 +492,8 @@ slow:
 		/* Not a plain good frame: what is it? */
 		{
 			struct bnxt_rx_pos pos = {
-				.cq_raw = raw, .rx_cons = rx_cons, .rx_prod = rx_prod,
-				.agg_cons = agg_cons, .agg_prod = agg_cons + agg_left,
+				.cq_raw = raw_bias + 2 * rx_cons + agg_cons, .rx_cons = rx_cons,
+				.rx_prod = rx_prod, .agg_cons = agg_cons, .agg_prod = agg_prod,
 			};
 			bool got;
 
@@ -489,7 +501,7 @@ slow:
 			raw = pos.cq_raw;
 			rx_cons = pos.rx_cons;
 			agg_cons = pos.agg_cons;
-			agg_left = pos.agg_prod - agg_cons;
+			raw_bias = raw - 2 * rx_cons - agg_cons;
 			lo = cq + (size_t)(raw & cq_mask) * BNXT_CMPL_SIZE;
 			ph = ~(raw >> cq_shift) & 1u;
 			if (!k)
@@ -504,6 +516,7 @@ slow:
 				    (uint32_t)(last - p) : rx_prod - rx_cons);
 		}
 	}
+	raw = raw_bias + 2 * rx_cons + agg_cons;
 	cnt = (uint32_t)(p - pkts);
 	q->st.packets += cnt;
 	q->st.bytes += bytes;

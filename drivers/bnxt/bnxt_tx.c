@@ -220,10 +220,9 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 
 	for (i = 0; i < n; i++) {
 		const struct zn_tx_pkt *p = &pkts[i];
-		const uint32_t start = prod;
+		const uint32_t start = prod, ps = prod & mask, ns = p->nseg, l0 = p->seg[0].len;
+		const uint64_t opq = (uint64_t)prod << 32;	/* the first BD's opaque */
 		uint32_t total, nbd;
-
-		const uint32_t ns = p->nseg, l0 = p->seg[0].len;
 		uint64_t w0;
 
 		/* Inline: 1 or 2 segments, BNXT_TX_MIN_PKT_LEN..max bytes in all,
@@ -234,8 +233,8 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 				goto full;
 			total = l0;
 			nbd = 1;
-			w0 = tx_w0_1seg[total >> 9] | (uint64_t)l0 << 16 | (uint64_t)prod << 32;
-			put_bd(&bd[prod & mask], w0, p->seg[0].iova);
+			w0 = tx_w0_1seg[total >> 9] | (uint64_t)l0 << 16 | opq;
+			put_bd(&bd[ps], w0, p->seg[0].iova);
 		} else if (__builtin_expect(ns == 2, 1) &&
 			   ((l0 - 1u) | (p->seg[1].len - 1u)) < max &&
 			   (uint64_t)l0 + p->seg[1].len - BNXT_TX_MIN_PKT_LEN <= max_less_min) {
@@ -247,8 +246,8 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 				goto full;
 			total = l0 + l1;
 			nbd = 2;
-			w0 = tx_w0_2seg[total >> 9] | (uint64_t)l0 << 16 | (uint64_t)prod << 32;
-			put_bd(&bd[prod & mask], w0, p->seg[0].iova);
+			w0 = tx_w0_2seg[total >> 9] | (uint64_t)l0 << 16 | opq;
+			put_bd(&bd[ps], w0, p->seg[0].iova);
 			put_bd(&bd[(prod + 1) & mask],
 			       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
 		} else {
@@ -258,8 +257,8 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 			if (nbd == ~0u)
 				goto full;
 		}
-		sw[start & mask].cookie = p->cookie;
-		sw[start & mask].meta = nbd;		/* want_cmpl 0 */
+		sw[ps].cookie = p->cookie;
+		sw[ps].meta = nbd;		/* want_cmpl 0 */
 		prod += nbd;
 		avail -= nbd;
 		bytes += total;
@@ -315,6 +314,7 @@ static __attribute__((noinline)) void tx_bad(struct bnxt_txq *q, uint32_t raw, c
 uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 {
 	const uint32_t mask = q->mask;
+	struct bnxt_tx_slot *const sw = q->sw;	/* a local: cookies[] may alias q */
 	uint32_t raw = q->cq_raw, done = q->done, cons, k = 0;
 
 	for (uint32_t budget = q->cq_size; budget; budget--) {
@@ -369,7 +369,7 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 
 	cons = q->cons;
 	while (cons != done && k < n) {
-		struct bnxt_tx_slot *s = &q->sw[cons & mask];
+		struct bnxt_tx_slot *s = &sw[cons & mask];
 
 		cookies[k++] = s->cookie;
 		cons += s->nbd;
