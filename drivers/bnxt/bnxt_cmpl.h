@@ -73,32 +73,48 @@ struct bnxt_cmpl_res {
 	(BNXT_RX_CMPL_ERRORS_BUFFER_ERROR_MASK | BNXT_RX_CMPL_ERRORS_CRC_ERROR | \
 	 BNXT_RX_CMPL_ERRORS_T_PKT_ERROR_MASK | BNXT_RX_CMPL_ERRORS_PKT_ERROR_MASK)
 
-/* Checksum flags by (flags2 IP/L4 computed) | (errors IP/L4 bad) << 2. */
-static const uint8_t bnxt_rx_csum_flags[16] = {
-	[0x1] = ZN_RX_F_L3_CSUM_OK,
-	[0x2] = ZN_RX_F_L4_CSUM_OK,
-	[0x3] = ZN_RX_F_L3_CSUM_OK | ZN_RX_F_L4_CSUM_OK,
-	[0x5] = ZN_RX_F_L3_CSUM_BAD,
-	[0x6] = ZN_RX_F_L4_CSUM_OK,
-	[0x7] = ZN_RX_F_L3_CSUM_BAD | ZN_RX_F_L4_CSUM_OK,
-	[0x9] = ZN_RX_F_L3_CSUM_OK,
-	[0xa] = ZN_RX_F_L4_CSUM_BAD,
-	[0xb] = ZN_RX_F_L3_CSUM_OK | ZN_RX_F_L4_CSUM_BAD,
-	[0xd] = ZN_RX_F_L3_CSUM_BAD,
-	[0xe] = ZN_RX_F_L4_CSUM_BAD,
-	[0xf] = ZN_RX_F_L3_CSUM_BAD | ZN_RX_F_L4_CSUM_BAD,
-};
-
 /*
- * The packet flags of a good frame, without branches: RSS_VALID (bit 10) is
- * ZN_RX_F_RSS_HASH (bit 0); placement bit 8, set for HDS (2), gives
- * ZN_RX_F_SPLIT (bit 5) (the undefined placements 3, 6 and 7 too).
+ * The packet flags of a good frame: one table load. Index bits 0-1 flags2
+ * IP/L4 checksum computed, 2-3 errors IP/L4 checksum bad, 4 flags_type bit 8
+ * (placement bit 1: set for HDS (2), and the undefined placements 3, 6 and
+ * 7 too) -> ZN_RX_F_SPLIT, 6 flags_type bit 10 (RSS_VALID) ->
+ * ZN_RX_F_RSS_HASH. The checksum flags by bits 0-3 (computed | bad << 2)
+ * are packed a byte each in two 64-bit constants, so the table is built at
+ * compile time: OK when computed and not bad, BAD when computed and bad,
+ * nothing when not computed.
  */
-_Static_assert(ZN_RX_F_RSS_HASH == 1u && ZN_RX_F_SPLIT == 0x20u, "flag bits");
+#define BNXT_CS_L3OK	ZN_RX_F_L3_CSUM_OK
+#define BNXT_CS_L4OK	ZN_RX_F_L4_CSUM_OK
+#define BNXT_CS_L3BAD	ZN_RX_F_L3_CSUM_BAD
+#define BNXT_CS_L4BAD	ZN_RX_F_L4_CSUM_BAD
+#define BNXT_CS_B(i, v)	((uint64_t)(v) << (8 * ((i) & 7)))
+#define BNXT_CS_0_7 \
+	(BNXT_CS_B(1, BNXT_CS_L3OK) | BNXT_CS_B(2, BNXT_CS_L4OK) | \
+	 BNXT_CS_B(3, BNXT_CS_L3OK | BNXT_CS_L4OK) | BNXT_CS_B(5, BNXT_CS_L3BAD) | \
+	 BNXT_CS_B(6, BNXT_CS_L4OK) | BNXT_CS_B(7, BNXT_CS_L3BAD | BNXT_CS_L4OK))
+#define BNXT_CS_8_15 \
+	(BNXT_CS_B(9, BNXT_CS_L3OK) | BNXT_CS_B(10, BNXT_CS_L4BAD) | \
+	 BNXT_CS_B(11, BNXT_CS_L3OK | BNXT_CS_L4BAD) | BNXT_CS_B(13, BNXT_CS_L3BAD) | \
+	 BNXT_CS_B(14, BNXT_CS_L4BAD) | BNXT_CS_B(15, BNXT_CS_L3BAD | BNXT_CS_L4BAD))
+#define BNXT_CS(i) \
+	((uint8_t)((((i) & 8 ? BNXT_CS_8_15 : BNXT_CS_0_7) >> (8 * ((i) & 7))) & 0xffu))
+#define BNXT_RXF(i) \
+	((uint8_t)(BNXT_CS(i) | ((i) & 0x10 ? ZN_RX_F_SPLIT : 0) | \
+		   ((i) & 0x40 ? ZN_RX_F_RSS_HASH : 0)))
+#define BNXT_RXF4(i)	BNXT_RXF(i), BNXT_RXF((i) + 1), BNXT_RXF((i) + 2), BNXT_RXF((i) + 3)
+#define BNXT_RXF16(i)	BNXT_RXF4(i), BNXT_RXF4((i) + 4), BNXT_RXF4((i) + 8), BNXT_RXF4((i) + 12)
+static const uint8_t bnxt_rx_flag_tbl[128] = {
+	BNXT_RXF16(0), BNXT_RXF16(16), BNXT_RXF16(32), BNXT_RXF16(48),
+	BNXT_RXF16(64), BNXT_RXF16(80), BNXT_RXF16(96), BNXT_RXF16(112),
+};
+_Static_assert(BNXT_RX_CMPL_FLAGS_RSS_VALID == 0x400u && BNXT_RX_CMPL_FLAGS_PLACEMENT_HDS == 0x100u &&
+	       BNXT_RX_CMPL_FLAGS2_IP_CS_CALC == 1u && BNXT_RX_CMPL_FLAGS2_L4_CS_CALC == 2u &&
+	       BNXT_RX_CMPL_ERRORS_IP_CS_ERROR == 0x10u && BNXT_RX_CMPL_ERRORS_L4_CS_ERROR == 0x20u,
+	       "the flag table's index bits");
+
 static inline uint32_t bnxt_rx_flags(uint32_t ft, uint32_t flags2, uint32_t errs)
 {
-	return bnxt_rx_csum_flags[(flags2 & 0x3u) | ((errs >> 2) & 0xcu)] |
-	       ((ft >> 10) & 1u) | ((ft >> 3) & 0x20u);
+	return bnxt_rx_flag_tbl[(flags2 & 0x3u) | ((errs >> 2) & 0xcu) | ((ft >> 4) & 0x50u)];
 }
 
 static inline const void *bnxt_cq_slot(const struct bnxt_rx_ctx *c, uint32_t raw)

@@ -22,6 +22,7 @@
  * there yet, §7.3), then the CQ consumer.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,12 +194,17 @@ void zn_bnxt_rxq_destroy(struct bnxt *bp, struct bnxt_rxq *rxq)
 	free(rxq);
 }
 
-/* Post up to want AGG buffers from prod on; returns the new producer. */
+/*
+ * Post up to want AGG buffers from prod on; returns the new producer. A BD's
+ * word 0 (type, buffer size, opaque = its slot) never changes and is written
+ * once by zn_bnxt_rxq_prepare: posting is the address and the buffer id.
+ */
 static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 {
 	struct zn_buf bufs[RX_REFILL_BATCH];
 	const uint32_t mask = q->c.agg_mask;
-	const uint64_t lo = BNXT_RX_BD_TYPE_AGG | (uint64_t)q->c.agg_buf_size << 16;
+	struct bnxt_rx_bd *const agg_bd = q->agg_bd;
+	struct bnxt_agg_slot *const agg_sw = q->agg_sw;
 
 	while (want) {
 		uint32_t ask = want < RX_REFILL_BATCH ? want : RX_REFILL_BATCH;
@@ -206,14 +212,20 @@ static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 
 		if (got > ask)
 			got = ask;	/* a provider that overfills is not trusted */
-		for (uint32_t i = 0; i < got; i++) {
-			uint32_t slot = prod & mask;
-			uint64_t *bd = (uint64_t *)&q->agg_bd[slot];
+		/* In at most two runs of slots, split where the ring wraps. */
+		for (uint32_t i = 0; i < got;) {
+			const uint32_t slot = prod & mask;
+			const uint32_t run = got - i < mask + 1 - slot ? got - i : mask + 1 - slot;
+			struct bnxt_rx_bd *b = &agg_bd[slot];
+			struct bnxt_agg_slot *sw = &agg_sw[slot];
+			const struct zn_buf *src = &bufs[i], *const end = src + run;
 
-			bd[0] = lo | (uint64_t)slot << 32;
-			bd[1] = bufs[i].iova;
-			q->agg_sw[slot].buf_id = bufs[i].id;
-			prod++;
+			for (; src < end; src++, b++, sw++) {
+				b->addr = src->iova;
+				sw->buf_id = src->id;
+			}
+			i += run;
+			prod += run;
 		}
 		if (got < ask) {
 			q->st.nobuf++;
@@ -235,7 +247,12 @@ void zn_bnxt_rxq_prepare(struct bnxt_rxq *q)
 		bd[i].opaque = i;
 		bd[i].addr = q->hdr_iova + (uint64_t)i * q->c.hdr_buf_size;
 	}
-	memset(q->agg_bd, 0, (size_t)q->agg.size * BNXT_BD_SIZE);
+	for (uint32_t i = 0; i < q->agg.size; i++) {
+		uint64_t *w = (uint64_t *)&q->agg_bd[i];
+
+		w[0] = BNXT_RX_BD_TYPE_AGG | (uint64_t)q->c.agg_buf_size << 16 | (uint64_t)i << 32;
+		w[1] = 0;
+	}
 	memset(&q->pos, 0, sizeof(q->pos));
 	q->pos.rx_prod = q->rx.size - 1;
 	q->pos.agg_prod = agg_refill(q, 0, q->agg.size - 1);
@@ -317,6 +334,11 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 
 #define RX_SIGN 0x80000000u
 
+/* The burst writes buf_id + off, and hdr_len + queue, each with one store. */
+_Static_assert(offsetof(struct zn_rx_pkt, seg[0].off) == offsetof(struct zn_rx_pkt, seg[0].buf_id) + 4 &&
+	       offsetof(struct zn_rx_pkt, queue) == offsetof(struct zn_rx_pkt, hdr_len) + 2,
+	       "zn_rx_pkt layout");
+
 struct agg_res {
 	uint64_t bad;
 	uint32_t total;
@@ -363,92 +385,115 @@ static __attribute__((noinline)) struct agg_res agg_more(const uint8_t *lo, cons
 uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n)
 {
 	const uint8_t *const cq = q->c.cq;
-	const uint32_t cq_mask = q->c.cq_mask, cq_shift = q->c.cq_shift, cq_size = q->c.cq_size;
+	const uint32_t cq_mask = q->c.cq_mask, cq_shift = q->c.cq_shift;
+	const uintptr_t cq_end = (uintptr_t)cq + (size_t)q->c.cq_size * BNXT_CMPL_SIZE;
 	const uint32_t rx_mask = q->c.rx_mask, hdr_size = q->c.hdr_buf_size;
 	const uint32_t agg_mask = q->c.agg_mask, agg_buf = q->c.agg_buf_size;
 	const uint32_t max = q->c.max_frame;
+	/* A frame without AGG buffers: one check covers buffer and MRU. */
+	const uint32_t hdr_lim = hdr_size < max ? hdr_size : max;
 	const uint8_t *const hdr_va = q->c.hdr_va;
 	const struct bnxt_agg_slot *const agg_sw = q->agg_sw;
-	const uint16_t qid = q->c.qid;
+	const uint32_t qid_hi = (uint32_t)q->c.qid << 16;
 	uint32_t raw = q->pos.cq_raw, rx_cons = q->pos.rx_cons, agg_cons = q->pos.agg_cons;
-	uint32_t agg_left = q->pos.agg_prod - agg_cons;
+	const uint32_t agg_prod = q->pos.agg_prod, agg_prod_m1 = agg_prod - 1u;
 	const uint32_t rx_start = rx_cons, cq_start = raw, rx_prod = q->pos.rx_prod;
+	/* A good frame takes 2 + k slots, 1 RX and k AGG: raw is not kept in
+	 * the loop but derived, raw = raw_bias + 2 * rx_cons + agg_cons. */
+	uint32_t raw_bias = raw - 2 * rx_cons - agg_cons;
 	struct zn_rx_pkt *p = pkts, *const last = pkts + n, *pend;
+	/* The next slot and the V it has when complete (the phase of its pass:
+	 * not (raw >> shift) & 1), kept across the loop, not derived from raw. */
+	const uint8_t *lo = cq + (size_t)(raw & cq_mask) * BNXT_CMPL_SIZE;
+	uint32_t ph = ~(raw >> cq_shift) & 1u;
 	uint32_t other = 0, prod, cnt;
 	uint64_t bytes = 0;
 
 	/* At most one frame per posted RX slot: no per-frame check needed. */
 	pend = pkts + (n < rx_prod - rx_cons ? n : rx_prod - rx_cons);
 	while (p < pend) {
-		const uint32_t ri = raw & cq_mask;
-		const uint8_t *lo = cq + (size_t)ri * BNXT_CMPL_SIZE;
 		uint64_t w0, w1, bad;
-		uint32_t k, ev, vl, len, total, as;
+		uint32_t k, ev, vl, len, total, as, rs;
+		uintptr_t nxt;
 
-		/* V of the first slot has the phase of its pass: not (raw >> shift) & 1. */
 		w1 = *(const volatile uint64_t *)(lo + 8);
-		if (!(((uint32_t)w1 ^ (raw >> cq_shift)) & 1u))
+		if (((uint32_t)w1 ^ ph) & 1u)
 			break;
 		k = ((uint32_t)w1 >> 1) & 0x1fu;	/* AGG records */
-		if (__builtin_expect(ri + 2 + k > cq_size, 0))
-			goto slow;
+		nxt = (uintptr_t)lo + (size_t)(2 + k) * BNXT_CMPL_SIZE;
+		if (__builtin_expect(nxt > cq_end, 0))
+			goto slow;	/* the group crosses the ring's end */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		ev = *(const volatile uint32_t *)(lo + BNXT_CMPL_SIZE + 8);
-		vl = *(const volatile uint32_t *)(lo + (size_t)(1 + k) * BNXT_CMPL_SIZE + 8);
+		vl = *(const volatile uint32_t *)(nxt - 8);	/* the group's last slot */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		w0 = *(const uint64_t *)lo;
 		len = (uint32_t)(w0 >> 16) & 0xffffu;
+		rs = rx_cons & rx_mask;
 		/* second and last slot valid; RX_L2 without ERROR; the next RX
 		 * slot; no error reported; 1..buffer bytes */
-		bad = ((ev ^ (uint32_t)w1) | (vl ^ (uint32_t)w1)) & 1u;
+		/* (the first slot's V is ph: the V and error checks of ev fold) */
+		_Static_assert(!(BNXT_RX_ERRORS_DROP & 1u), "V is bit 0 of errors_v2");
+		bad = (ev ^ ph) & (BNXT_RX_ERRORS_DROP | 1u);
+		bad |= (vl ^ ph) & 1u;
 		bad |= ((uint32_t)w0 & 0x7fu) ^ BNXT_CMPL_TYPE_RX_L2;
-		bad |= (uint32_t)(w0 >> 32) ^ (rx_cons & rx_mask);
-		bad |= ev & BNXT_RX_ERRORS_DROP;
-		bad |= ((len - 1u) | (hdr_size - len)) & RX_SIGN;
+		bad |= (uint32_t)(w0 >> 32) ^ rs;
 		total = len;
-		as = agg_cons & agg_mask;
 		if (k == 1) {
 			/* The usual split frame: one AGG buffer, posted, the next. */
 			uint64_t a = *(const uint64_t *)(lo + 2 * BNXT_CMPL_SIZE);
 			uint32_t al = (uint32_t)(a >> 16) & 0xffffu;
+			uint64_t id_off;
 
+			as = agg_cons & agg_mask;
+			total += al;
 			bad |= ((uint32_t)a & 0x3fu) ^ BNXT_CMPL_TYPE_RX_AGG;
 			bad |= (uint32_t)(a >> 32) ^ as;
-			bad |= ((al - 1u) | (agg_buf - al) | (agg_left - 1u)) & RX_SIGN;
-			total += al;
-			p->seg[0].buf_id = agg_sw[as].buf_id;
-			p->seg[0].off = 0;
+			bad |= ((len - 1u) | (hdr_size - len) | (al - 1u) | (agg_buf - al) |
+				(agg_prod_m1 - agg_cons) | (max - total)) & RX_SIGN;
+			/* buf_id and off = 0 in one store */
+			id_off = agg_sw[as].buf_id;
+			memcpy(&p->seg[0].buf_id, &id_off, sizeof(id_off));
 			p->seg[0].len = al;
 		} else if (k) {
-			struct agg_res r = agg_more(lo, q, as, k, agg_left, p, total);
+			struct agg_res r = agg_more(lo, q, agg_cons & agg_mask, k,
+						      agg_prod - agg_cons, p, total);
 
 			bad |= r.bad;
 			total = r.total;
+			bad |= ((len - 1u) | (hdr_size - len) | (max - total)) & RX_SIGN;
+		} else {
+			bad |= (len - 1u) >= hdr_lim;
 		}
-		bad |= (max - total) & RX_SIGN;
 		if (__builtin_expect(bad != 0, 0))
 			goto slow;
-		p->hdr = hdr_va + (size_t)(rx_cons & rx_mask) * hdr_size;
-		p->hdr_len = (uint16_t)len;
-		p->queue = qid;
+		p->hdr = hdr_va + (size_t)rs * hdr_size;
+		{
+			uint32_t lq = len | qid_hi;	/* hdr_len and queue, one store */
+
+			memcpy(&p->hdr_len, &lq, sizeof(lq));
+		}
 		p->rss_hash = (uint32_t)(w1 >> 32);
 		p->flags = bnxt_rx_flags((uint32_t)w0, *(const uint32_t *)(lo + BNXT_CMPL_SIZE), ev);
 		p->pkt_len = total;
 		p->nseg = k;
 		__builtin_prefetch(p->hdr);
-		raw += 2 + k;
 		rx_cons++;
 		agg_cons += k;
-		agg_left -= k;
 		bytes += total;
 		p++;
+		lo = (const uint8_t *)nxt;
+		if (__builtin_expect(nxt == cq_end, 0)) {
+			lo = cq;
+			ph ^= 1u;
+		}
 		continue;
 slow:
 		/* Not a plain good frame: what is it? */
 		{
 			struct bnxt_rx_pos pos = {
-				.cq_raw = raw, .rx_cons = rx_cons, .rx_prod = rx_prod,
-				.agg_cons = agg_cons, .agg_prod = agg_cons + agg_left,
+				.cq_raw = raw_bias + 2 * rx_cons + agg_cons, .rx_cons = rx_cons,
+				.rx_prod = rx_prod, .agg_cons = agg_cons, .agg_prod = agg_prod,
 			};
 			bool got;
 
@@ -456,7 +501,9 @@ slow:
 			raw = pos.cq_raw;
 			rx_cons = pos.rx_cons;
 			agg_cons = pos.agg_cons;
-			agg_left = pos.agg_prod - agg_cons;
+			raw_bias = raw - 2 * rx_cons - agg_cons;
+			lo = cq + (size_t)(raw & cq_mask) * BNXT_CMPL_SIZE;
+			ph = ~(raw >> cq_shift) & 1u;
 			if (!k)
 				break;
 			if (got) {
@@ -469,6 +516,7 @@ slow:
 				    (uint32_t)(last - p) : rx_prod - rx_cons);
 		}
 	}
+	raw = raw_bias + 2 * rx_cons + agg_cons;
 	cnt = (uint32_t)(p - pkts);
 	q->st.packets += cnt;
 	q->st.bytes += bytes;

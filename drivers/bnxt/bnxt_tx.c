@@ -139,6 +139,24 @@ _Static_assert(BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32u << 9, "LHINT table covers e
 #define TX_SIGN 0x80000000u
 
 /*
+ * The first BD's flags of a frame the burst takes inline (no pad BD: at
+ * least BNXT_TX_MIN_PKT_LEN bytes), by total >> 9 as tx_lhint: the burst ors
+ * in length and opaque, so word 0 is one load, two shifts, two ors.
+ */
+#define TX_W0(nbd, end) (BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL | \
+			 (nbd) << BNXT_TX_BD_FLAGS_BD_CNT_SFT | (end))
+#define TX_W0_ROW(nbd, end) { \
+	TX_W0(nbd, end) | LH(0), TX_W0(nbd, end) | LH(1), \
+	TX_W0(nbd, end) | LH(2), TX_W0(nbd, end) | LH(2), \
+	[4 ... 31] = TX_W0(nbd, end) | LH(3) }
+#define LH(x) ((x) << 13)
+static const uint16_t tx_w0_1seg[32] = TX_W0_ROW(1, BNXT_TX_BD_FLAGS_PACKET_END);
+static const uint16_t tx_w0_2seg[32] = TX_W0_ROW(2, 0);
+#undef LH
+#undef TX_W0_ROW
+#undef TX_W0
+
+/*
  * The frame's BDs from prod on. The first BD's word 0 carries flags, length
  * and opaque (the raw index of that slot); every BD its address. Each BD is
  * two 64-bit stores.
@@ -152,9 +170,9 @@ static inline void put_bd(struct bnxt_tx_bd *bd, uint64_t w0, uint64_t addr)
 }
 
 /*
- * A frame of 1, 3 or 4 segments (2 is inline in the burst): its checks and
- * BDs. Returns its slot count, 0 if it is invalid, or ~0u if it does not
- * fit in avail slots.
+ * A frame the burst does not take inline (3 or 4 segments, one that needs
+ * a pad BD, an invalid one): its checks and BDs. Returns its slot count,
+ * 0 if it is invalid, or ~0u if it does not fit in avail slots.
  */
 static __attribute__((noinline)) uint32_t tx_frame_other(struct bnxt_txq *q,
 							 const struct zn_tx_pkt *p,
@@ -196,37 +214,42 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 	struct bnxt_tx_bd *const bd = q->bd;
 	struct bnxt_tx_slot *const sw = q->sw;
 	const uint32_t mask = q->mask, max = q->max_frame;
+	const uint64_t max_less_min = max - BNXT_TX_MIN_PKT_LEN; /* MTU >= 68 */
 	uint32_t prod = q->prod, avail = mask - (prod - q->cons), last = 0, i;
 	uint64_t bytes = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct zn_tx_pkt *p = &pkts[i];
-		const uint32_t start = prod;
+		const uint32_t start = prod, ps = prod & mask, ns = p->nseg, l0 = p->seg[0].len;
+		const uint64_t opq = (uint64_t)prod << 32;	/* the first BD's opaque */
 		uint32_t total, nbd;
+		uint64_t w0;
 
-		if (__builtin_expect(p->nseg == 2, 1)) {
-			/* The usual frame: a header and a payload, straight-line. */
-			const uint32_t l0 = p->seg[0].len, l1 = p->seg[1].len;
-			const uint64_t t = (uint64_t)l0 + l1;
-
-			/* each at least 1 (and below 2^31), together at most max */
-			if (__builtin_expect((((l0 - 1u) | (l1 - 1u)) & TX_SIGN) || t > max, 0))
-				goto bad;
-			total = (uint32_t)t;
-			nbd = 2 + (total < BNXT_TX_MIN_PKT_LEN);
-			if (__builtin_expect(nbd > avail, 0))
+		/* Inline: 1 or 2 segments, BNXT_TX_MIN_PKT_LEN..max bytes in all,
+		 * each segment at least 1. Anything else (a pad BD, 3 or 4
+		 * segments, invalid) goes to tx_frame_other. */
+		if (__builtin_expect(ns == 1 && l0 - BNXT_TX_MIN_PKT_LEN <= max_less_min, 1)) {
+			if (__builtin_expect(!avail, 0))
 				goto full;
-			put_bd(&bd[prod & mask],
-			       (uint64_t)(BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL |
-					  tx_lhint[total >> 9]) |
-			       (uint64_t)nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT |
-			       (uint64_t)l0 << 16 | (uint64_t)prod << 32, p->seg[0].iova);
+			total = l0;
+			nbd = 1;
+			w0 = tx_w0_1seg[total >> 9] | (uint64_t)l0 << 16 | opq;
+			put_bd(&bd[ps], w0, p->seg[0].iova);
+		} else if (__builtin_expect(ns == 2, 1) &&
+			   ((l0 - 1u) | (p->seg[1].len - 1u)) < max &&
+			   (uint64_t)l0 + p->seg[1].len - BNXT_TX_MIN_PKT_LEN <= max_less_min) {
+			/* (l0 - 1) | (l1 - 1) <= l0 + l1 - 2 < max for valid lengths;
+			 * a 0 gives ~0u */
+			const uint32_t l1 = p->seg[1].len;
+
+			if (__builtin_expect(avail < 2, 0))
+				goto full;
+			total = l0 + l1;
+			nbd = 2;
+			w0 = tx_w0_2seg[total >> 9] | (uint64_t)l0 << 16 | opq;
+			put_bd(&bd[ps], w0, p->seg[0].iova);
 			put_bd(&bd[(prod + 1) & mask],
-			       (nbd == 2 ? BNXT_TX_BD_FLAGS_PACKET_END : 0u) | (uint64_t)l1 << 16,
-			       p->seg[1].iova);
-			if (__builtin_expect(nbd == 3, 0))
-				put_bd(&bd[(prod + 2) & mask], BNXT_TX_BD_FLAGS_PACKET_END |
-				       (uint64_t)(BNXT_TX_MIN_PKT_LEN - total) << 16, q->pad_iova);
+			       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
 		} else {
 			nbd = tx_frame_other(q, p, prod, avail, &total);
 			if (!nbd)
@@ -234,8 +257,8 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 			if (nbd == ~0u)
 				goto full;
 		}
-		sw[start & mask].cookie = p->cookie;
-		sw[start & mask].meta = nbd;		/* want_cmpl 0 */
+		sw[ps].cookie = p->cookie;
+		sw[ps].meta = nbd;		/* want_cmpl 0 */
 		prod += nbd;
 		avail -= nbd;
 		bytes += total;
@@ -291,6 +314,7 @@ static __attribute__((noinline)) void tx_bad(struct bnxt_txq *q, uint32_t raw, c
 uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 {
 	const uint32_t mask = q->mask;
+	struct bnxt_tx_slot *const sw = q->sw;	/* a local: cookies[] may alias q */
 	uint32_t raw = q->cq_raw, done = q->done, cons, k = 0;
 
 	for (uint32_t budget = q->cq_size; budget; budget--) {
@@ -345,7 +369,7 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 
 	cons = q->cons;
 	while (cons != done && k < n) {
-		struct bnxt_tx_slot *s = &q->sw[cons & mask];
+		struct bnxt_tx_slot *s = &sw[cons & mask];
 
 		cookies[k++] = s->cookie;
 		cons += s->nbd;
