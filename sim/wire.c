@@ -63,6 +63,13 @@ int zn_sim_wire_fd(const struct zn_sim_wire *w)
 	return w->ops->fd ? w->ops->fd(w) : -1;
 }
 
+void zn_sim_wire_stats(const struct zn_sim_wire *w,
+		       void (*emit)(void *ctx, const char *key, uint64_t v), void *ctx)
+{
+	if (w->ops->stats)
+		w->ops->stats(w, emit, ctx);
+}
+
 void zn_sim_wire_free(struct zn_sim_wire *w)
 {
 	if (w)

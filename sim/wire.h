@@ -65,6 +65,9 @@ int zn_sim_wire_poll(void *wire, uint64_t now_ns, uint64_t *deadline_ns);
 /* A file descriptor that turns readable when the wire has frames to deliver
  * (for zn_vfu_loop_add_fd, so that an idle loop wakes up), or -1. */
 int zn_sim_wire_fd(const struct zn_sim_wire *w);
+/* The wire's own counters ("rx_csum_completed 3", ...); a pair has none. */
+void zn_sim_wire_stats(const struct zn_sim_wire *w,
+		       void (*emit)(void *ctx, const char *key, uint64_t v), void *ctx);
 /* Unplugs the ports, drops frames in flight. */
 void zn_sim_wire_free(struct zn_sim_wire *w);
 

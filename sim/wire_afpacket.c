@@ -199,6 +199,19 @@ static int afp_fd(const struct zn_sim_wire *base)
 	return ((const struct afp *)base)->fd;
 }
 
+static void afp_stats(const struct zn_sim_wire *base,
+		      void (*emit)(void *ctx, const char *key, uint64_t v), void *ctx)
+{
+	const struct afp *w = (const struct afp *)base;
+
+	emit(ctx, "rx_frames", w->port->rx_frames);
+	emit(ctx, "rx_skipped_outgoing", w->rx_outgoing);
+	emit(ctx, "rx_skipped_truncated", w->rx_truncated);
+	emit(ctx, "rx_csum_completed", w->rx_csum_fixed);
+	emit(ctx, "tx_frames", w->port->tx_frames);
+	emit(ctx, "tx_errors", w->tx_errors);
+}
+
 static void afp_free(struct zn_sim_wire *base)
 {
 	struct afp *w = (struct afp *)base;
@@ -220,6 +233,7 @@ static const struct zn_sim_wire_ops afp_ops = {
 	.room = afp_room,
 	.poll = afp_poll,
 	.fd = afp_fd,
+	.stats = afp_stats,
 	.free = afp_free,
 };
 

@@ -12,6 +12,8 @@ struct zn_sim_wire_ops {
 	unsigned (*room)(const struct zn_sim_wire *w, const struct zn_sim_port *p);
 	int (*poll)(struct zn_sim_wire *w, uint64_t now_ns, uint64_t *deadline_ns);
 	int (*fd)(const struct zn_sim_wire *w);		/* NULL: none */
+	void (*stats)(const struct zn_sim_wire *w,		/* NULL: none */
+		      void (*emit)(void *ctx, const char *key, uint64_t v), void *ctx);
 	void (*free)(struct zn_sim_wire *w);		/* unplugs its ports */
 };
 

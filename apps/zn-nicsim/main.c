@@ -62,7 +62,8 @@ static const char usage[] =
 "  -h, --help                     this text\n"
 "\n"
 "Signals: SIGTERM/SIGINT stop (sockets removed, exit 0); SIGUSR1 prints the\n"
-"counters to stdout as \"DEV.KEY VALUE\" lines (and rewrites --stats-file).\n"
+"counters to stdout as \"DEV.KEY VALUE\" lines, then the wires' as \"wireN.KEY\n"
+"VALUE\" (N: --wire order) (and rewrites --stats-file).\n"
 "Exit status: 0 clean stop, 1 runtime failure, 2 bad command line.\n";
 
 struct wire_spec {
@@ -113,10 +114,27 @@ static void emit_line(void *ctx, const char *key, uint64_t v)
 	fprintf(ctx, "%s %llu\n", key, (unsigned long long)v);
 }
 
+struct wire_emit {
+	FILE *f;
+	unsigned index;
+};
+
+static void emit_wire_line(void *ctx, const char *key, uint64_t v)
+{
+	struct wire_emit *we = ctx;
+
+	fprintf(we->f, "wire%u.%s %llu\n", we->index, key, (unsigned long long)v);
+}
+
 static void dump_stats(FILE *f)
 {
 	for (unsigned i = 0; i < g.ndev; i++)
 		zn_sim_device_stats(g.devs[i], emit_line, f);
+	for (unsigned i = 0; i < g.nwire; i++) {
+		struct wire_emit we = { f, i };
+
+		zn_sim_wire_stats(g.wires[i], emit_wire_line, &we);
+	}
 }
 
 static void write_stats_file(void)

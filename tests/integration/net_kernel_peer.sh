@@ -105,7 +105,7 @@ fi
 
 # zn-nicsim inside $ns_s: its socket file is reached from here all the same.
 ip netns exec "$ns_s" "$NICSIM" --dir "$tmp" --dev bnxt0=bnxt \
-	--wire "afpacket:bnxt0,$ve_s" >"$tmp/sim.log" 2>&1 &
+	--wire "afpacket:bnxt0,$ve_s" --stats-file "$tmp/stats" >"$tmp/sim.log" 2>&1 &
 sim_pid=$!
 pids+=("$sim_pid")
 ready=0
@@ -167,6 +167,14 @@ sed 's/^/# zcnic stderr: /' "$tmp/zcnic.err" | head -20
 [ $z_rc -eq 0 ] || tap "not ok" "udp_peer zcnic exited with status $z_rc"
 
 kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+# veth hands the kernel's frames over with the UDP checksum left to the NIC
+fixed=$(sed -n 's/^wire0.rx_csum_completed //p' "$tmp/stats" 2>/dev/null)
+wire_rx=$(sed -n 's/^wire0.rx_frames //p' "$tmp/stats" 2>/dev/null)
+if [ -n "$fixed" ] && [ "$fixed" -gt 0 ]; then
+	tap ok "afpacket wire: $wire_rx frames from $ve_s to the model, $fixed partial checksums completed"
+else
+	tap "not ok" "afpacket wire stats (rx_frames '$wire_rx', rx_csum_completed '$fixed')"
+fi
 if grep -qE " (warn|err) " "$tmp/sim.log"; then
 	grep -E " (warn|err) " "$tmp/sim.log" | head -20 | sed 's/^/# zn-nicsim: /'
 	tap "not ok" "zn-nicsim logged no warning (driver rules, wire errors)"
