@@ -110,9 +110,16 @@ err_free:
 
 void zn_netif_destroy(struct zn_netif *nif)
 {
+	uint64_t t0;
+
 	if (!nif)
 		return;
 	zn_udp_ep_free_all(nif);
+	/* The NIC may still read frames from the slab: wait (bounded) for
+	 * their completions before it is unmapped. */
+	t0 = mono_ns(NULL);
+	while (zn_netif_in_flight(nif) && mono_ns(NULL) - t0 < ZN_NETIF_DRAIN_NS)
+		zn_netif_reap(nif);
 	/* Hand the last burst's header buffers back to the NIC. */
 	for (uint16_t i = 0; i < nif->conf.nb_rxq; i++)
 		zn_port_rx_burst(nif->port, nif->conf.rxq[i], nif->pkts, 0);
@@ -137,17 +144,17 @@ int zn_netif_poll(struct zn_netif *nif)
 	if (nif->now >= nif->arp_next)
 		nif->arp_next = zn_arp_tick(&nif->arp, nif->now, &arp_cb, nif);
 	work += zn_netif_flush(nif);
-	/* Callbacks last: a callback may send or recv, the poll's state is settled. */
-	for (uint32_t i = 0; i < nif->nnotify; i++) {
-		struct zn_udp_ep *ep = nif->notify[i];
+	/* Callbacks last: a callback may send, recv or close (any endpoint),
+	 * the poll's state is settled. Popped one by one: a close takes its
+	 * endpoint off the list. */
+	while (nif->nnotify) {
+		struct zn_udp_ep *ep = nif->notify[--nif->nnotify];
 		unsigned ev = ep->events;
 
 		ep->events = 0;
 		ep->notify_queued = false;
-		if (ep->notify)
-			ep->notify(ep->arg, ep, ev);
+		ep->notify(ep->arg, ep, ev);
 	}
-	nif->nnotify = 0;
 	return (int)work;
 }
 

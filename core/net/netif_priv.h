@@ -32,6 +32,7 @@
 #define ZN_NETIF_FLOW_SLOTS	1024	/* >= 4/3 x ZN_NETIF_MAX_EPS */
 #define ZN_NETIF_DFLT_MTU	1500
 #define ZN_NETIF_REAP_BURST	64
+#define ZN_NETIF_DRAIN_NS	(100ull * 1000000ull)	/* destroy waits this long for the NIC */
 #define ZN_UDP_DFLT_RING	256
 #define ZN_UDP_TX_RING		256	/* sends in flight + unreaped completions per endpoint */
 
@@ -113,6 +114,7 @@ uint32_t zn_netif_slot_get(struct zn_netif *nif, bool ctrl);
 void zn_netif_slot_put(struct zn_netif *nif, uint32_t i);
 void zn_netif_batch_push(struct zn_netif *nif, uint32_t i);
 uint32_t zn_netif_reap(struct zn_netif *nif);
+uint32_t zn_netif_in_flight(const struct zn_netif *nif);
 void zn_netif_arp_request(void *ctx, uint32_t ip);
 void zn_netif_arp_failed(void *ctx, struct zn_arp_entry *e);
 void zn_netif_arp_resolved(struct zn_netif *nif, struct zn_arp_entry *e);

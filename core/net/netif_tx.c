@@ -160,6 +160,15 @@ uint32_t zn_netif_reap(struct zn_netif *nif)
 	return total;
 }
 
+uint32_t zn_netif_in_flight(const struct zn_netif *nif)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < nif->nslots; i++)
+		n += nif->slots[i].state == SLOT_NIC;
+	return n;
+}
+
 int zn_netif_send_ctrl(struct zn_netif *nif, const uint8_t *frame, uint32_t len)
 {
 	uint32_t i;

@@ -243,9 +243,11 @@ uint32_t zn_udp_tx_reap(struct zn_udp_ep *ep, struct zn_udp_tx_done *out, uint32
 	return k;
 }
 
+/* Limited broadcast, or our subnet's (none on /31 and /32 links: RFC 3021). */
 static bool is_bcast(const struct zn_netif *nif, uint32_t ip)
 {
-	return ip == 0xffffffffu || (zn_netif_on_link(nif, ip) && (ip | nif->mask) == 0xffffffffu);
+	return ip == 0xffffffffu || (nif->conf.prefix_len <= 30 && zn_netif_on_link(nif, ip) &&
+				     (ip | nif->mask) == 0xffffffffu);
 }
 
 /*

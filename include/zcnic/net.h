@@ -262,7 +262,9 @@ struct zn_netif_stats {
  * -EINVAL (bad conf: prefix, queues), -ENOMEM, or the mapping's error.
  */
 int zn_netif_create(struct zn_port *p, const struct zn_netif_conf *conf, struct zn_netif **out);
-/* Closes the endpoints still open, gives buffers back, unmaps the slab. */
+/* Closes the endpoints still open, gives buffers back, waits (at most
+ * 100 ms) for frames the NIC still reads, unmaps the slab. Before
+ * zn_port_close. */
 void zn_netif_destroy(struct zn_netif *nif);
 /* Receive, answer, deliver, reap, run timers, send: the work done (frames
  * received + completions reaped + frames posted), >= 0. */

@@ -615,6 +615,72 @@ static void test_arp_gives_up(void **state)
 	zn_udp_close(ep);
 }
 
+struct closer {
+	struct zn_udp_ep *ep[2];
+	unsigned calls;
+};
+
+/* A notify callback may close its own endpoint and another one: the first
+ * to run closes both, and the other's callback must then not run. */
+static void close_both(void *arg, struct zn_udp_ep *ep, unsigned ev)
+{
+	struct closer *c = arg;
+
+	c->calls++;
+	assert_true(ev & ZN_UDP_EV_RX);
+	assert_true(ep == c->ep[0] || ep == c->ep[1]);
+	for (int i = 0; i < 2; i++) {
+		zn_udp_close(c->ep[i]);
+		c->ep[i] = NULL;
+	}
+}
+
+static void test_close_in_notify_and_broadcast(void **state)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct closer c = { 0 };
+	struct zn_udp_conf uc = { .local = { 0, htons(EP_PORT + 6) }, .rxq = 1,
+				  .notify = close_both, .arg = &c };
+	struct zn_udp_ep *e1, *e2, *e3;
+	uint32_t id1, id2, n;
+	uint8_t f[1600], r[1600];
+
+	(void)state;
+	assert_int_equal(zn_udp_open(F.nif, &uc, &e1), 0);
+	uc.local.port = htons(EP_PORT + 7);
+	assert_int_equal(zn_udp_open(F.nif, &uc, &e2), 0);
+	c.ep[0] = e1;
+	c.ep[1] = e2;
+	id1 = zn_udp_id(e1);
+	id2 = zn_udp_id(e2);
+	n = udp_to_a(f, 1, EP_PORT + 6, 10, 1);
+	peer_send(f, n);
+	n = udp_to_a(f, 1, EP_PORT + 7, 10, 2);
+	peer_send(f, n);
+	POLL_UNTIL(c.calls >= 1);
+	zn_netif_poll(F.nif);
+	assert_null(zn_udp_by_id(F.nif, id1));
+	assert_null(zn_udp_by_id(F.nif, id2));
+	assert_int_equal(c.calls, 1);
+	assert_int_equal(F.prov.bad_put, 0);
+
+	/* the subnet's broadcast: no ARP, the broadcast MAC */
+	uc = (struct zn_udp_conf){ .local = { 0, htons(EP_PORT + 8) }, .rxq = 1 };
+	assert_int_equal(zn_udp_open(F.nif, &uc, &e3), 0);
+	{
+		struct zn_addr4 d = { inet_addr("10.1.0.255"), htons(PEER_PORT) };
+
+		memcpy(F.a_mem->va, "broadcast!", 10);
+		assert_int_equal(zn_udp_send_buf(e3, &d, F.a_mem->va, 10, 5), 0);
+		n = peer_recv(r, sizeof(r), 3000);
+		assert_int_equal(n, 60);
+		assert_memory_equal(r, bcast, 6);
+		assert_memory_equal(r + 30, &d.ip, 4);
+		assert_memory_equal(r + 42, "broadcast!", 10);
+	}
+	zn_udp_close(e3);
+}
+
 static void test_bad_conf(void **state)
 {
 	struct zn_netif_conf nc = { .ip = F.ip_a, .prefix_len = 33, .nb_rxq = 1, .rxq = { 0 } };
@@ -649,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_drops_counted),
 		cmocka_unit_test(test_udp_send),
 		cmocka_unit_test(test_arp_gives_up),
+		cmocka_unit_test(test_close_in_notify_and_broadcast),
 		cmocka_unit_test(test_bad_conf),
 	};
 
