@@ -8,6 +8,7 @@ PKGS=(
   libpci-dev libnuma-dev libcmocka-dev libjson-c-dev
   clang libclang-rt-14-dev   # libFuzzer targets (make fuzz)
   iproute2                   # network namespaces for integration tests
+  iputils-ping               # ping from a namespace (net_kernel_peer.sh)
   valgrind                   # callgrind: instructions per packet (bnxt_port.sh)
 )
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/wire.h"
+#include "sim/wire_priv.h"
 
 struct slot {
 	uint32_t len;
@@ -17,15 +17,15 @@ struct ring {
 	struct slot slot[ZN_SIM_WIRE_SLOTS];
 };
 
-struct zn_sim_wire {
+struct pair {
+	struct zn_sim_wire base;
 	struct zn_sim_port *port[2];
 	struct ring dir[2];
 };
 
 int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len)
 {
-	struct ring *r;
-	struct slot *s;
+	int rc;
 
 	if (!p->wire) {
 		p->tx_dropped++;
@@ -35,51 +35,105 @@ int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len)
 		p->tx_dropped++;
 		return -EMSGSIZE;
 	}
-	r = &p->wire->dir[p->end];
-	if (r->tail - r->head == ZN_SIM_WIRE_SLOTS) {
+	rc = p->wire->ops->tx(p->wire, p, frame, len);
+	if (rc) {
 		p->tx_dropped++;
-		return -ENOBUFS;
+		return rc;
 	}
-	s = &r->slot[r->tail % ZN_SIM_WIRE_SLOTS];
-	s->len = (uint32_t)len;
-	memcpy(s->data, frame, len);
-	r->tail++;
 	p->tx_frames++;
 	return 0;
 }
 
 unsigned zn_sim_port_tx_room(const struct zn_sim_port *p)
 {
-	const struct ring *r;
-
 	if (!p->wire)
 		return ZN_SIM_WIRE_SLOTS;
-	r = &p->wire->dir[p->end];
+	return p->wire->ops->room(p->wire, p);
+}
+
+int zn_sim_wire_poll(void *arg, uint64_t now_ns, uint64_t *deadline_ns)
+{
+	struct zn_sim_wire *w = arg;
+
+	return w->ops->poll(w, now_ns, deadline_ns);
+}
+
+int zn_sim_wire_fd(const struct zn_sim_wire *w)
+{
+	return w->ops->fd ? w->ops->fd(w) : -1;
+}
+
+void zn_sim_wire_stats(const struct zn_sim_wire *w,
+		       void (*emit)(void *ctx, const char *key, uint64_t v), void *ctx)
+{
+	if (w->ops->stats)
+		w->ops->stats(w, emit, ctx);
+}
+
+void zn_sim_wire_free(struct zn_sim_wire *w)
+{
+	if (w)
+		w->ops->free(w);
+}
+
+/* ---- pair ---- */
+
+static int pair_tx(struct zn_sim_wire *base, struct zn_sim_port *p, const void *frame, size_t len)
+{
+	struct pair *w = (struct pair *)base;
+	struct ring *r = &w->dir[p->end];
+	struct slot *s;
+
+	if (r->tail - r->head == ZN_SIM_WIRE_SLOTS)
+		return -ENOBUFS;
+	s = &r->slot[r->tail % ZN_SIM_WIRE_SLOTS];
+	s->len = (uint32_t)len;
+	memcpy(s->data, frame, len);
+	r->tail++;
+	return 0;
+}
+
+static unsigned pair_room(const struct zn_sim_wire *base, const struct zn_sim_port *p)
+{
+	const struct pair *w = (const struct pair *)base;
+	const struct ring *r = &w->dir[p->end];
+
 	return ZN_SIM_WIRE_SLOTS - (r->tail - r->head);
 }
 
+static int pair_poll(struct zn_sim_wire *base, uint64_t now_ns, uint64_t *deadline_ns);
+static void pair_free(struct zn_sim_wire *base);
+
+static const struct zn_sim_wire_ops pair_ops = {
+	.tx = pair_tx,
+	.room = pair_room,
+	.poll = pair_poll,
+	.free = pair_free,
+};
+
 int zn_sim_wire_pair(struct zn_sim_port *a, struct zn_sim_port *b, struct zn_sim_wire **out)
 {
-	struct zn_sim_wire *w;
+	struct pair *w;
 
 	if (a == b || a->wire || b->wire)
 		return -EBUSY;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	w->base.ops = &pair_ops;
 	w->port[0] = a;
 	w->port[1] = b;
-	a->wire = w;
+	a->wire = &w->base;
 	a->end = 0;
-	b->wire = w;
+	b->wire = &w->base;
 	b->end = 1;
-	*out = w;
+	*out = &w->base;
 	return 0;
 }
 
-int zn_sim_wire_poll(void *arg, uint64_t now_ns, uint64_t *deadline_ns)
+static int pair_poll(struct zn_sim_wire *base, uint64_t now_ns, uint64_t *deadline_ns)
 {
-	struct zn_sim_wire *w = arg;
+	struct pair *w = (struct pair *)base;
 	int work = 0;
 
 	(void)now_ns;
@@ -101,10 +155,10 @@ int zn_sim_wire_poll(void *arg, uint64_t now_ns, uint64_t *deadline_ns)
 	return work;
 }
 
-void zn_sim_wire_free(struct zn_sim_wire *w)
+static void pair_free(struct zn_sim_wire *base)
 {
-	if (!w)
-		return;
+	struct pair *w = (struct pair *)base;
+
 	w->port[0]->wire = NULL;
 	w->port[1]->wire = NULL;
 	free(w);

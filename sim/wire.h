@@ -8,6 +8,11 @@
  *   pair   two ports back to back in this process: what one sends, the other
  *          receives, on the next loop iteration (never from inside tx, so a
  *          model is not re-entered while it transmits).
+ *   afpacket  a port joined to a Linux network interface through an
+ *          AF_PACKET socket (sim/wire_afpacket.c): what the model sends goes
+ *          out on the interface, what arrives on it goes to the model, so
+ *          kernel sockets and tools (e.g. in a network namespace behind a
+ *          veth pair) are real peers. Needs CAP_NET_RAW.
  *
  * A frame sent on an unplugged port, or into a full wire, is dropped and
  * counted, as a cable-less NIC or a congested link would.
@@ -47,9 +52,23 @@ unsigned zn_sim_port_tx_room(const struct zn_sim_port *p);
 
 /* Joins a and b (both unplugged, not the same port). */
 int zn_sim_wire_pair(struct zn_sim_port *a, struct zn_sim_port *b, struct zn_sim_wire **out);
+/*
+ * Joins p to the network interface ifname: a TPACKET_V3 receive ring bound
+ * to the interface (promiscuous while the wire lives: a NIC model has a MAC
+ * of its own), frames it sends go out with send(2). 0, or a negative errno
+ * with one line in err (-EPERM: no CAP_NET_RAW, -ENODEV: no such interface).
+ */
+int zn_sim_wire_afpacket(struct zn_sim_port *p, const char *ifname, struct zn_sim_wire **out,
+			 char *err, size_t errlen);
 /* Delivers queued frames: a loop poller (zn_vfu_loop_add_poller). */
 int zn_sim_wire_poll(void *wire, uint64_t now_ns, uint64_t *deadline_ns);
-/* Unplugs both ports, drops frames in flight. */
+/* A file descriptor that turns readable when the wire has frames to deliver
+ * (for zn_vfu_loop_add_fd, so that an idle loop wakes up), or -1. */
+int zn_sim_wire_fd(const struct zn_sim_wire *w);
+/* The wire's own counters ("rx_csum_completed 3", ...); a pair has none. */
+void zn_sim_wire_stats(const struct zn_sim_wire *w,
+		       void (*emit)(void *ctx, const char *key, uint64_t v), void *ctx);
+/* Unplugs the ports, drops frames in flight. */
 void zn_sim_wire_free(struct zn_sim_wire *w);
 
 #endif

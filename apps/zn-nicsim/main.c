@@ -33,7 +33,8 @@
 
 static const char usage[] =
 "Usage: zn-nicsim --dir DIR --dev NAME=MODEL[,KEY=VAL...] [--dev ...]\n"
-"                 [--wire pair:DEV[.PORT],DEV[.PORT] ...] [--stats-file PATH]\n"
+"                 [--wire pair:DEV[.PORT],DEV[.PORT] ...]\n"
+"                 [--wire afpacket:DEV[.PORT],IFNAME ...] [--stats-file PATH]\n"
 "                 [--ready-fd N] [--log SPEC] [--foreground]\n"
 "       zn-nicsim --socket-path PATH --dev NAME=MODEL[,...]   (one device)\n"
 "       zn-nicsim --list-models | --help\n"
@@ -48,6 +49,10 @@ static const char usage[] =
 "  --socket-path PATH             the socket of the only device (instead of --dir)\n"
 "  --wire pair:A,B                join two model ports back to back; A and B are\n"
 "                                 DEV or DEV.PORT (port 0 if left out)\n"
+"  --wire afpacket:A,IFNAME       join a model port to the network interface IFNAME\n"
+"                                 (AF_PACKET, needs CAP_NET_RAW): frames the model\n"
+"                                 sends go out on IFNAME, frames arriving on it go\n"
+"                                 to the model (e.g. one end of a veth pair)\n"
 "  --stats-file PATH              write counters here on SIGUSR1 and at exit\n"
 "  --ready-fd N                   write \"ready\\n\" to fd N once all sockets listen\n"
 "                                 (\"zn-nicsim: ready\" goes to stdout in any case)\n"
@@ -57,7 +62,8 @@ static const char usage[] =
 "  -h, --help                     this text\n"
 "\n"
 "Signals: SIGTERM/SIGINT stop (sockets removed, exit 0); SIGUSR1 prints the\n"
-"counters to stdout as \"DEV.KEY VALUE\" lines (and rewrites --stats-file).\n"
+"counters to stdout as \"DEV.KEY VALUE\" lines, then the wires' as \"wireN.KEY\n"
+"VALUE\" (N: --wire order) (and rewrites --stats-file).\n"
 "Exit status: 0 clean stop, 1 runtime failure, 2 bad command line.\n";
 
 struct wire_spec {
@@ -108,10 +114,27 @@ static void emit_line(void *ctx, const char *key, uint64_t v)
 	fprintf(ctx, "%s %llu\n", key, (unsigned long long)v);
 }
 
+struct wire_emit {
+	FILE *f;
+	unsigned index;
+};
+
+static void emit_wire_line(void *ctx, const char *key, uint64_t v)
+{
+	struct wire_emit *we = ctx;
+
+	fprintf(we->f, "wire%u.%s %llu\n", we->index, key, (unsigned long long)v);
+}
+
 static void dump_stats(FILE *f)
 {
 	for (unsigned i = 0; i < g.ndev; i++)
 		zn_sim_device_stats(g.devs[i], emit_line, f);
+	for (unsigned i = 0; i < g.nwire; i++) {
+		struct wire_emit we = { f, i };
+
+		zn_sim_wire_stats(g.wires[i], emit_wire_line, &we);
+	}
 }
 
 static void write_stats_file(void)
@@ -194,14 +217,54 @@ static struct zn_sim_port *wire_end(const char *wire, const char *end)
 	return zn_sim_device_port(d, (unsigned)port);
 }
 
+static void add_afpacket(const char *spec)
+{
+	char a[ZN_SIM_NAME_MAX + 12], err[256];
+	const char *body = spec + 9, *comma = strchr(body, ',');
+	struct zn_sim_port *pa;
+	int rc;
+
+	if (!comma || comma == body || !comma[1] || (size_t)(comma - body) >= sizeof(a))
+		usage_error("--wire %s: want afpacket:DEV[.PORT],IFNAME", spec);
+	snprintf(a, sizeof(a), "%.*s", (int)(comma - body), body);
+	pa = wire_end(spec, a);
+	if (g.nwire == MAX_WIRES)
+		usage_error("--wire %s: at most %d wires", spec, MAX_WIRES);
+	rc = zn_sim_wire_afpacket(pa, comma + 1, &g.wires[g.nwire], err, sizeof(err));
+	if (rc == -EINVAL || rc == -EBUSY)
+		usage_error("--wire %s: %s", spec, err);
+	if (rc) {
+		/* the command line was fine: the system said no (exit 1) */
+		fprintf(stderr, "zn-nicsim: --wire %s: %s\n", spec, err);
+		for (unsigned i = 0; i < g.nwire; i++)
+			zn_sim_wire_free(g.wires[i]);
+		for (unsigned i = 0; i < g.ndev; i++)
+			zn_sim_device_free(g.devs[i]);
+		exit(1);
+	}
+	g.nwire++;
+}
+
+static void on_wire_fd(void *arg, short revents)
+{
+	uint64_t deadline = UINT64_MAX;
+
+	(void)revents;
+	zn_sim_wire_poll(arg, zn_vfu_now_ns(), &deadline);
+}
+
 static void add_wire(const char *spec)
 {
 	char a[ZN_SIM_NAME_MAX + 12], b[ZN_SIM_NAME_MAX + 12];
 	const char *body, *comma;
 	struct zn_sim_port *pa, *pb;
 
+	if (!strncmp(spec, "afpacket:", 9)) {
+		add_afpacket(spec);
+		return;
+	}
 	if (strncmp(spec, "pair:", 5))
-		usage_error("--wire %s: unknown kind (want pair:A,B)", spec);
+		usage_error("--wire %s: unknown kind (want pair:A,B or afpacket:A,IFNAME)", spec);
 	body = spec + 5;
 	comma = strchr(body, ',');
 	if (!comma || comma == body || !comma[1] || strchr(comma + 1, ',') ||
@@ -352,9 +415,15 @@ int main(int argc, char **argv)
 		if (zn_vfu_loop_add_dev(g.loop, g.devs[i]->dev))
 			goto out;
 	}
-	for (unsigned i = 0; i < g.nwire; i++)
+	for (unsigned i = 0; i < g.nwire; i++) {
+		int wfd = zn_sim_wire_fd(g.wires[i]);
+
 		if (zn_vfu_loop_add_poller(g.loop, zn_sim_wire_poll, g.wires[i]))
 			goto out;
+		/* a wire with an fd wakes the loop when frames arrive */
+		if (wfd >= 0 && zn_vfu_loop_add_fd(g.loop, wfd, POLLIN, on_wire_fd, g.wires[i]))
+			goto out;
+	}
 
 	printf("zn-nicsim: ready\n");
 	fflush(stdout);

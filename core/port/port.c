@@ -29,6 +29,7 @@ struct zn_port_core {
 	bool configured;
 	bool started;
 	struct zn_port_pool *rxpool[ZN_PORT_MAX_QUEUES];
+	const struct zn_buf_provider *rxprov[ZN_PORT_MAX_QUEUES];
 };
 
 int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts, struct zn_port **out)
@@ -100,6 +101,7 @@ static void free_pool(struct zn_port *p, uint16_t q)
 {
 	zn_port_pool_destroy(p->bus, p->core->rxpool[q]);
 	p->core->rxpool[q] = NULL;
+	p->core->rxprov[q] = NULL;
 }
 
 void zn_port_close(struct zn_port *p)
@@ -180,12 +182,14 @@ int zn_port_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *c
 	/* The driver dropped the queue's old buffers whatever happened. */
 	old = p->core->rxpool[q];
 	p->core->rxpool[q] = NULL;
+	p->core->rxprov[q] = NULL;
 	zn_port_pool_destroy(p->bus, old);
 	if (rc < 0) {
 		zn_port_pool_destroy(p->bus, pool);
 		return rc;
 	}
 	p->core->rxpool[q] = pool;
+	p->core->rxprov[q] = c.payload;
 	return 0;
 }
 
@@ -302,4 +306,11 @@ void zn_port_rx_buf_put(struct zn_port *p, uint16_t q, const uint32_t *ids, uint
 	if (!p || !ids || q >= ZN_PORT_MAX_QUEUES || !p->core->rxpool[q])
 		return;
 	zn_port_pool_provider(p->core->rxpool[q])->put(p->core->rxpool[q], ids, n);
+}
+
+const struct zn_buf_provider *zn_port_rx_provider(struct zn_port *p, uint16_t q)
+{
+	if (!p || q >= ZN_PORT_MAX_QUEUES)
+		return NULL;
+	return p->core->rxprov[q];
 }

@@ -45,6 +45,13 @@ static void pool_put(void *ctx, const uint32_t *ids, uint32_t n)
 	}
 }
 
+static uint8_t *pool_va(void *ctx, uint32_t id)
+{
+	struct zn_port_pool *pp = ctx;
+
+	return id < pp->count ? pp->base + (size_t)id * pp->stride : NULL;
+}
+
 int zn_port_pool_create(struct zn_bus_dev *bus, uint32_t buf_size, uint32_t count, int numa_node,
 			struct zn_port_pool **out)
 {
@@ -74,6 +81,7 @@ int zn_port_pool_create(struct zn_bus_dev *bus, uint32_t buf_size, uint32_t coun
 	pp->prov.buf_size = buf_size;
 	pp->prov.alloc = pool_alloc;
 	pp->prov.put = pool_put;
+	pp->prov.va = pool_va;
 	pp->prov.ctx = pp;
 	*out = pp;
 	return 0;

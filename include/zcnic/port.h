@@ -77,6 +77,9 @@ struct zn_buf_provider {
 	uint32_t (*alloc)(void *ctx, struct zn_buf *bufs, uint32_t n);
 	void (*put)(void *ctx, const uint32_t *ids, uint32_t n);
 	void *ctx;
+	/* Optional: the VA of a buffer by id (NULL for an id not its own), for
+	 * layers that read payloads (core/net: checksums, ICMP, copies). */
+	uint8_t *(*va)(void *ctx, uint32_t id);
 };
 
 struct zn_port_conf {
@@ -266,6 +269,9 @@ int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
  */
 const uint8_t *zn_port_rx_payload(struct zn_port *p, uint16_t q, uint32_t buf_id);
 void zn_port_rx_buf_put(struct zn_port *p, uint16_t q, const uint32_t *ids, uint32_t n);
+/* The provider a set-up RX queue takes payload buffers from (the caller's,
+ * or core/port's pool), NULL if the queue is not set up. */
+const struct zn_buf_provider *zn_port_rx_provider(struct zn_port *p, uint16_t q);
 
 /*
  * Data path: inline, one indirect call per burst. rx_burst with n = 0
