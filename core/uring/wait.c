@@ -74,6 +74,7 @@ unsigned zn_uring_get_events(struct zn_uring *r)
 	return zn_uring_cq_ready(r);
 }
 
+/* Sleep until a producer wakes us or deadline (0: none) passes. */
 static void sleep_once(struct zn_uring *r, uint64_t deadline)
 {
 	uint32_t seq = atomic_load(&r->wake_seq);
@@ -99,12 +100,11 @@ static void sleep_once(struct zn_uring *r, uint64_t deadline)
 
 static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_ns)
 {
+	bool timed = timeout_ns >= 0;
 	uint64_t start = now_ns();
-	uint64_t deadline = timeout_ns >= 0 ? start + (uint64_t)timeout_ns : 0;
+	uint64_t deadline = timed ? start + (uint64_t)timeout_ns : 0;
 	uint64_t spin_until = start + ZN_URING_SPIN_NS;
 
-	if (deadline == 0 && timeout_ns >= 0)
-		deadline = 1;	/* a zero timeout at boot time still expires */
 	for (;;) {
 		uint64_t now;
 		unsigned ready = zn_uring_get_events(r);
@@ -112,13 +112,13 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 		if (ready >= min_complete)
 			return 0;
 		now = now_ns();
-		if (timeout_ns >= 0 && now >= deadline)
+		if (timed && now >= deadline)
 			return ready ? 0 : -ETIME;
 		if (r->busy_hooks || now < spin_until) {
 			cpu_relax();
 			continue;
 		}
-		sleep_once(r, timeout_ns >= 0 ? deadline : 0);
+		sleep_once(r, deadline);
 	}
 }
 

@@ -98,13 +98,17 @@ static unsigned flush_sq(struct io_uring *ring)
 	return tail - IO_URING_READ_ONCE(*sq->khead);
 }
 
-static int64_t ts_ns(const struct __kernel_timespec *ts)
+/* A relative timeout in ns (-1: none); false for a malformed timespec. */
+static bool ts_ns(const struct __kernel_timespec *ts, int64_t *ns)
 {
+	*ns = -1;
 	if (!ts)
-		return -1;
-	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000)
-		return -EINVAL - 1;	/* caller maps to -EINVAL */
-	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+		return true;
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000 ||
+	    ts->tv_sec > INT64_MAX / 1000000000 - 1)
+		return false;
+	*ns = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+	return true;
 }
 
 static int peek(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
@@ -155,13 +159,13 @@ int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 		       unsigned wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask)
 {
 	struct zn_uring *r = ring_of(ring);
-	int64_t t = ts_ns(ts);
+	int64_t t;
 	int rc;
 
 	*cqe_ptr = NULL;
 	if (!r)
 		return -EBADF;
-	if (t < -1)
+	if (!ts_ns(ts, &t))
 		return -EINVAL;
 	if (wait_nr && io_uring_cq_ready(ring) >= wait_nr)
 		return peek(ring, cqe_ptr);
@@ -219,13 +223,13 @@ int io_uring_submit_and_wait_timeout(struct io_uring *ring, struct io_uring_cqe 
 				     sigset_t *sigmask)
 {
 	struct zn_uring *r = ring_of(ring);
-	int64_t t = ts_ns(ts);
+	int64_t t;
 	int submitted, rc;
 
 	*cqe_ptr = NULL;
 	if (!r)
 		return -EBADF;
-	if (t < -1)
+	if (!ts_ns(ts, &t))
 		return -EINVAL;
 	submitted = zn_uring_enter(r, flush_sq(ring), 0, 0, -1);
 	if (submitted < 0)
