@@ -44,9 +44,45 @@ struct zn_uring_req_int {
 	struct zn_uring_req pub;
 	const struct zn_uring_op *op;
 	struct zn_uring_req_int *next_free;
+	/* on the ring's in-flight list while ASYNC */
+	struct zn_uring_req_int *if_prev, *if_next;
 };
 
 #define RI(req) ((struct zn_uring_req_int *)(req))
+
+static void inflight_add(struct zn_uring *r, struct zn_uring_req *req)
+{
+	struct zn_uring_req_int *ri = RI(req);
+
+	ri->if_prev = NULL;
+	ri->if_next = r->inflight_head;
+	if (ri->if_next)
+		ri->if_next->if_prev = ri;
+	r->inflight_head = ri;
+	r->inflight++;
+}
+
+static void inflight_del(struct zn_uring *r, struct zn_uring_req *req)
+{
+	struct zn_uring_req_int *ri = RI(req);
+
+	if (ri->if_prev)
+		ri->if_prev->if_next = ri->if_next;
+	else
+		r->inflight_head = ri->if_next;
+	if (ri->if_next)
+		ri->if_next->if_prev = ri->if_prev;
+	r->inflight--;
+}
+
+/* Issue one request; true when it went asynchronous. */
+static bool issue(struct zn_uring *r, struct zn_uring_req *req)
+{
+	if (RI(req)->op->issue(req) != ZN_URING_ISSUE_ASYNC)
+		return false;
+	inflight_add(r, req);
+	return true;
+}
 
 static struct zn_uring_req *req_alloc(struct zn_uring *r)
 {
@@ -85,6 +121,15 @@ static void req_free(struct zn_uring *r, struct zn_uring_req *req)
 void zn_uring_req_cache_free(struct zn_uring *r)
 {
 	unsigned i;
+
+	/* Ring exit with requests in flight: their ops let go, no CQEs. */
+	while (r->inflight_head) {
+		struct zn_uring_req *req = &r->inflight_head->pub;
+
+		inflight_del(r, req);
+		if (RI(req)->op->cancel)
+			RI(req)->op->cancel(req);
+	}
 
 	for (i = 0; i < r->nreq_chunks; i++)
 		free(r->req_chunks[i]);
@@ -152,12 +197,8 @@ static void req_done(struct zn_uring *r, struct zn_uring_req *req)
 		}
 		req_free(r, req);
 		req = next;
-		if (req && !(req->internal & RQ_FAILED)) {
-			if (RI(req)->op->issue(req) == ZN_URING_ISSUE_ASYNC) {
-				r->inflight++;
-				return;
-			}
-		}
+		if (req && !(req->internal & RQ_FAILED) && issue(r, req))
+			return;
 	}
 }
 
@@ -169,18 +210,15 @@ static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
 		req_done(r, head);
 		return;
 	}
-	if (RI(head)->op->issue(head) == ZN_URING_ISSUE_ASYNC) {
-		r->inflight++;
-		return;
-	}
-	req_done(r, head);
+	if (!issue(r, head))
+		req_done(r, head);
 }
 
 void zn_uring_req_complete(struct zn_uring_req *req, int32_t res, uint32_t cflags)
 {
 	struct zn_uring *r = req->ring;
 
-	r->inflight--;
+	inflight_del(r, req);
 	req->res = res;
 	req->cflags = cflags;
 	req_done(r, req);

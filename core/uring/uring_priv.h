@@ -115,6 +115,7 @@ struct zn_uring {
 	/* a link chain being assembled during one submit */
 	struct zn_uring_req *link_head, *link_last;
 	unsigned inflight;		/* ASYNC requests not yet completed */
+	struct zn_uring_req_int *inflight_head;
 
 	/* poll hooks */
 	struct zn_hook hooks[ZN_URING_MAX_HOOKS];

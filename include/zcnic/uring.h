@@ -170,7 +170,8 @@ void zn_uring_wake(struct zn_uring *r);
  *   ZN_URING_ISSUE_ASYNC  the op keeps the request and later calls
  *                         zn_uring_req_complete() (or posts several CQEs
  *                         with zn_uring_post_cqe and completes at the end).
- * A link member is issued only after its predecessor completed.
+ * A link member is issued only after its predecessor completed. Destroying
+ * a ring with requests in flight calls each op's cancel().
  */
 #define ZN_URING_REQ_PDU	64
 
@@ -204,6 +205,12 @@ struct zn_uring_op {
 	/* 0 or -errno (the request completes with it, unissued). */
 	int (*prep)(struct zn_uring_req *req, const struct io_uring_sqe *sqe);
 	int (*issue)(struct zn_uring_req *req);
+	/*
+	 * Optional: the ring is being destroyed with req in flight (ASYNC, not
+	 * completed). Drop every reference to req and post nothing; the core
+	 * frees it and its link chain. NULL: the op holds no reference.
+	 */
+	void (*cancel)(struct zn_uring_req *req);
 };
 
 /* Install ops for opcode (process-wide; at start-up, before rings run). */

@@ -279,6 +279,45 @@ static void test_async_member(void **state)
 	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, saved), 0);
 }
 
+/* ring exit with a request in flight: the op's cancel runs, nothing leaks */
+static unsigned cancels;
+
+static void async_cancel(struct zn_uring_req *req)
+{
+	assert_ptr_equal(req, pending);
+	pending = NULL;
+	cancels++;
+}
+
+static void test_exit_with_inflight(void **state)
+{
+	static const struct zn_uring_op async_op = {
+		.name = "test-async", .prep = async_prep, .issue = async_issue,
+		.cancel = async_cancel,
+	};
+	const struct zn_uring_op *saved = zn_uring_op_get(IORING_OP_SEND);
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+
+	(void)state;
+	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, &async_op), 0);
+	assert_int_equal(io_uring_queue_init(4, &ring, 0), 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_send(sqe, 0, NULL, 1, 0);
+	sqe->flags = IOSQE_IO_LINK;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	assert_int_equal(io_uring_submit(&ring), 2);
+	assert_int_equal(io_uring_peek_cqe(&ring, &cqe), -EAGAIN);
+	assert_non_null(pending);
+	cancels = 0;
+	io_uring_queue_exit(&ring);
+	assert_int_equal(cancels, 1);
+	assert_null(pending);
+	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, saved), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +330,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fail_without_skip_posts_cancels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_hardlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_member, setup, teardown),
+		cmocka_unit_test(test_exit_with_inflight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
