@@ -22,7 +22,7 @@ BUILD     ?= $(if $(filter 1,$(SAN)),build-san,build)
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -Wno-missing-field-initializers
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -Iinclude -I. -MMD -MP
+CFLAGS    += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -Iinclude -Iinclude/compat -I. -MMD -MP
 LDLIBS    := -lpci -lnuma -ljson-c -lpthread -lrt -lm
 ifeq ($(SAN),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -99,7 +99,7 @@ run: deps
 
 # libFuzzer: its own build dir, everything compiled by clang with coverage.
 FUZZ_BUILD := build-fuzz
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude -I. -Wall -Wextra -Werror \
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Iinclude -Iinclude/compat -I. -Wall -Wextra -Werror \
                -Wno-missing-field-initializers -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(SIM_SRCS))
@@ -119,7 +119,8 @@ install: all
 	ln -sf libzcnic.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libzcnic.so.0
 	ln -sf libzcnic.so.0 $(DESTDIR)$(PREFIX)/lib/libzcnic.so
 	cp -r include/zcnic $(DESTDIR)$(PREFIX)/include/
-	[ ! -d include/compat ] || cp -r include/compat $(DESTDIR)$(PREFIX)/include/zcnic-compat
+	[ ! -d include/compat ] || { install -d $(DESTDIR)$(PREFIX)/include/zcnic-compat && \
+	  cp -r include/compat/. $(DESTDIR)$(PREFIX)/include/zcnic-compat/; }
 	[ -z "$(APP_BINS)" ] || install -m 755 $(APP_BINS) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@LIBS@|$(LDLIBS)|g' scripts/zcnic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/zcnic.pc

@@ -36,6 +36,9 @@ san=()
 desc="a program links the shared library via pkg-config and runs"
 check bash -c "cc ${san[*]} -std=gnu11 -Wall -Werror $tmp/app.c \$(pkg-config --cflags --libs zcnic) -Wl,-rpath,$tmp/prefix/lib -o $tmp/app-shared && $tmp/app-shared"
 
+desc="a liburing program builds with <liburing.h> from pkg-config's Cflags and runs"
+check bash -c "cc ${san[*]} -std=gnu11 -Wall -Werror tests/progs/liburing_compat_check.c \$(pkg-config --cflags --libs zcnic) -lpthread -Wl,-rpath,$tmp/prefix/lib -o $tmp/liburing-app && $tmp/liburing-app"
+
 desc="a program links the static library via pkg-config --static and runs"
 check bash -c "cc ${san[*]} -std=gnu11 -Wall -Werror $tmp/app.c \$(pkg-config --cflags zcnic) $tmp/prefix/lib/libzcnic.a \$(pkg-config --static --libs-only-l zcnic | sed 's/-lzcnic//') -o $tmp/app-static && $tmp/app-static"
 exit $fail

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The liburing-named library functions (include/compat/liburing.h) over
+ * the native zn_uring_* API. The only place in zcnic with io_uring_* names.
+ *
+ * Timeouts are relative __kernel_timespec values, as liburing's
+ * IORING_ENTER_EXT_ARG path passes them. A sigmask is installed for the
+ * duration of the wait (pthread_sigmask); a signal does not interrupt a
+ * zcnic wait (there is no -EINTR).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat/liburing.h"
+#include "zcnic/uring.h"
+
+static struct zn_uring *ring_of(struct io_uring *ring)
+{
+	return zn_uring_from_handle(ring->ring_fd);
+}
+
+int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+			       struct io_uring_params *p)
+{
+	struct zn_uring_map m;
+	struct zn_uring *r;
+	unsigned i;
+	int rc;
+
+	rc = zn_uring_create(entries, p, &r);
+	if (rc)
+		return rc;
+	zn_uring_get_map(r, &m);
+	memset(ring, 0, sizeof(*ring));
+	ring->sq.khead = m.sq_head;
+	ring->sq.ktail = m.sq_tail;
+	ring->sq.kring_mask = m.sq_mask;
+	ring->sq.kring_entries = m.sq_entries;
+	ring->sq.kflags = m.sq_flags;
+	ring->sq.kdropped = m.sq_dropped;
+	ring->sq.array = m.sq_array;
+	ring->sq.sqes = m.sqes;
+	ring->sq.ring_sz = m.ring_sz;
+	ring->sq.ring_ptr = m.ring_ptr;
+	ring->sq.ring_mask = *m.sq_mask;
+	ring->sq.ring_entries = *m.sq_entries;
+	ring->cq.khead = m.cq_head;
+	ring->cq.ktail = m.cq_tail;
+	ring->cq.kring_mask = m.cq_mask;
+	ring->cq.kring_entries = m.cq_entries;
+	ring->cq.kflags = m.cq_flags;
+	ring->cq.koverflow = m.cq_overflow;
+	ring->cq.cqes = m.cqes;
+	ring->cq.ring_sz = m.ring_sz;
+	ring->cq.ring_ptr = m.ring_ptr;
+	ring->cq.ring_mask = *m.cq_mask;
+	ring->cq.ring_entries = *m.cq_entries;
+	ring->flags = p->flags;
+	ring->features = p->features;
+	ring->ring_fd = ring->enter_ring_fd = zn_uring_handle(r);
+	/* SQ slot i always names SQE i, as liburing sets it up */
+	for (i = 0; i < ring->sq.ring_entries; i++)
+		ring->sq.array[i] = i;
+	return 0;
+}
+
+int io_uring_queue_init(unsigned entries, struct io_uring *ring, unsigned flags)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	return io_uring_queue_init_params(entries, ring, &p);
+}
+
+void io_uring_queue_exit(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	if (r)
+		zn_uring_destroy(r);
+	ring->ring_fd = ring->enter_ring_fd = -1;
+}
+
+/* Publish the SQEs prepared since the last flush; pending SQE count. */
+static unsigned flush_sq(struct io_uring *ring)
+{
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned tail = sq->sqe_tail;
+
+	if (sq->sqe_head != tail) {
+		sq->sqe_head = tail;
+		/* SQE contents before the tail that hands them over */
+		io_uring_smp_store_release(sq->ktail, tail);
+	}
+	return tail - IO_URING_READ_ONCE(*sq->khead);
+}
+
+/* A relative timeout in ns (-1: none); false for a malformed timespec. */
+static bool ts_ns(const struct __kernel_timespec *ts, int64_t *ns)
+{
+	*ns = -1;
+	if (!ts)
+		return true;
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000 ||
+	    ts->tv_sec > INT64_MAX / 1000000000 - 1)
+		return false;
+	*ns = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+	return true;
+}
+
+static int peek(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
+{
+	unsigned head = *ring->cq.khead;
+
+	if (head != io_uring_smp_load_acquire(ring->cq.ktail)) {
+		*cqe_ptr = &ring->cq.cqes[io_uring_cqe_index(ring, head, ring->cq.ring_mask)];
+		return 0;
+	}
+	*cqe_ptr = NULL;
+	return -EAGAIN;
+}
+
+/* enter with a sigmask installed around it */
+static int enter(struct zn_uring *r, unsigned submit, unsigned wait_nr, unsigned flags,
+		 int64_t timeout, sigset_t *sigmask)
+{
+	sigset_t old;
+	int rc;
+
+	if (sigmask)
+		pthread_sigmask(SIG_SETMASK, sigmask, &old);
+	rc = zn_uring_enter(r, submit, wait_nr, flags, timeout);
+	if (sigmask)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+		       unsigned submit, unsigned wait_nr, sigset_t *sigmask)
+{
+	struct zn_uring *r = ring_of(ring);
+	int rc;
+
+	*cqe_ptr = NULL;
+	if (!r)
+		return -EBADF;
+	if (submit)
+		flush_sq(ring);
+	rc = enter(r, submit, wait_nr, wait_nr ? IORING_ENTER_GETEVENTS : 0, -1, sigmask);
+	if (rc < 0)
+		return rc;
+	return peek(ring, cqe_ptr);
+}
+
+int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+		       unsigned wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask)
+{
+	struct zn_uring *r = ring_of(ring);
+	int64_t t;
+	int rc;
+
+	*cqe_ptr = NULL;
+	if (!r)
+		return -EBADF;
+	if (!ts_ns(ts, &t))
+		return -EINVAL;
+	if (wait_nr && io_uring_cq_ready(ring) >= wait_nr)
+		return peek(ring, cqe_ptr);
+	rc = enter(r, 0, wait_nr, IORING_ENTER_GETEVENTS, t, sigmask);
+	if (!peek(ring, cqe_ptr))
+		return 0;
+	return rc < 0 ? rc : -EAGAIN;
+}
+
+int io_uring_wait_cqe_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+			      struct __kernel_timespec *ts)
+{
+	return io_uring_wait_cqes(ring, cqe_ptr, 1, ts, NULL);
+}
+
+unsigned io_uring_peek_batch_cqe(struct io_uring *ring, struct io_uring_cqe **cqes,
+				 unsigned count)
+{
+	struct zn_uring *r = ring_of(ring);
+	unsigned ready = io_uring_cq_ready(ring), head, i;
+
+	if (!ready && r) {
+		zn_uring_get_events(r);
+		ready = io_uring_cq_ready(ring);
+	}
+	if (ready > count)
+		ready = count;
+	head = *ring->cq.khead;
+	for (i = 0; i < ready; i++)
+		cqes[i] = &ring->cq.cqes[io_uring_cqe_index(ring, head + i, ring->cq.ring_mask)];
+	return ready;
+}
+
+int io_uring_submit(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	if (!r)
+		return -EBADF;
+	return zn_uring_enter(r, flush_sq(ring), 0, 0, -1);
+}
+
+int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	if (!r)
+		return -EBADF;
+	return zn_uring_enter(r, flush_sq(ring), wait_nr,
+			      wait_nr ? IORING_ENTER_GETEVENTS : 0, -1);
+}
+
+int io_uring_submit_and_wait_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				     unsigned wait_nr, struct __kernel_timespec *ts,
+				     sigset_t *sigmask)
+{
+	struct zn_uring *r = ring_of(ring);
+	int64_t t;
+	int submitted, rc;
+
+	*cqe_ptr = NULL;
+	if (!r)
+		return -EBADF;
+	if (!ts_ns(ts, &t))
+		return -EINVAL;
+	submitted = zn_uring_enter(r, flush_sq(ring), 0, 0, -1);
+	if (submitted < 0)
+		return submitted;
+	rc = enter(r, 0, wait_nr, IORING_ENTER_GETEVENTS, t, sigmask);
+	if (!peek(ring, cqe_ptr))
+		return submitted;
+	return rc < 0 ? rc : (wait_nr ? -ETIME : submitted);
+}
+
+int io_uring_submit_and_get_events(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	if (!r)
+		return -EBADF;
+	return zn_uring_enter(r, flush_sq(ring), 0, IORING_ENTER_GETEVENTS, -1);
+}
+
+int io_uring_get_events(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	if (!r)
+		return -EBADF;
+	return zn_uring_enter(r, 0, 0, IORING_ENTER_GETEVENTS, -1);
+}
+
+struct io_uring_probe *io_uring_get_probe_ring(struct io_uring *ring)
+{
+	struct io_uring_probe *p;
+	unsigned op;
+
+	(void)ring;
+	p = calloc(1, sizeof(*p) + IORING_OP_LAST * sizeof(p->ops[0]));
+	if (!p)
+		return NULL;
+	p->last_op = IORING_OP_LAST - 1;
+	p->ops_len = IORING_OP_LAST;
+	for (op = 0; op < IORING_OP_LAST; op++) {
+		p->ops[op].op = (__u8)op;
+		if (zn_uring_op_supported(op))
+			p->ops[op].flags = IO_URING_OP_SUPPORTED;
+	}
+	return p;
+}
+
+struct io_uring_probe *io_uring_get_probe(void)
+{
+	return io_uring_get_probe_ring(NULL);
+}
+
+void io_uring_free_probe(struct io_uring_probe *probe)
+{
+	free(probe);
+}
+
+int io_uring_register_buffers(struct io_uring *ring, const struct iovec *iovecs,
+			      unsigned nr_iovecs)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	return r ? zn_uring_register_buffers(r, iovecs, nr_iovecs) : -EBADF;
+}
+
+int io_uring_unregister_buffers(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	return r ? zn_uring_unregister_buffers(r) : -EBADF;
+}
+
+int io_uring_register_files(struct io_uring *ring, const int *files, unsigned nr_files)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	return r ? zn_uring_register_files(r, files, nr_files) : -EBADF;
+}
+
+int io_uring_unregister_files(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	return r ? zn_uring_unregister_files(r) : -EBADF;
+}
+
+int io_uring_register_ring_fd(struct io_uring *ring)
+{
+	return ring_of(ring) ? 1 : -EBADF;
+}
+
+int io_uring_unregister_ring_fd(struct io_uring *ring)
+{
+	return ring_of(ring) ? 1 : -EBADF;
+}
+
+int io_uring_register_ifq(struct io_uring *ring, struct io_uring_zcrx_ifq_reg *reg)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	return r ? zn_uring_register_ifq(r, reg) : -EBADF;
+}
+
+int io_uring_register_sync_msg(struct io_uring_sqe *sqe)
+{
+	if (!sqe)
+		return -EFAULT;
+	/* the kernel's checks for a ring-less DATA message */
+	if (sqe->opcode != IORING_OP_MSG_RING || sqe->addr != IORING_MSG_DATA ||
+	    sqe->flags || sqe->buf_index || sqe->personality || sqe->addr3 ||
+	    (sqe->msg_ring_flags & ~IORING_MSG_RING_FLAGS_PASS) ||
+	    (!(sqe->msg_ring_flags & IORING_MSG_RING_FLAGS_PASS) && sqe->file_index))
+		return -EINVAL;
+	return zn_uring_msg(sqe->fd, sqe->off, (__s32)sqe->len,
+			    (sqe->msg_ring_flags & IORING_MSG_RING_FLAGS_PASS) ? sqe->file_index : 0);
+}

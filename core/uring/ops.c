@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/uring: the op table and the ops that need nothing but the ring.
+ *
+ * NOP follows the kernel's io_uring/nop.c: nop_flags outside the known set
+ * are -EINVAL; IORING_NOP_INJECT_RESULT makes res = (int)sqe->len (a
+ * negative value is a failure, which is how tests drive link cancellation);
+ * IORING_NOP_FILE resolves sqe->fd (IORING_NOP_FIXED_FILE: as a fixed-file
+ * index) and fails with -EBADF if it names nothing; IORING_NOP_FIXED_BUFFER
+ * checks sqe->buf_index against the registered buffers (-EFAULT).
+ * IORING_NOP_TW is accepted (there is no task work to go through).
+ *
+ * Placeholders for the network ops: their opcodes are valid (so the SQE is
+ * not -EINVAL) but they complete with -EOPNOTSUPP until core/net and
+ * core/zcrx register the real ones.
+ */
+#include <errno.h>
+#include <pthread.h>
+
+#include "core/uring/uring_priv.h"
+
+#define NOP_FLAGS (IORING_NOP_INJECT_RESULT | IORING_NOP_FILE |		\
+	IORING_NOP_FIXED_FILE | IORING_NOP_FIXED_BUFFER | IORING_NOP_TW)
+
+struct nop_pdu {
+	int32_t result;
+};
+
+static int nop_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	struct nop_pdu *pdu = (struct nop_pdu *)req->pdu;
+	uint32_t flags = sqe->nop_flags;
+	int rc;
+
+	if (flags & ~NOP_FLAGS)
+		return -EINVAL;
+	pdu->result = (flags & IORING_NOP_INJECT_RESULT) ? (int32_t)sqe->len : 0;
+	if (flags & IORING_NOP_FILE) {
+		int h = sqe->fd;
+
+		if (flags & IORING_NOP_FIXED_FILE)
+			h = sqe->fd < 0 ? -EBADF : zn_uring_fixed_file(req->ring, (unsigned)sqe->fd);
+		if (h < 0 || zn_handle_type(h) < 0)
+			return -EBADF;
+		req->file = h;
+	}
+	if (flags & IORING_NOP_FIXED_BUFFER) {
+		rc = sqe->buf_index < req->ring->nbufs && req->ring->bufs[sqe->buf_index].iov_base ?
+			0 : -EFAULT;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int nop_issue(struct zn_uring_req *req)
+{
+	req->res = ((struct nop_pdu *)req->pdu)->result;
+	return ZN_URING_ISSUE_DONE;
+}
+
+static const struct zn_uring_op nop_op = {
+	.name = "NOP", .prep = nop_prep, .issue = nop_issue,
+};
+
+static int eopnotsupp_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	(void)req;
+	(void)sqe;
+	return -EOPNOTSUPP;
+}
+
+static int eopnotsupp_issue(struct zn_uring_req *req)
+{
+	req->res = -EOPNOTSUPP;
+	return ZN_URING_ISSUE_DONE;
+}
+
+/* Opcodes zcnic does not implement at all. */
+static const struct zn_uring_op unsupported_op = {
+	.name = "unsupported", .flags = ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
+};
+
+/* Network ops until their layers arrive (names kept for logs and probes). */
+static const struct zn_uring_op send_stub = {
+	.name = "SEND", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
+};
+static const struct zn_uring_op recv_stub = {
+	.name = "RECV", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_BUFFER_SELECT | ZN_URING_OP_PLACEHOLDER,
+	.prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
+};
+static const struct zn_uring_op send_zc_stub = {
+	.name = "SEND_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
+};
+static const struct zn_uring_op sendmsg_zc_stub = {
+	.name = "SENDMSG_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
+};
+static const struct zn_uring_op recv_zc_stub = {
+	.name = "RECV_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
+};
+
+static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
+	[IORING_OP_NOP] = &nop_op,
+	[IORING_OP_MSG_RING] = &zn_msg_ring_op,
+	[IORING_OP_SEND] = &send_stub,
+	[IORING_OP_RECV] = &recv_stub,
+	[IORING_OP_SEND_ZC] = &send_zc_stub,
+	[IORING_OP_SENDMSG_ZC] = &sendmsg_zc_stub,
+	[IORING_OP_RECV_ZC] = &recv_zc_stub,
+};
+
+static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int zn_uring_op_register(unsigned opcode, const struct zn_uring_op *op)
+{
+	if (opcode >= IORING_OP_LAST || !op || !op->prep || !op->issue)
+		return -EINVAL;
+	pthread_mutex_lock(&op_lock);
+	__atomic_store_n(&op_table[opcode], op, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&op_lock);
+	return 0;
+}
+
+const struct zn_uring_op *zn_uring_op_get(unsigned opcode)
+{
+	const struct zn_uring_op *op;
+
+	if (opcode >= IORING_OP_LAST)
+		return NULL;
+	op = __atomic_load_n(&op_table[opcode], __ATOMIC_ACQUIRE);
+	return op ? op : &unsupported_op;
+}
+
+bool zn_uring_op_supported(unsigned opcode)
+{
+	const struct zn_uring_op *op = zn_uring_op_get(opcode);
+
+	return op && !(op->flags & ZN_URING_OP_PLACEHOLDER);
+}

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/uring: ring set-up and teardown, CQE posting and the CQ overflow
+ * list.
+ *
+ * Sizes follow the kernel's io_uring_fill_params() (Linux io_uring/io_uring.c):
+ * SQ entries rounded up to a power of two, at most 32768 (CLAMP clamps,
+ * otherwise -EINVAL); CQ = 2 x SQ, or with CQSIZE the caller's cq_entries
+ * rounded up to a power of two, at most 65536, and never below the SQ size.
+ *
+ * Overflow: a CQE that finds the CQ full goes to a FIFO list, and so does
+ * every later CQE while the list is not empty, so the application sees CQEs
+ * in the order they were posted (the kernel's rule). IORING_SQ_CQ_OVERFLOW
+ * is set in the SQ flags while the list holds entries; the list is flushed
+ * into the CQ on every enter/wait/peek as space frees.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/uring/uring_priv.h"
+#include "zcnic/log.h"
+
+#define ZN_URING_FEATURES (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |	\
+	IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_EXT_ARG |			\
+	IORING_FEAT_CQE_SKIP | IORING_FEAT_LINKED_FILE)
+
+static _Thread_local char thread_tag;
+
+const void *zn_uring_thread_tag(void)
+{
+	return &thread_tag;
+}
+
+static uint32_t roundup_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* The kernel's checks and rounding, in the kernel's order. */
+static int fill_params(unsigned entries, struct io_uring_params *p)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(p->resv) / sizeof(p->resv[0]); i++)
+		if (p->resv[i])
+			return -EINVAL;
+	if (p->flags & ~ZN_URING_SETUP_FLAGS)
+		return -EINVAL;
+	/* DEFER_TASKRUN only makes sense with one issuer (kernel rule). */
+	if ((p->flags & IORING_SETUP_DEFER_TASKRUN) && !(p->flags & IORING_SETUP_SINGLE_ISSUER))
+		return -EINVAL;
+	if (!entries)
+		return -EINVAL;
+	if (entries > ZN_URING_MAX_ENTRIES) {
+		if (!(p->flags & IORING_SETUP_CLAMP))
+			return -EINVAL;
+		entries = ZN_URING_MAX_ENTRIES;
+	}
+	p->sq_entries = roundup_pow2(entries);
+	if (p->flags & IORING_SETUP_CQSIZE) {
+		if (!p->cq_entries)
+			return -EINVAL;
+		if (p->cq_entries > ZN_URING_MAX_CQ_ENTRIES) {
+			if (!(p->flags & IORING_SETUP_CLAMP))
+				return -EINVAL;
+			p->cq_entries = ZN_URING_MAX_CQ_ENTRIES;
+		}
+		p->cq_entries = roundup_pow2(p->cq_entries);
+		if (p->cq_entries < p->sq_entries)
+			return -EINVAL;
+	} else {
+		p->cq_entries = 2 * p->sq_entries;
+	}
+	return 0;
+}
+
+static void fill_offsets(struct zn_uring *r, struct io_uring_params *p)
+{
+	memset(&p->sq_off, 0, sizeof(p->sq_off));
+	memset(&p->cq_off, 0, sizeof(p->cq_off));
+	p->sq_off.head = offsetof(struct zn_uring_shared, sq_head);
+	p->sq_off.tail = offsetof(struct zn_uring_shared, sq_tail);
+	p->sq_off.ring_mask = offsetof(struct zn_uring_shared, sq_mask);
+	p->sq_off.ring_entries = offsetof(struct zn_uring_shared, sq_entries);
+	p->sq_off.flags = offsetof(struct zn_uring_shared, sq_flags);
+	p->sq_off.dropped = offsetof(struct zn_uring_shared, sq_dropped);
+	p->sq_off.array = offsetof(struct zn_uring_shared, array);
+	p->cq_off.head = offsetof(struct zn_uring_shared, cq_head);
+	p->cq_off.tail = offsetof(struct zn_uring_shared, cq_tail);
+	p->cq_off.ring_mask = offsetof(struct zn_uring_shared, cq_mask);
+	p->cq_off.ring_entries = offsetof(struct zn_uring_shared, cq_entries);
+	p->cq_off.overflow = offsetof(struct zn_uring_shared, cq_overflow);
+	p->cq_off.cqes = r->cqes_off;
+	p->cq_off.flags = offsetof(struct zn_uring_shared, cq_flags);
+}
+
+int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring **out)
+{
+	struct zn_uring *r;
+	size_t cqe_size, sz;
+	int rc;
+
+	if (!p || !out)
+		return -EFAULT;
+	rc = fill_params(entries, p);
+	if (rc)
+		return rc;
+
+	r = aligned_alloc(ZN_CACHELINE, (sizeof(*r) + ZN_CACHELINE - 1) & ~(size_t)(ZN_CACHELINE - 1));
+	if (!r)
+		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	r->flags = p->flags;
+	r->features = ZN_URING_FEATURES;
+	r->sq_entries = p->sq_entries;
+	r->cq_entries = p->cq_entries;
+	r->sq_mask = p->sq_entries - 1;
+	r->cq_mask = p->cq_entries - 1;
+	r->cqe_shift = (p->flags & IORING_SETUP_CQE32) ? 1 : 0;
+	r->owner = zn_uring_thread_tag();
+
+	cqe_size = sizeof(struct io_uring_cqe) << r->cqe_shift;
+	r->cqes_off = (uint32_t)((sizeof(struct zn_uring_shared) + 4u * r->sq_entries +
+				  ZN_CACHELINE - 1) & ~(size_t)(ZN_CACHELINE - 1));
+	sz = r->cqes_off + cqe_size * r->cq_entries;
+	r->sh_size = (sz + ZN_CACHELINE - 1) & ~(size_t)(ZN_CACHELINE - 1);
+	rc = -ENOMEM;
+	r->sh = aligned_alloc(ZN_CACHELINE, r->sh_size);
+	if (!r->sh)
+		goto err_ring;
+	memset(r->sh, 0, r->sh_size);
+	r->sh->sq_mask = r->sq_mask;
+	r->sh->cq_mask = r->cq_mask;
+	r->sh->sq_entries = r->sq_entries;
+	r->sh->cq_entries = r->cq_entries;
+	r->cqes = (struct io_uring_cqe *)((char *)r->sh + r->cqes_off);
+	r->sqes = aligned_alloc(ZN_CACHELINE, sizeof(struct io_uring_sqe) * r->sq_entries);
+	if (!r->sqes)
+		goto err_sh;
+	memset(r->sqes, 0, sizeof(struct io_uring_sqe) * r->sq_entries);
+	rc = zn_inbox_init(&r->inbox, r->cq_entries);
+	if (rc)
+		goto err_sqes;
+	rc = zn_handle_alloc(ZN_HANDLE_URING, r);
+	if (rc < 0)
+		goto err_inbox;
+	r->handle = rc;
+
+	p->features = r->features;
+	fill_offsets(r, p);
+	*out = r;
+	return 0;
+
+err_inbox:
+	zn_inbox_fini(&r->inbox);
+err_sqes:
+	free(r->sqes);
+err_sh:
+	free(r->sh);
+err_ring:
+	free(r);
+	return rc;
+}
+
+void zn_uring_destroy(struct zn_uring *r)
+{
+	struct zn_ovf_cqe *o;
+
+	if (!r)
+		return;
+	/* After this no sender can reach the inbox: it is ours to free. */
+	zn_handle_close(r->handle);
+	zn_inbox_fini(&r->inbox);
+	while ((o = r->ovf_head)) {
+		r->ovf_head = o->next;
+		free(o);
+	}
+	zn_uring_req_cache_free(r);
+	free(r->bufs);
+	free(r->files);
+	free(r->sqes);
+	free(r->sh);
+	free(r);
+}
+
+int zn_uring_handle(const struct zn_uring *r)
+{
+	return r->handle;
+}
+
+struct zn_uring *zn_uring_from_handle(int h)
+{
+	return zn_handle_peek(h, ZN_HANDLE_URING);
+}
+
+void zn_uring_get_map(struct zn_uring *r, struct zn_uring_map *m)
+{
+	struct zn_uring_shared *sh = r->sh;
+
+	m->sq_head = &sh->sq_head;
+	m->sq_tail = &sh->sq_tail;
+	m->sq_mask = &sh->sq_mask;
+	m->sq_entries = &sh->sq_entries;
+	m->sq_flags = &sh->sq_flags;
+	m->sq_dropped = &sh->sq_dropped;
+	m->sq_array = sh->array;
+	m->sqes = r->sqes;
+	m->cq_head = &sh->cq_head;
+	m->cq_tail = &sh->cq_tail;
+	m->cq_mask = &sh->cq_mask;
+	m->cq_entries = &sh->cq_entries;
+	m->cq_flags = &sh->cq_flags;
+	m->cq_overflow = &sh->cq_overflow;
+	m->cqes = r->cqes;
+	m->ring_ptr = sh;
+	m->ring_sz = r->sh_size;
+	m->flags = r->flags;
+	m->features = r->features;
+}
+
+unsigned zn_uring_cq_ready(const struct zn_uring *r)
+{
+	return r->sh->cq_tail - zn_load_acq(&r->sh->cq_head);
+}
+
+unsigned zn_uring_cq_space(const struct zn_uring *r)
+{
+	return r->cq_entries - zn_uring_cq_ready(r);
+}
+
+unsigned zn_uring_overflow_pending(const struct zn_uring *r)
+{
+	return r->ovf_count;
+}
+
+/* Write one CQE into a free CQ slot; the tail store publishes it. */
+static void cq_write(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
+		     const uint64_t big[2])
+{
+	uint32_t tail = r->sh->cq_tail;
+	struct io_uring_cqe *cqe = zn_cqe_at(r, tail);
+
+	cqe->user_data = user_data;
+	cqe->res = res;
+	cqe->flags = cflags;
+	if (r->cqe_shift) {
+		cqe->big_cqe[0] = big ? big[0] : 0;
+		cqe->big_cqe[1] = big ? big[1] : 0;
+	}
+	/* CQE contents before the tail that hands it to the application */
+	zn_store_rel(&r->sh->cq_tail, tail + 1);
+	r->st.cqes++;
+}
+
+static void set_overflow_flag(struct zn_uring *r, bool on)
+{
+	uint32_t f = r->sh->sq_flags;
+
+	f = on ? (f | IORING_SQ_CQ_OVERFLOW) : (f & ~IORING_SQ_CQ_OVERFLOW);
+	__atomic_store_n(&r->sh->sq_flags, f, __ATOMIC_RELAXED);
+}
+
+int zn_uring_post_cqe(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
+		      const uint64_t big[2], unsigned how)
+{
+	struct zn_ovf_cqe *o;
+
+	if (!r->ovf_count && zn_uring_cq_space(r)) {
+		cq_write(r, user_data, res, cflags, big);
+		return 0;
+	}
+	if (how & ZN_CQE_NO_OVERFLOW)
+		return -ENOSPC;
+	o = malloc(sizeof(*o));
+	if (!o) {
+		/* The one way a CQE is lost; counted where the app can see it. */
+		__atomic_store_n(&r->sh->cq_overflow, r->sh->cq_overflow + 1, __ATOMIC_RELAXED);
+		ZN_LOG_RL(ZN_LOG_ERR, "uring", "CQ overflow entry allocation failed: CQE of "
+			  "user_data 0x%llx lost; reap CQEs sooner or use a bigger CQ",
+			  (unsigned long long)user_data);
+		return -ENOMEM;
+	}
+	o->next = NULL;
+	o->user_data = user_data;
+	o->res = res;
+	o->cflags = cflags;
+	o->big[0] = big ? big[0] : 0;
+	o->big[1] = big ? big[1] : 0;
+	if (r->ovf_tail)
+		r->ovf_tail->next = o;
+	else
+		r->ovf_head = o;
+	r->ovf_tail = o;
+	r->ovf_count++;
+	r->st.overflowed++;
+	set_overflow_flag(r, true);
+	return 0;
+}
+
+int zn_uring_flush_overflow(struct zn_uring *r)
+{
+	struct zn_ovf_cqe *o;
+	int n = 0;
+
+	while ((o = r->ovf_head) && zn_uring_cq_space(r)) {
+		cq_write(r, o->user_data, o->res, o->cflags, o->big);
+		r->ovf_head = o->next;
+		if (!r->ovf_head)
+			r->ovf_tail = NULL;
+		r->ovf_count--;
+		free(o);
+		n++;
+	}
+	if (n && !r->ovf_count)
+		set_overflow_flag(r, false);
+	return n;
+}
+
+void zn_uring_get_stats(const struct zn_uring *r, struct zn_uring_stats *st)
+{
+	*st = r->st;
+}
+
+int zn_uring_hook_add(struct zn_uring *r, zn_uring_poll_fn fn, void *arg, unsigned flags)
+{
+	unsigned i;
+
+	if (!fn || (flags & ~ZN_URING_HOOK_BUSY))
+		return -EINVAL;
+	for (i = 0; i < ZN_URING_MAX_HOOKS; i++) {
+		if (r->hooks[i].used)
+			continue;
+		r->hooks[i] = (struct zn_hook){ .fn = fn, .arg = arg, .flags = flags, .used = true };
+		if (i >= r->nhooks)
+			r->nhooks = i + 1;
+		if (flags & ZN_URING_HOOK_BUSY)
+			r->busy_hooks++;
+		return (int)i;
+	}
+	return -ENOSPC;
+}
+
+int zn_uring_hook_del(struct zn_uring *r, int id)
+{
+	if (id < 0 || id >= ZN_URING_MAX_HOOKS || !r->hooks[id].used)
+		return -ENOENT;
+	if (r->hooks[id].flags & ZN_URING_HOOK_BUSY)
+		r->busy_hooks--;
+	r->hooks[id].used = false;
+	while (r->nhooks && !r->hooks[r->nhooks - 1].used)
+		r->nhooks--;
+	return 0;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/uring: registered buffers and registered files.
+ *
+ * Limits and error codes follow the kernel's io_uring/rsrc.c
+ * (io_sqe_buffers_register, io_buffer_validate, io_sqe_files_register):
+ * a second registration is -EBUSY, nr == 0 is -EINVAL, more than 16384
+ * buffers -EINVAL, a NULL base with a length -EFAULT, an address range that
+ * wraps -EOVERFLOW; unregistering nothing is -ENXIO.
+ *
+ * Files are zcnic handles (include/zcnic/handle.h); -1 is an empty slot.
+ * Differences from the kernel, on purpose: the table may hold ring handles
+ * (the kernel refuses io_uring fds; zcnic has no reference cycles to fear),
+ * and a non-negative int that is not handle-shaped (an OS fd a ported
+ * program registers alongside its zcnic sockets) is kept and fails only
+ * when used (-EBADF, or -EBADFD for MSG_RING), instead of failing the
+ * registration. A handle-shaped value that is not live is -EBADF at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/uring/uring_priv.h"
+
+int zn_uring_register_buffers(struct zn_uring *r, const struct iovec *iov, unsigned nr)
+{
+	struct iovec *t;
+	unsigned i;
+
+	if (r->bufs)
+		return -EBUSY;
+	if (!nr || nr > ZN_URING_MAX_REG_BUFFERS)
+		return -EINVAL;
+	if (!iov)
+		return -EFAULT;
+	for (i = 0; i < nr; i++) {
+		uintptr_t base = (uintptr_t)iov[i].iov_base;
+
+		if (!base) {
+			if (iov[i].iov_len)
+				return -EFAULT;
+			continue;	/* sparse slot */
+		}
+		if (base + iov[i].iov_len < base)
+			return -EOVERFLOW;
+	}
+	t = malloc(sizeof(*t) * nr);
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, iov, sizeof(*t) * nr);
+	r->bufs = t;
+	r->nbufs = nr;
+	return 0;
+}
+
+int zn_uring_unregister_buffers(struct zn_uring *r)
+{
+	if (!r->bufs)
+		return -ENXIO;
+	free(r->bufs);
+	r->bufs = NULL;
+	r->nbufs = 0;
+	return 0;
+}
+
+int zn_uring_fixed_buf(struct zn_uring *r, unsigned idx, uint64_t addr, uint64_t len, void **ptr)
+{
+	const struct iovec *b;
+	uint64_t base;
+
+	if (idx >= r->nbufs)
+		return -EFAULT;
+	b = &r->bufs[idx];
+	base = (uintptr_t)b->iov_base;
+	if (!base || addr < base || addr + len < addr || addr + len > base + b->iov_len)
+		return -EFAULT;
+	if (ptr)
+		*ptr = (void *)(uintptr_t)addr;
+	return 0;
+}
+
+int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
+{
+	unsigned i;
+	int *t;
+
+	if (r->files)
+		return -EBUSY;
+	if (!nr)
+		return -EINVAL;
+	if (nr > ZN_URING_MAX_REG_FILES)
+		return -EMFILE;
+	if (!handles)
+		return -EFAULT;
+	for (i = 0; i < nr; i++) {
+		int h = handles[i];
+
+		if (h == -1)
+			continue;
+		if (h == IORING_REGISTER_FILES_SKIP)
+			return -EINVAL;
+		if (h < 0)
+			return -EBADF;
+		if (zn_handle_is_handle(h) && zn_handle_type(h) < 0)
+			return -EBADF;
+	}
+	t = malloc(sizeof(*t) * nr);
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, handles, sizeof(*t) * nr);
+	r->files = t;
+	r->nfiles = nr;
+	return 0;
+}
+
+int zn_uring_unregister_files(struct zn_uring *r)
+{
+	if (!r->files)
+		return -ENXIO;
+	free(r->files);
+	r->files = NULL;
+	r->nfiles = 0;
+	return 0;
+}
+
+int zn_uring_fixed_file(struct zn_uring *r, unsigned idx)
+{
+	if (idx >= r->nfiles || r->files[idx] == -1)
+		return -EBADF;
+	return r->files[idx];
+}
+
+static zn_uring_ifq_fn ifq_handler;
+
+void zn_uring_set_ifq_handler(zn_uring_ifq_fn fn)
+{
+	ifq_handler = fn;
+}
+
+int zn_uring_register_ifq(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
+{
+	if (!ifq_handler)
+		return -EOPNOTSUPP;
+	return ifq_handler(r, reg);
+}

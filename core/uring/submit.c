@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/uring: consuming SQEs, validating them, link chains, completion.
+ *
+ * Follows the kernel's io_uring/io_uring.c (io_submit_sqes, io_init_req,
+ * io_submit_sqe, io_submit_fail_init, io_fail_links, req_set_fail):
+ *  - an SQ array index >= sq_entries is dropped (sq_dropped++) and stops
+ *    the submission; it does not count as submitted;
+ *  - an SQE that fails validation or prep completes with that error and
+ *    counts as submitted; without IORING_SETUP_SUBMIT_ALL the submission
+ *    stops after it (when it ends its link chain, as in the kernel);
+ *  - opcode >= IORING_OP_LAST or an unknown IOSQE_ bit: -EINVAL;
+ *    personality != 0: -EINVAL; IOSQE_BUFFER_SELECT on an op without
+ *    buffer selection: -EOPNOTSUPP;
+ *  - links: a member is issued after its predecessor completes; a failed
+ *    member (res < 0) completes the rest with -ECANCELED, unless it is a
+ *    HARDLINK; a member that fails at submission fails its whole chain
+ *    (the head with -ECANCELED, itself with its error, the rest -ECANCELED);
+ *  - CQE_SKIP_SUCCESS: no CQE on success; a failing request with it posts
+ *    its CQE and suppresses the CQEs of the members it cancels.
+ * IOSQE_ASYNC and IOSQE_IO_DRAIN are accepted: every op here completes or
+ * goes asynchronous inside submit, so there is nothing to defer yet.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/uring/uring_priv.h"
+#include "zcnic/log.h"
+
+#define REQ_CHUNK 64
+
+#define SQE_VALID_FLAGS (IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_IO_LINK |	\
+	IOSQE_IO_HARDLINK | IOSQE_ASYNC | IOSQE_BUFFER_SELECT |			\
+	IOSQE_CQE_SKIP_SUCCESS)
+
+/* req->internal bits */
+enum {
+	RQ_FAILED = 1u << 0,		/* completes with res, unissued or failed */
+	RQ_SKIP_LINK_CQES = 1u << 1,	/* canceled links post no CQE */
+};
+
+struct zn_uring_req_int {
+	struct zn_uring_req pub;
+	const struct zn_uring_op *op;
+	struct zn_uring_req_int *next_free;
+	/* on the ring's in-flight list while ASYNC */
+	struct zn_uring_req_int *if_prev, *if_next;
+};
+
+#define RI(req) ((struct zn_uring_req_int *)(req))
+
+static void inflight_add(struct zn_uring *r, struct zn_uring_req *req)
+{
+	struct zn_uring_req_int *ri = RI(req);
+
+	ri->if_prev = NULL;
+	ri->if_next = r->inflight_head;
+	if (ri->if_next)
+		ri->if_next->if_prev = ri;
+	r->inflight_head = ri;
+	r->inflight++;
+}
+
+static void inflight_del(struct zn_uring *r, struct zn_uring_req *req)
+{
+	struct zn_uring_req_int *ri = RI(req);
+
+	if (ri->if_prev)
+		ri->if_prev->if_next = ri->if_next;
+	else
+		r->inflight_head = ri->if_next;
+	if (ri->if_next)
+		ri->if_next->if_prev = ri->if_prev;
+	r->inflight--;
+}
+
+/* Issue one request; true when it went asynchronous. */
+static bool issue(struct zn_uring *r, struct zn_uring_req *req)
+{
+	if (RI(req)->op->issue(req) != ZN_URING_ISSUE_ASYNC)
+		return false;
+	inflight_add(r, req);
+	return true;
+}
+
+static struct zn_uring_req *req_alloc(struct zn_uring *r)
+{
+	struct zn_uring_req_int *ri = r->req_free;
+
+	if (!ri) {
+		struct zn_uring_req_int *chunk = malloc(sizeof(*chunk) * REQ_CHUNK);
+		void **chunks;
+		unsigned i;
+
+		if (!chunk)
+			return NULL;
+		chunks = realloc(r->req_chunks, sizeof(*chunks) * (r->nreq_chunks + 1));
+		if (!chunks) {
+			free(chunk);
+			return NULL;
+		}
+		r->req_chunks = chunks;
+		r->req_chunks[r->nreq_chunks++] = chunk;
+		for (i = 0; i < REQ_CHUNK; i++) {
+			chunk[i].next_free = r->req_free;
+			r->req_free = &chunk[i];
+		}
+		ri = r->req_free;
+	}
+	r->req_free = ri->next_free;
+	return &ri->pub;
+}
+
+static void req_free(struct zn_uring *r, struct zn_uring_req *req)
+{
+	RI(req)->next_free = r->req_free;
+	r->req_free = RI(req);
+}
+
+void zn_uring_req_cache_free(struct zn_uring *r)
+{
+	unsigned i;
+
+	/* Ring exit with requests in flight: their ops let go, no CQEs. */
+	while (r->inflight_head) {
+		struct zn_uring_req *req = &r->inflight_head->pub;
+
+		inflight_del(r, req);
+		if (RI(req)->op->cancel)
+			RI(req)->op->cancel(req);
+	}
+
+	for (i = 0; i < r->nreq_chunks; i++)
+		free(r->req_chunks[i]);
+	free(r->req_chunks);
+	r->req_chunks = NULL;
+	r->nreq_chunks = 0;
+	r->req_free = NULL;
+}
+
+static void req_set_fail(struct zn_uring_req *req)
+{
+	req->internal |= RQ_FAILED;
+	if (req->sqe_flags & IOSQE_CQE_SKIP_SUCCESS) {
+		req->sqe_flags &= (uint8_t)~IOSQE_CQE_SKIP_SUCCESS;
+		req->internal |= RQ_SKIP_LINK_CQES;
+	}
+}
+
+static void req_fail_node(struct zn_uring_req *req, int res)
+{
+	req_set_fail(req);
+	req->res = res;
+}
+
+static void req_post(struct zn_uring *r, struct zn_uring_req *req)
+{
+	if ((req->sqe_flags & IOSQE_CQE_SKIP_SUCCESS) && !(req->internal & RQ_FAILED))
+		return;
+	zn_uring_post_cqe(r, req->user_data, req->res, req->cflags, req->big, 0);
+}
+
+static void fail_links(struct zn_uring *r, struct zn_uring_req *req)
+{
+	bool ignore = req->internal & RQ_SKIP_LINK_CQES;
+	struct zn_uring_req *l = req->link, *next;
+
+	req->link = NULL;
+	for (; l; l = next) {
+		next = l->link;
+		if (!(l->internal & RQ_FAILED))
+			l->res = -ECANCELED;
+		l->cflags = 0;
+		if (!ignore)
+			zn_uring_post_cqe(r, l->user_data, l->res, 0, NULL, 0);
+		req_free(r, l);
+	}
+}
+
+/*
+ * req has its result: post it, then run the rest of its chain until a
+ * member goes asynchronous or the chain ends.
+ */
+static void req_done(struct zn_uring *r, struct zn_uring_req *req)
+{
+	while (req) {
+		struct zn_uring_req *next;
+
+		if (req->res < 0 && !(req->internal & RQ_FAILED))
+			req_set_fail(req);
+		req_post(r, req);
+		next = req->link;
+		if ((req->internal & RQ_FAILED) && !(req->sqe_flags & IOSQE_IO_HARDLINK)) {
+			fail_links(r, req);
+			next = NULL;
+		}
+		req_free(r, req);
+		req = next;
+		if (req && !(req->internal & RQ_FAILED) && issue(r, req))
+			return;
+	}
+}
+
+static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
+{
+	if (head->internal & RQ_FAILED) {
+		/* Failed while assembling: the whole chain fails, hard or not. */
+		head->sqe_flags = (uint8_t)((head->sqe_flags & ~IOSQE_IO_HARDLINK) | IOSQE_IO_LINK);
+		req_done(r, head);
+		return;
+	}
+	if (!issue(r, head))
+		req_done(r, head);
+}
+
+void zn_uring_req_complete(struct zn_uring_req *req, int32_t res, uint32_t cflags)
+{
+	struct zn_uring *r = req->ring;
+
+	inflight_del(r, req);
+	req->res = res;
+	req->cflags = cflags;
+	req_done(r, req);
+}
+
+static int resolve_file(struct zn_uring *r, struct zn_uring_req *req,
+			const struct io_uring_sqe *sqe)
+{
+	if (req->sqe_flags & IOSQE_FIXED_FILE) {
+		if (sqe->fd < 0)
+			return -EBADF;
+		req->file = zn_uring_fixed_file(r, (unsigned)sqe->fd);
+		return req->file < 0 ? req->file : 0;
+	}
+	req->file = sqe->fd;
+	return 0;
+}
+
+static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	const struct zn_uring_op *op;
+	int rc;
+
+	req->ring = r;
+	req->user_data = sqe->user_data;
+	req->opcode = sqe->opcode;
+	req->sqe_flags = sqe->flags;
+	req->ioprio = sqe->ioprio;
+	req->res = 0;
+	req->cflags = 0;
+	req->big[0] = req->big[1] = 0;
+	req->file = -1;
+	req->internal = 0;
+	req->link = NULL;
+	RI(req)->op = zn_uring_op_get(IORING_OP_NOP);	/* never issued when init fails */
+
+	if (sqe->opcode >= IORING_OP_LAST)
+		return -EINVAL;
+	if (sqe->flags & ~SQE_VALID_FLAGS)
+		return -EINVAL;	/* its LINK bit still joins it to a chain (kernel) */
+	op = zn_uring_op_get(sqe->opcode);
+	RI(req)->op = op;
+	if ((sqe->flags & IOSQE_BUFFER_SELECT) && !(op->flags & ZN_URING_OP_BUFFER_SELECT))
+		return -EOPNOTSUPP;
+	if (sqe->personality)
+		return -EINVAL;
+	if (op->flags & ZN_URING_OP_NEEDS_FILE) {
+		rc = resolve_file(r, req, sqe);
+		if (rc)
+			return rc;
+	}
+	return op->prep(req, sqe);
+}
+
+/* One SQE; < 0 when it failed and ended its chain (the caller may stop). */
+static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	bool links_on;
+	int rc;
+
+	rc = init_req(r, req, sqe);
+	links_on = req->sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	if (rc) {
+		req_fail_node(req, rc);
+		if (r->link_head && !(r->link_head->internal & RQ_FAILED))
+			req_fail_node(r->link_head, -ECANCELED);
+		if (!links_on) {
+			struct zn_uring_req *head = req;
+
+			if (r->link_head) {
+				r->link_last->link = req;
+				head = r->link_head;
+				r->link_head = r->link_last = NULL;
+			}
+			run_chain(r, head);
+			return rc;
+		}
+	}
+	if (r->link_head) {
+		r->link_last->link = req;
+		r->link_last = req;
+		if (links_on)
+			return 0;
+		req = r->link_head;
+		r->link_head = r->link_last = NULL;
+		run_chain(r, req);
+		return 0;
+	}
+	if (links_on) {
+		r->link_head = r->link_last = req;
+		return 0;
+	}
+	run_chain(r, req);
+	return 0;
+}
+
+int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
+{
+	struct zn_uring_shared *sh = r->sh;
+	uint32_t head = sh->sq_head;
+	uint32_t avail = zn_load_acq(&sh->sq_tail) - head;
+	unsigned n = to_submit < avail ? to_submit : avail;
+	int submitted = 0;
+
+	while (n--) {
+		uint32_t idx = __atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
+		struct zn_uring_req *req;
+
+		if (idx >= r->sq_entries) {
+			head++;
+			__atomic_store_n(&sh->sq_dropped, sh->sq_dropped + 1, __ATOMIC_RELAXED);
+			break;
+		}
+		req = req_alloc(r);
+		if (!req) {
+			if (!submitted)
+				submitted = -EAGAIN;
+			break;
+		}
+		head++;
+		submitted++;
+		if (submit_one(r, req, &r->sqes[idx]) < 0 && !(r->flags & IORING_SETUP_SUBMIT_ALL))
+			break;
+	}
+	/* A chain still open at the end of the batch goes as it is (kernel). */
+	if (r->link_head) {
+		struct zn_uring_req *lh = r->link_head;
+
+		r->link_head = r->link_last = NULL;
+		run_chain(r, lh);
+	}
+	/* SQE slots up to head are the application's again */
+	zn_store_rel(&sh->sq_head, head);
+	if (submitted > 0)
+		r->st.sqes += (unsigned)submitted;
+	return submitted;
+}

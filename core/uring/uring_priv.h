@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/uring internals: the ring object, its shared block, the MSG_RING
+ * inbox. One ring = one owner thread (see include/zcnic/uring.h).
+ */
+#ifndef ZN_URING_PRIV_H
+#define ZN_URING_PRIV_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "compat/liburing/io_uring.h"
+#include "zcnic/uring.h"
+
+#define ZN_CACHELINE 64
+
+/*
+ * The ring memory the kernel would share by mmap: counters first, then the
+ * SQ index array, then (cache-line aligned) the CQEs. Offsets into this
+ * block are what io_uring_params.sq_off/cq_off report.
+ */
+struct zn_uring_shared {
+	uint32_t sq_head, sq_tail;
+	uint32_t cq_head, cq_tail;
+	uint32_t sq_mask, cq_mask;
+	uint32_t sq_entries, cq_entries;
+	uint32_t sq_dropped;
+	uint32_t sq_flags;
+	uint32_t cq_flags;
+	uint32_t cq_overflow;
+	uint32_t array[];	/* sq_entries */
+};
+
+/* A CQE waiting for CQ space (kept in submission order). */
+struct zn_ovf_cqe {
+	struct zn_ovf_cqe *next;
+	uint64_t user_data;
+	int32_t res;
+	uint32_t cflags;
+	uint64_t big[2];
+};
+
+/*
+ * MSG_RING inbox, many producers (any thread), one consumer (the owner).
+ *
+ * Fast path: a bounded array of slots in the style of D. Vyukov's bounded
+ * MPMC queue: a producer claims position p by CAS on tail, fills slot
+ * p & mask, then publishes it by storing seq = p + 1 (release); the owner
+ * takes slot `head` once its seq reads head + 1 (acquire) and hands the slot
+ * back for lap p + size by storing seq = head + size.
+ *
+ * Full array: the message goes to the spill list (an intrusive unbounded
+ * MPSC list, one malloc per message, freed by the owner) and `spilled`
+ * counts the messages there. While spilled != 0 every producer uses the
+ * list, and the owner reads the list only when the array is empty up to
+ * its tail: so messages of one producer are delivered in the order sent.
+ * Nothing is dropped; a message fails only with -ENOMEM.
+ */
+struct zn_inbox_slot {
+	_Atomic uint64_t seq;
+	uint64_t user_data;
+	int32_t res;
+	uint32_t cflags;
+	uint64_t pad;
+};
+
+struct zn_spill_msg {
+	struct zn_spill_msg *_Atomic next;
+	uint64_t user_data;
+	int32_t res;
+	uint32_t cflags;
+};
+
+struct zn_inbox {
+	/* producers' side */
+	_Alignas(ZN_CACHELINE) _Atomic uint64_t tail;
+	_Atomic uint64_t spilled;
+	struct zn_spill_msg *_Atomic spill_in;	/* last pushed (producers) */
+	/* owner's side */
+	_Alignas(ZN_CACHELINE) uint64_t head;
+	struct zn_spill_msg *spill_out;		/* consumer position */
+	struct zn_spill_msg spill_stub;
+	uint64_t size, mask;
+	struct zn_inbox_slot *slots;
+};
+
+struct zn_hook {
+	zn_uring_poll_fn fn;
+	void *arg;
+	unsigned flags;
+	bool used;
+};
+
+struct zn_uring {
+	int handle;
+	uint32_t flags;
+	uint32_t features;
+	uint32_t sq_entries, cq_entries, sq_mask, cq_mask;
+	unsigned cqe_shift;		/* 1 on CQE32 rings */
+	struct zn_uring_shared *sh;
+	size_t sh_size;
+	uint32_t cqes_off;
+	struct io_uring_cqe *cqes;
+	struct io_uring_sqe *sqes;
+	const void *owner;		/* thread tag of the owner */
+
+	/* CQ overflow list, FIFO */
+	struct zn_ovf_cqe *ovf_head, *ovf_tail;
+	uint32_t ovf_count;
+
+	/* requests */
+	struct zn_uring_req_int *req_free;
+	void **req_chunks;
+	unsigned nreq_chunks;
+	/* a link chain being assembled during one submit */
+	struct zn_uring_req *link_head, *link_last;
+	unsigned inflight;		/* ASYNC requests not yet completed */
+	struct zn_uring_req_int *inflight_head;
+
+	/* poll hooks */
+	struct zn_hook hooks[ZN_URING_MAX_HOOKS];
+	unsigned nhooks;		/* highest used index + 1 */
+	unsigned busy_hooks;
+	bool in_hooks;
+
+	/* registered resources */
+	struct iovec *bufs;
+	unsigned nbufs;
+	int *files;
+	unsigned nfiles;
+
+	/* MSG_RING inbox and the owner's sleep */
+	struct zn_inbox inbox;
+	_Alignas(ZN_CACHELINE) _Atomic uint32_t wake_seq;
+	_Atomic uint32_t sleeping;
+
+	struct zn_uring_stats st;
+};
+
+/* ring.c */
+const void *zn_uring_thread_tag(void);
+int zn_uring_flush_overflow(struct zn_uring *r);
+/* submit.c */
+int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit);
+void zn_uring_req_cache_free(struct zn_uring *r);
+/* msg_ring.c */
+int zn_inbox_init(struct zn_inbox *ib, uint32_t cq_entries);
+void zn_inbox_fini(struct zn_inbox *ib);
+unsigned zn_inbox_drain(struct zn_uring *r);
+bool zn_inbox_empty(struct zn_inbox *ib);
+int zn_inbox_post(struct zn_uring *target, uint64_t user_data, int32_t res, uint32_t cflags);
+/* msg_ring.c */
+extern const struct zn_uring_op zn_msg_ring_op;
+
+static inline uint32_t zn_load_acq(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void zn_store_rel(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline struct io_uring_cqe *zn_cqe_at(struct zn_uring *r, uint32_t idx)
+{
+	return &r->cqes[(idx & r->cq_mask) << r->cqe_shift];
+}
+
+#endif

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * liburing-compatible API over zcnic rings.
+ *
+ * A program written against liburing builds against this header with only
+ * the include path changed (-I<prefix>/include/zcnic-compat, which
+ * `pkg-config --cflags zcnic` gives): the names, signatures, return
+ * conventions (0 / count, or a negative errno) and inline/library split
+ * follow liburing (axboe/liburing src/include/liburing.h; see
+ * /work/shared/reference/uring.md section 4). Written for zcnic.
+ *
+ * What is different underneath (docs/uring.md has the full list):
+ *  - there is no kernel: io_uring_submit/wait run zcnic's ring code in the
+ *    calling thread, which also polls the NIC queues bound to the ring;
+ *  - "file descriptors" in SQEs and ring.ring_fd are zcnic handles
+ *    (include/zcnic/handle.h), not OS fds;
+ *  - only the opcodes zcnic implements do something; others complete with
+ *    -EOPNOTSUPP (IORING_OP_NOP and IORING_OP_MSG_RING today).
+ *
+ * struct io_uring has liburing's layout (216 bytes on LP64), so code that
+ * reads ring.ring_fd, ring.flags, ring.features or the sq/cq members works.
+ */
+#ifndef LIB_URING_H
+#define LIB_URING_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#include "liburing/io_uring.h"
+#include "liburing/barrier.h"
+
+/* <linux/io_uring.h> of an older kernel may have won the include guard. */
+#ifndef IORING_MSG_RING_FLAGS_PASS
+#define IORING_MSG_RING_FLAGS_PASS	(1U << 1)
+#endif
+#ifndef IORING_SEND_ZC_REPORT_USAGE
+#define IORING_SEND_ZC_REPORT_USAGE	(1U << 3)
+#endif
+
+#ifndef uring_unlikely
+#define uring_unlikely(cond)	__builtin_expect(!!(cond), 0)
+#endif
+#ifndef uring_likely
+#define uring_likely(cond)	__builtin_expect(!!(cond), 1)
+#endif
+
+#ifndef IOURINGINLINE
+#define IOURINGINLINE static inline
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct io_uring_sq {
+	unsigned *khead;
+	unsigned *ktail;
+	unsigned *kring_mask;		/* deprecated in liburing: use ring_mask */
+	unsigned *kring_entries;	/* deprecated in liburing: use ring_entries */
+	unsigned *kflags;
+	unsigned *kdropped;
+	unsigned *array;
+	struct io_uring_sqe *sqes;
+
+	unsigned sqe_head;
+	unsigned sqe_tail;
+
+	size_t ring_sz;
+	void *ring_ptr;
+
+	unsigned ring_mask;
+	unsigned ring_entries;
+
+	unsigned pad[2];
+};
+
+struct io_uring_cq {
+	unsigned *khead;
+	unsigned *ktail;
+	unsigned *kring_mask;
+	unsigned *kring_entries;
+	unsigned *kflags;
+	unsigned *koverflow;
+	struct io_uring_cqe *cqes;
+
+	size_t ring_sz;
+	void *ring_ptr;
+
+	unsigned ring_mask;
+	unsigned ring_entries;
+
+	unsigned pad[2];
+};
+
+struct io_uring {
+	struct io_uring_sq sq;
+	struct io_uring_cq cq;
+	unsigned flags;
+	int ring_fd;		/* the ring's zcnic handle */
+
+	unsigned features;
+	int enter_ring_fd;
+	__u8 int_flags;
+	__u8 pad[3];
+	unsigned pad2;
+};
+
+#if !defined(__cplusplus) && defined(__LP64__)
+_Static_assert(sizeof(struct io_uring_sq) == 104, "liburing layout: io_uring_sq");
+_Static_assert(sizeof(struct io_uring_cq) == 88, "liburing layout: io_uring_cq");
+_Static_assert(sizeof(struct io_uring) == 216, "liburing layout: io_uring");
+_Static_assert(offsetof(struct io_uring, ring_fd) == 196, "liburing layout: ring_fd");
+#endif
+
+/* Library interface (core/uring/compat/liburing.c). */
+int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+			       struct io_uring_params *p);
+int io_uring_queue_init(unsigned entries, struct io_uring *ring, unsigned flags);
+void io_uring_queue_exit(struct io_uring *ring);
+unsigned io_uring_peek_batch_cqe(struct io_uring *ring, struct io_uring_cqe **cqes,
+				 unsigned count);
+int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+		       unsigned wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask);
+int io_uring_wait_cqe_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+			      struct __kernel_timespec *ts);
+int io_uring_submit(struct io_uring *ring);
+int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr);
+int io_uring_submit_and_wait_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				     unsigned wait_nr, struct __kernel_timespec *ts,
+				     sigset_t *sigmask);
+int io_uring_submit_and_get_events(struct io_uring *ring);
+int io_uring_get_events(struct io_uring *ring);
+
+struct io_uring_probe *io_uring_get_probe_ring(struct io_uring *ring);
+struct io_uring_probe *io_uring_get_probe(void);
+void io_uring_free_probe(struct io_uring_probe *probe);
+
+IOURINGINLINE int io_uring_opcode_supported(const struct io_uring_probe *p, int op)
+{
+	if (op > p->last_op)
+		return 0;
+	return (p->ops[op].flags & IO_URING_OP_SUPPORTED) != 0;
+}
+
+int io_uring_register_buffers(struct io_uring *ring, const struct iovec *iovecs,
+			      unsigned nr_iovecs);
+int io_uring_unregister_buffers(struct io_uring *ring);
+int io_uring_register_files(struct io_uring *ring, const int *files, unsigned nr_files);
+int io_uring_unregister_files(struct io_uring *ring);
+/* Ring fds need no registering in zcnic: succeeds (1) and changes nothing. */
+int io_uring_register_ring_fd(struct io_uring *ring);
+int io_uring_unregister_ring_fd(struct io_uring *ring);
+/*
+ * IORING_REGISTER_ZCRX_IFQ. Returns -EOPNOTSUPP until zcnic's zcrx layer
+ * (core/zcrx) is built in and installs itself; the struct layouts are
+ * final already.
+ */
+int io_uring_register_ifq(struct io_uring *ring, struct io_uring_zcrx_ifq_reg *reg);
+/* A MSG_RING data message without a source ring (any thread). */
+int io_uring_register_sync_msg(struct io_uring_sqe *sqe);
+
+/* Helper behind the peek/wait inlines, exported as in liburing. */
+int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+		       unsigned submit, unsigned wait_nr, sigset_t *sigmask);
+
+/* CQE iteration: step 1 for 16-byte CQEs, 2 for 32-byte ones. */
+#define io_uring_cqe_shift(ring)	(!!((ring)->flags & IORING_SETUP_CQE32))
+#define io_uring_cqe_index(ring, ptr, mask) (((ptr) & (mask)) << io_uring_cqe_shift(ring))
+
+/*
+ * Walk the ready CQEs without consuming them; call io_uring_cq_advance()
+ * with the count afterwards. The acquire load of the tail orders the CQE
+ * reads after it.
+ */
+#define io_uring_for_each_cqe(ring, head, cqe)					\
+	for (head = *(ring)->cq.khead;						\
+	     (cqe = (head != io_uring_smp_load_acquire((ring)->cq.ktail) ?	\
+		&(ring)->cq.cqes[io_uring_cqe_index(ring, head, (ring)->cq.ring_mask)] : \
+		NULL));								\
+	     head++)
+
+/* Give nr CQ slots back; the release orders our CQE reads before it. */
+IOURINGINLINE void io_uring_cq_advance(struct io_uring *ring, unsigned nr)
+{
+	if (nr) {
+		struct io_uring_cq *cq = &ring->cq;
+
+		io_uring_smp_store_release(cq->khead, *cq->khead + nr);
+	}
+}
+
+/* CQ slots one CQE takes (2 for an IORING_CQE_F_32 CQE on mixed rings). */
+IOURINGINLINE unsigned io_uring_cqe_nr(const struct io_uring_cqe *cqe)
+{
+	return (cqe->flags & IORING_CQE_F_32) ? 2U : 1U;
+}
+
+IOURINGINLINE void io_uring_cqe_seen(struct io_uring *ring, struct io_uring_cqe *cqe)
+{
+	if (cqe)
+		io_uring_cq_advance(ring, io_uring_cqe_nr(cqe));
+}
+
+IOURINGINLINE void io_uring_sqe_set_data(struct io_uring_sqe *sqe, void *data)
+{
+	sqe->user_data = (unsigned long)data;
+}
+
+IOURINGINLINE void *io_uring_cqe_get_data(const struct io_uring_cqe *cqe)
+{
+	return (void *)(uintptr_t)cqe->user_data;
+}
+
+IOURINGINLINE void io_uring_sqe_set_data64(struct io_uring_sqe *sqe, __u64 data)
+{
+	sqe->user_data = data;
+}
+
+IOURINGINLINE __u64 io_uring_cqe_get_data64(const struct io_uring_cqe *cqe)
+{
+	return cqe->user_data;
+}
+
+#define LIBURING_HAVE_DATA64
+
+IOURINGINLINE void io_uring_sqe_set_flags(struct io_uring_sqe *sqe, unsigned flags)
+{
+	sqe->flags = (__u8)flags;
+}
+
+IOURINGINLINE void io_uring_prep_rw(int op, struct io_uring_sqe *sqe, int fd,
+				    const void *addr, unsigned len, __u64 offset)
+{
+	sqe->opcode = (__u8)op;
+	sqe->fd = fd;
+	sqe->off = offset;
+	sqe->addr = (unsigned long)addr;
+	sqe->len = len;
+}
+
+IOURINGINLINE void io_uring_prep_nop(struct io_uring_sqe *sqe)
+{
+	io_uring_prep_rw(IORING_OP_NOP, sqe, -1, NULL, 0, 0);
+}
+
+IOURINGINLINE void io_uring_prep_send(struct io_uring_sqe *sqe, int sockfd,
+				      const void *buf, size_t len, int flags)
+{
+	io_uring_prep_rw(IORING_OP_SEND, sqe, sockfd, buf, (__u32)len, 0);
+	sqe->msg_flags = (__u32)flags;
+}
+
+IOURINGINLINE void io_uring_prep_send_set_addr(struct io_uring_sqe *sqe,
+					       const struct sockaddr *dest_addr,
+					       __u16 addr_len)
+{
+	sqe->addr2 = (unsigned long)(const void *)dest_addr;
+	sqe->addr_len = addr_len;
+}
+
+IOURINGINLINE void io_uring_prep_sendto(struct io_uring_sqe *sqe, int sockfd,
+					const void *buf, size_t len, int flags,
+					const struct sockaddr *addr, socklen_t addrlen)
+{
+	io_uring_prep_send(sqe, sockfd, buf, len, flags);
+	io_uring_prep_send_set_addr(sqe, addr, (__u16)addrlen);
+}
+
+IOURINGINLINE void io_uring_prep_send_zc(struct io_uring_sqe *sqe, int sockfd,
+					 const void *buf, size_t len, int flags,
+					 unsigned zc_flags)
+{
+	io_uring_prep_rw(IORING_OP_SEND_ZC, sqe, sockfd, buf, (__u32)len, 0);
+	sqe->msg_flags = (__u32)flags;
+	sqe->ioprio = (__u16)zc_flags;
+}
+
+IOURINGINLINE void io_uring_prep_send_zc_fixed(struct io_uring_sqe *sqe, int sockfd,
+					       const void *buf, size_t len, int flags,
+					       unsigned zc_flags, unsigned buf_index)
+{
+	io_uring_prep_send_zc(sqe, sockfd, buf, len, flags, zc_flags);
+	sqe->ioprio |= IORING_RECVSEND_FIXED_BUF;
+	sqe->buf_index = (__u16)buf_index;
+}
+
+IOURINGINLINE void io_uring_prep_sendmsg(struct io_uring_sqe *sqe, int fd,
+					 const struct msghdr *msg, unsigned flags)
+{
+	io_uring_prep_rw(IORING_OP_SENDMSG, sqe, fd, msg, 1, 0);
+	sqe->msg_flags = flags;
+}
+
+IOURINGINLINE void io_uring_prep_sendmsg_zc(struct io_uring_sqe *sqe, int fd,
+					    const struct msghdr *msg, unsigned flags)
+{
+	io_uring_prep_sendmsg(sqe, fd, msg, flags);
+	sqe->opcode = IORING_OP_SENDMSG_ZC;
+}
+
+IOURINGINLINE void io_uring_prep_sendmsg_zc_fixed(struct io_uring_sqe *sqe, int fd,
+						  const struct msghdr *msg, unsigned flags,
+						  unsigned buf_index)
+{
+	io_uring_prep_sendmsg_zc(sqe, fd, msg, flags);
+	sqe->ioprio |= IORING_RECVSEND_FIXED_BUF;
+	sqe->buf_index = (__u16)buf_index;
+}
+
+IOURINGINLINE void io_uring_prep_recv(struct io_uring_sqe *sqe, int sockfd,
+				      void *buf, size_t len, int flags)
+{
+	io_uring_prep_rw(IORING_OP_RECV, sqe, sockfd, buf, (__u32)len, 0);
+	sqe->msg_flags = (__u32)flags;
+}
+
+IOURINGINLINE void io_uring_prep_recv_multishot(struct io_uring_sqe *sqe, int sockfd,
+						void *buf, size_t len, int flags)
+{
+	io_uring_prep_recv(sqe, sockfd, buf, len, flags);
+	sqe->ioprio |= IORING_RECV_MULTISHOT;
+}
+
+IOURINGINLINE void io_uring_prep_recvmsg(struct io_uring_sqe *sqe, int fd,
+					 struct msghdr *msg, unsigned flags)
+{
+	io_uring_prep_rw(IORING_OP_RECVMSG, sqe, fd, msg, 1, 0);
+	sqe->msg_flags = flags;
+}
+
+IOURINGINLINE void io_uring_prep_msg_ring_cqe_flags(struct io_uring_sqe *sqe, int fd,
+						    unsigned int len, __u64 data,
+						    unsigned int flags, unsigned int cqe_flags)
+{
+	io_uring_prep_rw(IORING_OP_MSG_RING, sqe, fd, NULL, len, data);
+	sqe->msg_ring_flags = IORING_MSG_RING_FLAGS_PASS | flags;
+	sqe->file_index = cqe_flags;
+}
+
+IOURINGINLINE void io_uring_prep_msg_ring(struct io_uring_sqe *sqe, int fd,
+					  unsigned int len, __u64 data, unsigned int flags)
+{
+	io_uring_prep_rw(IORING_OP_MSG_RING, sqe, fd, NULL, len, data);
+	sqe->msg_ring_flags = flags;
+}
+
+IOURINGINLINE void io_uring_prep_msg_ring_fd(struct io_uring_sqe *sqe, int fd,
+					     int source_fd, int target_fd, __u64 data,
+					     unsigned int flags)
+{
+	io_uring_prep_rw(IORING_OP_MSG_RING, sqe, fd,
+			 (void *)(uintptr_t)IORING_MSG_SEND_FD, 0, data);
+	sqe->addr3 = (__u64)source_fd;
+	/* 0 means "no slot" in the uAPI, so slots travel as index + 1 */
+	sqe->file_index = (__u32)target_fd + 1;
+	sqe->msg_ring_flags = flags;
+}
+
+/* SQ state as the application sees it (entries queued, not yet consumed). */
+IOURINGINLINE unsigned io_uring_sq_ready(const struct io_uring *ring)
+{
+	return ring->sq.sqe_tail - io_uring_smp_load_acquire(ring->sq.khead);
+}
+
+IOURINGINLINE unsigned io_uring_sq_space_left(const struct io_uring *ring)
+{
+	return ring->sq.ring_entries - io_uring_sq_ready(ring);
+}
+
+IOURINGINLINE unsigned io_uring_cq_ready(const struct io_uring *ring)
+{
+	return io_uring_smp_load_acquire(ring->cq.ktail) - *ring->cq.khead;
+}
+
+/* CQEs are waiting in the overflow list (the next peek/wait flushes them). */
+IOURINGINLINE bool io_uring_cq_has_overflow(const struct io_uring *ring)
+{
+	return IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_CQ_OVERFLOW;
+}
+
+IOURINGINLINE int io_uring_wait_cqe_nr(struct io_uring *ring,
+				       struct io_uring_cqe **cqe_ptr, unsigned wait_nr)
+{
+	return __io_uring_get_cqe(ring, cqe_ptr, 0, wait_nr, NULL);
+}
+
+/* The first ready CQE without waiting; may run a progress pass (inbox, NIC). */
+IOURINGINLINE int io_uring_peek_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
+{
+	unsigned head = *ring->cq.khead;
+
+	if (head != io_uring_smp_load_acquire(ring->cq.ktail)) {
+		*cqe_ptr = &ring->cq.cqes[io_uring_cqe_index(ring, head, ring->cq.ring_mask)];
+		return 0;
+	}
+	return io_uring_wait_cqe_nr(ring, cqe_ptr, 0);
+}
+
+IOURINGINLINE int io_uring_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
+{
+	unsigned head = *ring->cq.khead;
+
+	if (head != io_uring_smp_load_acquire(ring->cq.ktail)) {
+		*cqe_ptr = &ring->cq.cqes[io_uring_cqe_index(ring, head, ring->cq.ring_mask)];
+		return 0;
+	}
+	return io_uring_wait_cqe_nr(ring, cqe_ptr, 1);
+}
+
+/*
+ * The next free SQE, or NULL when the SQ is full. Zeroes the fields
+ * prep helpers do not set, as liburing >= 2.6 does (not user_data).
+ */
+IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
+{
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned head = io_uring_smp_load_acquire(sq->khead);
+	unsigned tail = sq->sqe_tail;
+	struct io_uring_sqe *sqe;
+
+	if (tail - head >= sq->ring_entries)
+		return NULL;
+	sqe = &sq->sqes[tail & sq->ring_mask];
+	sq->sqe_tail = tail + 1;
+	sqe->flags = 0;
+	sqe->ioprio = 0;
+	sqe->rw_flags = 0;
+	sqe->buf_index = 0;
+	sqe->personality = 0;
+	sqe->file_index = 0;
+	sqe->addr3 = 0;
+	sqe->__pad2[0] = 0;
+	return sqe;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIB_URING_H */

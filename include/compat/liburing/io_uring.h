@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The io_uring user ABI, as zcnic implements it: every struct layout,
+ * opcode, flag and register number here is the Linux uAPI's, so that SQEs,
+ * CQEs and registration structs are bit-for-bit what a kernel io_uring
+ * program builds.
+ *
+ * Source of the numbers and layouts: Linux include/uapi/linux/io_uring.h
+ * (and include/uapi/linux/io_uring/zcrx.h, where the zcrx structs moved in
+ * 2026), checked against liburing's copy src/include/liburing/io_uring.h;
+ * see /work/shared/reference/uring.md sections 1.1-1.2, 2.1, 3.1, 6.
+ * Written for zcnic, not copied; sizes and key offsets are asserted below.
+ *
+ * The include guard is the kernel's and liburing's own (LINUX_IO_URING_H):
+ * a program that includes <linux/io_uring.h> as well gets one set of
+ * definitions, whichever header comes first, exactly as with liburing.
+ */
+#ifndef LINUX_IO_URING_H
+#define LINUX_IO_URING_H
+
+#include <linux/types.h>
+#include <linux/time_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Submission queue entry: 64 bytes (128 with IORING_SETUP_SQE128). */
+struct io_uring_sqe {
+	__u8	opcode;		/* IORING_OP_* */
+	__u8	flags;		/* IOSQE_* */
+	__u16	ioprio;		/* per-op flags for send/recv/accept */
+	__s32	fd;		/* file ("handle" in zcnic) or fixed-file index */
+	union {
+		__u64	off;
+		__u64	addr2;
+		struct {
+			__u32	cmd_op;
+			__u32	__pad1;
+		};
+	};
+	union {
+		__u64	addr;
+		__u64	splice_off_in;
+		struct {
+			__u32	level;
+			__u32	optname;
+		};
+	};
+	__u32	len;
+	union {
+		int		rw_flags;	/* __kernel_rwf_t in the kernel */
+		__u32		fsync_flags;
+		__u16		poll_events;
+		__u32		poll32_events;
+		__u32		sync_range_flags;
+		__u32		msg_flags;
+		__u32		timeout_flags;
+		__u32		accept_flags;
+		__u32		cancel_flags;
+		__u32		open_flags;
+		__u32		statx_flags;
+		__u32		fadvise_advice;
+		__u32		splice_flags;
+		__u32		rename_flags;
+		__u32		unlink_flags;
+		__u32		hardlink_flags;
+		__u32		xattr_flags;
+		__u32		msg_ring_flags;
+		__u32		uring_cmd_flags;
+		__u32		waitid_flags;
+		__u32		futex_flags;
+		__u32		install_fd_flags;
+		__u32		nop_flags;
+		__u32		pipe_flags;
+	};
+	__u64	user_data;
+	/* packed, as in the uAPI, so that old ARM ABIs keep the offsets */
+	union {
+		__u16	buf_index;
+		__u16	buf_group;
+	} __attribute__((packed));
+	__u16	personality;
+	union {
+		__s32	splice_fd_in;
+		__u32	file_index;
+		__u32	zcrx_ifq_idx;
+		__u32	optlen;
+		struct {
+			__u16	addr_len;
+			__u16	__pad3[1];
+		};
+	};
+	union {
+		struct {
+			__u64	addr3;
+			__u64	__pad2[1];
+		};
+		struct {
+			__u64	attr_ptr;
+			__u64	attr_type_mask;
+		};
+		__u64	optval;
+		__u8	cmd[0];	/* 80 bytes of command data with SQE128 */
+	};
+};
+
+/* sqe->file_index value asking for a free direct descriptor. */
+#define IORING_FILE_INDEX_ALLOC		(~0U)
+
+enum io_uring_sqe_flags_bit {
+	IOSQE_FIXED_FILE_BIT,
+	IOSQE_IO_DRAIN_BIT,
+	IOSQE_IO_LINK_BIT,
+	IOSQE_IO_HARDLINK_BIT,
+	IOSQE_ASYNC_BIT,
+	IOSQE_BUFFER_SELECT_BIT,
+	IOSQE_CQE_SKIP_SUCCESS_BIT,
+};
+
+#define IOSQE_FIXED_FILE	(1U << IOSQE_FIXED_FILE_BIT)
+#define IOSQE_IO_DRAIN		(1U << IOSQE_IO_DRAIN_BIT)
+#define IOSQE_IO_LINK		(1U << IOSQE_IO_LINK_BIT)
+#define IOSQE_IO_HARDLINK	(1U << IOSQE_IO_HARDLINK_BIT)
+#define IOSQE_ASYNC		(1U << IOSQE_ASYNC_BIT)
+#define IOSQE_BUFFER_SELECT	(1U << IOSQE_BUFFER_SELECT_BIT)
+#define IOSQE_CQE_SKIP_SUCCESS	(1U << IOSQE_CQE_SKIP_SUCCESS_BIT)
+
+/* io_uring_setup() flags (io_uring_params.flags) */
+#define IORING_SETUP_IOPOLL		(1U << 0)
+#define IORING_SETUP_SQPOLL		(1U << 1)
+#define IORING_SETUP_SQ_AFF		(1U << 2)
+#define IORING_SETUP_CQSIZE		(1U << 3)
+#define IORING_SETUP_CLAMP		(1U << 4)
+#define IORING_SETUP_ATTACH_WQ		(1U << 5)
+#define IORING_SETUP_R_DISABLED		(1U << 6)
+#define IORING_SETUP_SUBMIT_ALL		(1U << 7)
+#define IORING_SETUP_COOP_TASKRUN	(1U << 8)
+#define IORING_SETUP_TASKRUN_FLAG	(1U << 9)
+#define IORING_SETUP_SQE128		(1U << 10)
+#define IORING_SETUP_CQE32		(1U << 11)
+#define IORING_SETUP_SINGLE_ISSUER	(1U << 12)
+#define IORING_SETUP_DEFER_TASKRUN	(1U << 13)
+#define IORING_SETUP_NO_MMAP		(1U << 14)
+#define IORING_SETUP_REGISTERED_FD_ONLY	(1U << 15)
+#define IORING_SETUP_NO_SQARRAY		(1U << 16)
+#define IORING_SETUP_HYBRID_IOPOLL	(1U << 17)
+#define IORING_SETUP_CQE_MIXED		(1U << 18)
+#define IORING_SETUP_SQE_MIXED		(1U << 19)
+#define IORING_SETUP_SQ_REWIND		(1U << 20)
+
+enum io_uring_op {
+	IORING_OP_NOP,			/* 0 */
+	IORING_OP_READV,
+	IORING_OP_WRITEV,
+	IORING_OP_FSYNC,
+	IORING_OP_READ_FIXED,
+	IORING_OP_WRITE_FIXED,
+	IORING_OP_POLL_ADD,
+	IORING_OP_POLL_REMOVE,
+	IORING_OP_SYNC_FILE_RANGE,
+	IORING_OP_SENDMSG,
+	IORING_OP_RECVMSG,		/* 10 */
+	IORING_OP_TIMEOUT,
+	IORING_OP_TIMEOUT_REMOVE,
+	IORING_OP_ACCEPT,
+	IORING_OP_ASYNC_CANCEL,
+	IORING_OP_LINK_TIMEOUT,
+	IORING_OP_CONNECT,
+	IORING_OP_FALLOCATE,
+	IORING_OP_OPENAT,
+	IORING_OP_CLOSE,
+	IORING_OP_FILES_UPDATE,		/* 20 */
+	IORING_OP_STATX,
+	IORING_OP_READ,
+	IORING_OP_WRITE,
+	IORING_OP_FADVISE,
+	IORING_OP_MADVISE,
+	IORING_OP_SEND,			/* 26 */
+	IORING_OP_RECV,			/* 27 */
+	IORING_OP_OPENAT2,
+	IORING_OP_EPOLL_CTL,
+	IORING_OP_SPLICE,		/* 30 */
+	IORING_OP_PROVIDE_BUFFERS,
+	IORING_OP_REMOVE_BUFFERS,
+	IORING_OP_TEE,
+	IORING_OP_SHUTDOWN,
+	IORING_OP_RENAMEAT,
+	IORING_OP_UNLINKAT,
+	IORING_OP_MKDIRAT,
+	IORING_OP_SYMLINKAT,
+	IORING_OP_LINKAT,
+	IORING_OP_MSG_RING,		/* 40 */
+	IORING_OP_FSETXATTR,
+	IORING_OP_SETXATTR,
+	IORING_OP_FGETXATTR,
+	IORING_OP_GETXATTR,
+	IORING_OP_SOCKET,
+	IORING_OP_URING_CMD,
+	IORING_OP_SEND_ZC,		/* 47 */
+	IORING_OP_SENDMSG_ZC,		/* 48 */
+	IORING_OP_READ_MULTISHOT,
+	IORING_OP_WAITID,		/* 50 */
+	IORING_OP_FUTEX_WAIT,
+	IORING_OP_FUTEX_WAKE,
+	IORING_OP_FUTEX_WAITV,
+	IORING_OP_FIXED_FD_INSTALL,
+	IORING_OP_FTRUNCATE,
+	IORING_OP_BIND,
+	IORING_OP_LISTEN,
+	IORING_OP_RECV_ZC,		/* 58 */
+	IORING_OP_EPOLL_WAIT,
+	IORING_OP_READV_FIXED,		/* 60 */
+	IORING_OP_WRITEV_FIXED,
+	IORING_OP_PIPE,
+	IORING_OP_NOP128,
+	IORING_OP_URING_CMD128,
+
+	IORING_OP_LAST,			/* 65 */
+};
+
+/* sqe->uring_cmd_flags */
+#define IORING_URING_CMD_FIXED		(1U << 0)
+#define IORING_URING_CMD_MASK		IORING_URING_CMD_FIXED
+
+/* sqe->fsync_flags */
+#define IORING_FSYNC_DATASYNC		(1U << 0)
+
+/* sqe->timeout_flags */
+#define IORING_TIMEOUT_ABS		(1U << 0)
+#define IORING_TIMEOUT_UPDATE		(1U << 1)
+#define IORING_TIMEOUT_BOOTTIME		(1U << 2)
+#define IORING_TIMEOUT_REALTIME		(1U << 3)
+#define IORING_LINK_TIMEOUT_UPDATE	(1U << 4)
+#define IORING_TIMEOUT_ETIME_SUCCESS	(1U << 5)
+#define IORING_TIMEOUT_MULTISHOT	(1U << 6)
+#define IORING_TIMEOUT_CLOCK_MASK	(IORING_TIMEOUT_BOOTTIME | IORING_TIMEOUT_REALTIME)
+#define IORING_TIMEOUT_UPDATE_MASK	(IORING_TIMEOUT_UPDATE | IORING_LINK_TIMEOUT_UPDATE)
+
+/* sqe->splice_flags */
+#define SPLICE_F_FD_IN_FIXED		(1U << 31)
+
+/* POLL_ADD command flags, in sqe->len */
+#define IORING_POLL_ADD_MULTI		(1U << 0)
+#define IORING_POLL_UPDATE_EVENTS	(1U << 1)
+#define IORING_POLL_UPDATE_USER_DATA	(1U << 2)
+#define IORING_POLL_ADD_LEVEL		(1U << 3)
+
+/* ASYNC_CANCEL flags */
+#define IORING_ASYNC_CANCEL_ALL		(1U << 0)
+#define IORING_ASYNC_CANCEL_FD		(1U << 1)
+#define IORING_ASYNC_CANCEL_ANY		(1U << 2)
+#define IORING_ASYNC_CANCEL_FD_FIXED	(1U << 3)
+#define IORING_ASYNC_CANCEL_USERDATA	(1U << 4)
+#define IORING_ASYNC_CANCEL_OP		(1U << 5)
+
+/* send/recv flags, in sqe->ioprio */
+#define IORING_RECVSEND_POLL_FIRST	(1U << 0)
+#define IORING_RECV_MULTISHOT		(1U << 1)
+#define IORING_RECVSEND_FIXED_BUF	(1U << 2)
+#define IORING_SEND_ZC_REPORT_USAGE	(1U << 3)
+#define IORING_RECVSEND_BUNDLE		(1U << 4)
+#define IORING_SEND_VECTORIZED		(1U << 5)
+
+/* res of a SEND_ZC notification CQE when REPORT_USAGE was asked for */
+#define IORING_NOTIF_USAGE_ZC_COPIED	(1U << 31)
+
+/* accept flags, in sqe->ioprio */
+#define IORING_ACCEPT_MULTISHOT		(1U << 0)
+#define IORING_ACCEPT_DONTWAIT		(1U << 1)
+#define IORING_ACCEPT_POLL_FIRST	(1U << 2)
+
+/* IORING_OP_MSG_RING command, in sqe->addr */
+enum io_uring_msg_ring_flags {
+	IORING_MSG_DATA,	/* target CQE {user_data = sqe->off, res = sqe->len} */
+	IORING_MSG_SEND_FD,	/* install a fixed file in the target's table */
+};
+
+/* IORING_OP_MSG_RING flags, in sqe->msg_ring_flags */
+#define IORING_MSG_RING_CQE_SKIP	(1U << 0)	/* SEND_FD only */
+#define IORING_MSG_RING_FLAGS_PASS	(1U << 1)	/* sqe->file_index -> target cqe->flags */
+
+/* IORING_OP_FIXED_FD_INSTALL flags */
+#define IORING_FIXED_FD_NO_CLOEXEC	(1U << 0)
+
+/* IORING_OP_NOP flags, in sqe->nop_flags */
+#define IORING_NOP_INJECT_RESULT	(1U << 0)	/* res = (int)sqe->len */
+#define IORING_NOP_FILE			(1U << 1)	/* resolve sqe->fd */
+#define IORING_NOP_FIXED_FILE		(1U << 2)	/* ... as a fixed-file index */
+#define IORING_NOP_FIXED_BUFFER		(1U << 3)	/* resolve sqe->buf_index */
+#define IORING_NOP_TW			(1U << 4)
+#define IORING_NOP_CQE32		(1U << 5)
+
+/* Completion queue entry: 16 bytes, 32 with IORING_SETUP_CQE32. */
+struct io_uring_cqe {
+	__u64	user_data;
+	__s32	res;
+	__u32	flags;
+	__u64	big_cqe[];	/* 16 more bytes on CQE32 rings */
+};
+
+/* cqe->flags */
+#define IORING_CQE_F_BUFFER		(1U << 0)
+#define IORING_CQE_F_MORE		(1U << 1)
+#define IORING_CQE_F_SOCK_NONEMPTY	(1U << 2)
+#define IORING_CQE_F_NOTIF		(1U << 3)
+#define IORING_CQE_F_BUF_MORE		(1U << 4)
+#define IORING_CQE_F_SKIP		(1U << 5)
+#define IORING_CQE_F_32			(1U << 15)
+
+#define IORING_CQE_BUFFER_SHIFT		16
+
+/* mmap offsets (the kernel's; zcnic maps nothing, see docs/uring.md) */
+#define IORING_OFF_SQ_RING		0ULL
+#define IORING_OFF_CQ_RING		0x8000000ULL
+#define IORING_OFF_SQES			0x10000000ULL
+#define IORING_OFF_PBUF_RING		0x80000000ULL
+#define IORING_OFF_PBUF_SHIFT		16
+#define IORING_OFF_MMAP_MASK		0xf8000000ULL
+
+struct io_sqring_offsets {
+	__u32 head;
+	__u32 tail;
+	__u32 ring_mask;
+	__u32 ring_entries;
+	__u32 flags;
+	__u32 dropped;
+	__u32 array;
+	__u32 resv1;
+	__u64 user_addr;
+};
+
+/* sq ring flags */
+#define IORING_SQ_NEED_WAKEUP		(1U << 0)
+#define IORING_SQ_CQ_OVERFLOW		(1U << 1)	/* CQEs wait in the overflow list */
+#define IORING_SQ_TASKRUN		(1U << 2)
+
+struct io_cqring_offsets {
+	__u32 head;
+	__u32 tail;
+	__u32 ring_mask;
+	__u32 ring_entries;
+	__u32 overflow;
+	__u32 cqes;
+	__u32 flags;
+	__u32 resv1;
+	__u64 user_addr;
+};
+
+/* cq ring flags */
+#define IORING_CQ_EVENTFD_DISABLED	(1U << 0)
+
+/* io_uring_enter() flags */
+#define IORING_ENTER_GETEVENTS		(1U << 0)
+#define IORING_ENTER_SQ_WAKEUP		(1U << 1)
+#define IORING_ENTER_SQ_WAIT		(1U << 2)
+#define IORING_ENTER_EXT_ARG		(1U << 3)
+#define IORING_ENTER_REGISTERED_RING	(1U << 4)
+#define IORING_ENTER_ABS_TIMER		(1U << 5)
+#define IORING_ENTER_EXT_ARG_REG	(1U << 6)
+#define IORING_ENTER_NO_IOWAIT		(1U << 7)
+
+struct io_uring_params {
+	__u32 sq_entries;
+	__u32 cq_entries;
+	__u32 flags;
+	__u32 sq_thread_cpu;
+	__u32 sq_thread_idle;
+	__u32 features;
+	__u32 wq_fd;
+	__u32 resv[3];
+	struct io_sqring_offsets sq_off;
+	struct io_cqring_offsets cq_off;
+};
+
+/* io_uring_params.features */
+#define IORING_FEAT_SINGLE_MMAP		(1U << 0)
+#define IORING_FEAT_NODROP		(1U << 1)
+#define IORING_FEAT_SUBMIT_STABLE	(1U << 2)
+#define IORING_FEAT_RW_CUR_POS		(1U << 3)
+#define IORING_FEAT_CUR_PERSONALITY	(1U << 4)
+#define IORING_FEAT_FAST_POLL		(1U << 5)
+#define IORING_FEAT_POLL_32BITS		(1U << 6)
+#define IORING_FEAT_SQPOLL_NONFIXED	(1U << 7)
+#define IORING_FEAT_EXT_ARG		(1U << 8)
+#define IORING_FEAT_NATIVE_WORKERS	(1U << 9)
+#define IORING_FEAT_RSRC_TAGS		(1U << 10)
+#define IORING_FEAT_CQE_SKIP		(1U << 11)
+#define IORING_FEAT_LINKED_FILE		(1U << 12)
+#define IORING_FEAT_REG_REG_RING	(1U << 13)
+#define IORING_FEAT_RECVSEND_BUNDLE	(1U << 14)
+#define IORING_FEAT_MIN_TIMEOUT		(1U << 15)
+#define IORING_FEAT_RW_ATTR		(1U << 16)
+#define IORING_FEAT_NO_IOWAIT		(1U << 17)
+
+/* io_uring_register() opcodes */
+enum io_uring_register_op {
+	IORING_REGISTER_BUFFERS			= 0,
+	IORING_UNREGISTER_BUFFERS		= 1,
+	IORING_REGISTER_FILES			= 2,
+	IORING_UNREGISTER_FILES			= 3,
+	IORING_REGISTER_EVENTFD			= 4,
+	IORING_UNREGISTER_EVENTFD		= 5,
+	IORING_REGISTER_FILES_UPDATE		= 6,
+	IORING_REGISTER_EVENTFD_ASYNC		= 7,
+	IORING_REGISTER_PROBE			= 8,
+	IORING_REGISTER_PERSONALITY		= 9,
+	IORING_UNREGISTER_PERSONALITY		= 10,
+	IORING_REGISTER_RESTRICTIONS		= 11,
+	IORING_REGISTER_ENABLE_RINGS		= 12,
+	IORING_REGISTER_FILES2			= 13,
+	IORING_REGISTER_FILES_UPDATE2		= 14,
+	IORING_REGISTER_BUFFERS2		= 15,
+	IORING_REGISTER_BUFFERS_UPDATE		= 16,
+	IORING_REGISTER_IOWQ_AFF		= 17,
+	IORING_UNREGISTER_IOWQ_AFF		= 18,
+	IORING_REGISTER_IOWQ_MAX_WORKERS	= 19,
+	IORING_REGISTER_RING_FDS		= 20,
+	IORING_UNREGISTER_RING_FDS		= 21,
+	IORING_REGISTER_PBUF_RING		= 22,
+	IORING_UNREGISTER_PBUF_RING		= 23,
+	IORING_REGISTER_SYNC_CANCEL		= 24,
+	IORING_REGISTER_FILE_ALLOC_RANGE	= 25,
+	IORING_REGISTER_PBUF_STATUS		= 26,
+	IORING_REGISTER_NAPI			= 27,
+	IORING_UNREGISTER_NAPI			= 28,
+	IORING_REGISTER_CLOCK			= 29,
+	IORING_REGISTER_CLONE_BUFFERS		= 30,
+	IORING_REGISTER_SEND_MSG_RING		= 31,
+	IORING_REGISTER_ZCRX_IFQ		= 32,
+	IORING_REGISTER_RESIZE_RINGS		= 33,
+	IORING_REGISTER_MEM_REGION		= 34,
+	IORING_REGISTER_QUERY			= 35,
+	IORING_REGISTER_ZCRX_CTRL		= 36,
+
+	IORING_REGISTER_LAST,
+
+	IORING_REGISTER_USE_REGISTERED_RING	= 1U << 31
+};
+
+/* Skip updating fd indexes set to this value in the fd table */
+#define IORING_REGISTER_FILES_SKIP	(-2)
+
+#define IO_URING_OP_SUPPORTED		(1U << 0)
+
+struct io_uring_probe_op {
+	__u8 op;
+	__u8 resv;
+	__u16 flags;
+	__u32 resv2;
+};
+
+struct io_uring_probe {
+	__u8 last_op;
+	__u8 ops_len;
+	__u16 resv;
+	__u32 resv2[3];
+	struct io_uring_probe_op ops[];
+};
+
+struct io_uring_rsrc_update {
+	__u32 offset;
+	__u32 resv;
+	__aligned_u64 data;
+};
+
+struct io_uring_getevents_arg {
+	__u64	sigmask;
+	__u32	sigmask_sz;
+	__u32	min_wait_usec;
+	__u64	ts;
+};
+
+/* Memory regions (used by zcrx for the refill ring). */
+enum {
+	IORING_MEM_REGION_TYPE_USER = 1,	/* user_addr is the memory */
+};
+
+struct io_uring_region_desc {
+	__u64 user_addr;
+	__u64 size;
+	__u32 flags;
+	__u32 id;
+	__u64 mmap_offset;
+	__u64 __resv[4];
+};
+
+/* Zero-copy receive: refill queue entry (user -> kernel). */
+struct io_uring_zcrx_rqe {
+	__u64	off;	/* area token | byte offset in the area */
+	__u32	len;	/* not read */
+	__u32	__pad;	/* must be 0 */
+};
+
+/* Zero-copy receive: second half of a 32-byte RECV_ZC CQE. */
+struct io_uring_zcrx_cqe {
+	__u64	off;	/* (area id << IORING_ZCRX_AREA_SHIFT) | byte offset */
+	__u64	__pad;
+};
+
+#define IORING_ZCRX_AREA_SHIFT	48
+#define IORING_ZCRX_AREA_MASK	(~(((__u64)1 << IORING_ZCRX_AREA_SHIFT) - 1))
+
+struct io_uring_zcrx_offsets {
+	__u32	head;
+	__u32	tail;
+	__u32	rqes;
+	__u32	__resv2;
+	__u64	__resv[2];
+};
+
+enum io_uring_zcrx_area_flags {
+	IORING_ZCRX_AREA_DMABUF = 1,
+};
+
+struct io_uring_zcrx_area_reg {
+	__u64	addr;
+	__u64	len;
+	__u64	rq_area_token;	/* out */
+	__u32	flags;
+	__u32	dmabuf_fd;
+	__u64	__resv2[2];
+};
+
+enum zcrx_reg_flags {
+	ZCRX_REG_IMPORT = 1,
+	ZCRX_REG_NODEV	= 2,
+};
+
+enum zcrx_features {
+	ZCRX_FEATURE_RX_PAGE_SIZE = 1 << 0,
+};
+
+/* Argument of IORING_REGISTER_ZCRX_IFQ. */
+struct io_uring_zcrx_ifq_reg {
+	__u32	if_idx;
+	__u32	if_rxq;
+	__u32	rq_entries;	/* in/out: rounded up to a power of two */
+	__u32	flags;
+
+	__u64	area_ptr;	/* struct io_uring_zcrx_area_reg * */
+	__u64	region_ptr;	/* struct io_uring_region_desc * */
+
+	struct io_uring_zcrx_offsets offsets;	/* out */
+	__u32	zcrx_id;	/* out */
+	__u32	rx_buf_len;	/* in/out; 0 = page size */
+	__u64	__resv[3];
+};
+
+enum zcrx_ctrl_op {
+	ZCRX_CTRL_FLUSH_RQ,
+	ZCRX_CTRL_EXPORT,
+};
+
+struct zcrx_ctrl_flush_rq {
+	__u64		__resv[6];
+};
+
+struct zcrx_ctrl_export {
+	__u32		zcrx_fd;
+	__u32		__resv1[11];
+};
+
+/* Argument of IORING_REGISTER_ZCRX_CTRL. */
+struct zcrx_ctrl {
+	__u32	zcrx_id;
+	__u32	op;
+	__u64	__resv[2];
+
+	union {
+		struct zcrx_ctrl_export		zc_export;
+		struct zcrx_ctrl_flush_rq	zc_flush;
+	};
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+/*
+ * The ABI, asserted: sizes and the offsets programs and the kernel rely on
+ * (reference: uring.md 1.2 and 6, measured against the real kernel).
+ */
+#ifndef __cplusplus
+#include <stddef.h>
+#define ZN__ABI(c, m) _Static_assert(c, "io_uring ABI: " m)
+ZN__ABI(sizeof(struct io_uring_sqe) == 64, "sqe is 64 bytes");
+ZN__ABI(offsetof(struct io_uring_sqe, fd) == 4, "sqe.fd");
+ZN__ABI(offsetof(struct io_uring_sqe, off) == 8, "sqe.off");
+ZN__ABI(offsetof(struct io_uring_sqe, addr) == 16, "sqe.addr");
+ZN__ABI(offsetof(struct io_uring_sqe, len) == 24, "sqe.len");
+ZN__ABI(offsetof(struct io_uring_sqe, msg_ring_flags) == 28, "sqe.msg_ring_flags");
+ZN__ABI(offsetof(struct io_uring_sqe, user_data) == 32, "sqe.user_data");
+ZN__ABI(offsetof(struct io_uring_sqe, buf_index) == 40, "sqe.buf_index");
+ZN__ABI(offsetof(struct io_uring_sqe, personality) == 42, "sqe.personality");
+ZN__ABI(offsetof(struct io_uring_sqe, file_index) == 44, "sqe.file_index");
+ZN__ABI(offsetof(struct io_uring_sqe, zcrx_ifq_idx) == 44, "sqe.zcrx_ifq_idx");
+ZN__ABI(offsetof(struct io_uring_sqe, addr_len) == 44, "sqe.addr_len");
+ZN__ABI(offsetof(struct io_uring_sqe, __pad3) == 46, "sqe.__pad3");
+ZN__ABI(offsetof(struct io_uring_sqe, addr3) == 48, "sqe.addr3");
+ZN__ABI(offsetof(struct io_uring_sqe, __pad2) == 56, "sqe.__pad2");
+ZN__ABI(offsetof(struct io_uring_sqe, cmd) == 48, "sqe.cmd");
+ZN__ABI(sizeof(struct io_uring_cqe) == 16, "cqe is 16 bytes");
+ZN__ABI(offsetof(struct io_uring_cqe, res) == 8, "cqe.res");
+ZN__ABI(offsetof(struct io_uring_cqe, flags) == 12, "cqe.flags");
+ZN__ABI(offsetof(struct io_uring_cqe, big_cqe) == 16, "cqe.big_cqe");
+ZN__ABI(sizeof(struct io_sqring_offsets) == 40, "sqring offsets");
+ZN__ABI(sizeof(struct io_cqring_offsets) == 40, "cqring offsets");
+ZN__ABI(sizeof(struct io_uring_params) == 120, "params is 120 bytes");
+ZN__ABI(offsetof(struct io_uring_params, features) == 20, "params.features");
+ZN__ABI(offsetof(struct io_uring_params, sq_off) == 40, "params.sq_off");
+ZN__ABI(offsetof(struct io_uring_params, cq_off) == 80, "params.cq_off");
+ZN__ABI(sizeof(struct io_uring_zcrx_rqe) == 16, "zcrx rqe");
+ZN__ABI(sizeof(struct io_uring_zcrx_cqe) == 16, "zcrx cqe");
+ZN__ABI(sizeof(struct io_uring_zcrx_offsets) == 32, "zcrx offsets");
+ZN__ABI(sizeof(struct io_uring_zcrx_area_reg) == 48, "zcrx area reg");
+ZN__ABI(offsetof(struct io_uring_zcrx_area_reg, rq_area_token) == 16, "area.rq_area_token");
+ZN__ABI(offsetof(struct io_uring_zcrx_area_reg, dmabuf_fd) == 28, "area.dmabuf_fd");
+ZN__ABI(sizeof(struct io_uring_zcrx_ifq_reg) == 96, "zcrx ifq reg");
+ZN__ABI(offsetof(struct io_uring_zcrx_ifq_reg, area_ptr) == 16, "ifq.area_ptr");
+ZN__ABI(offsetof(struct io_uring_zcrx_ifq_reg, offsets) == 32, "ifq.offsets");
+ZN__ABI(offsetof(struct io_uring_zcrx_ifq_reg, zcrx_id) == 64, "ifq.zcrx_id");
+ZN__ABI(offsetof(struct io_uring_zcrx_ifq_reg, rx_buf_len) == 68, "ifq.rx_buf_len");
+ZN__ABI(sizeof(struct io_uring_region_desc) == 64, "region desc");
+ZN__ABI(offsetof(struct io_uring_region_desc, mmap_offset) == 24, "region.mmap_offset");
+ZN__ABI(sizeof(struct zcrx_ctrl) == 72, "zcrx ctrl");
+ZN__ABI(IORING_OP_MSG_RING == 40, "MSG_RING opcode");
+ZN__ABI(IORING_OP_SEND == 26 && IORING_OP_RECV == 27, "SEND/RECV opcodes");
+ZN__ABI(IORING_OP_SEND_ZC == 47 && IORING_OP_SENDMSG_ZC == 48, "SEND_ZC opcodes");
+ZN__ABI(IORING_OP_RECV_ZC == 58, "RECV_ZC opcode");
+ZN__ABI(IORING_OP_LAST == 65, "opcode count");
+ZN__ABI(IORING_REGISTER_ZCRX_IFQ == 32, "ZCRX_IFQ register op");
+#undef ZN__ABI
+#endif
+
+#endif /* LINUX_IO_URING_H */

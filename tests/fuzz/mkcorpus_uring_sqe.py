@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Seed corpus for fuzz_uring_sqe: a config byte, then raw 64-byte SQEs."""
+import os
+import struct
+import sys
+
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus", "uring_sqe")
+os.makedirs(out, exist_ok=True)
+
+
+def sqe(opcode, flags=0, fd=-1, off=0, addr=0, length=0, opflags=0, buf_index=0,
+        file_index=0, addr3=0):
+    # layout of struct io_uring_sqe (include/compat/liburing/io_uring.h)
+    return struct.pack("<BBHiQQIIQHHIQQ", opcode, flags, 0, fd, off, addr, length, opflags,
+                       0, buf_index, 0, file_index, addr3, 0)
+
+
+NOP, MSG_RING, SEND_ZC = 0, 40, 47
+LINK, FIXED, SKIP = 4, 1, 64
+seeds = {
+    "nops": bytes([0]) + sqe(NOP) * 3,
+    "nop_inject_file_buf": bytes([1]) + sqe(NOP, opflags=1, length=0xfffffff2) +
+        sqe(NOP, opflags=2 | 4, fd=2) + sqe(NOP, opflags=8, buf_index=1),
+    "msg_self_other_fixed": bytes([0]) + sqe(MSG_RING, fd=0, length=5) +
+        sqe(MSG_RING, fd=1, length=6, opflags=2, file_index=9) +
+        sqe(MSG_RING, flags=FIXED, fd=3, length=7) + sqe(MSG_RING, fd=3),
+    "links": bytes([4]) + sqe(NOP, flags=LINK) + sqe(NOP, flags=LINK, opflags=1, length=0xfffffff0) +
+        sqe(NOP, flags=LINK | SKIP) + sqe(NOP),
+    "overflow_submit_all": bytes([8 | 2]) + sqe(MSG_RING, fd=0) * 4 + sqe(70) + sqe(SEND_ZC, fd=2) +
+        sqe(NOP) * 2,
+}
+for name, data in seeds.items():
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
