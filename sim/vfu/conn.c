@@ -86,12 +86,13 @@ void vfu_conn_close(struct zn_vfu_dev *dev, const char *why)
 	free(c->body);
 	memset(c, 0, sizeof(*c));
 	c->sock = -1;
-	VFU_INC(dev->stats.disconnects);
 	/* vfio-user spec "Client Disconnection": unmap all client memory,
 	 * close every fd the client passed; then a fresh device for the next. */
 	vfu_dma_unmap_all(dev);
 	vfu_irq_close_all(dev);
 	vfu_dev_reset(dev, ZN_VFU_RESET_LOST_CONN);
+	/* Counted last: whoever sees the count sees the clean-up done. */
+	VFU_INC(dev->stats.disconnects);
 }
 
 /* Where the next received bytes go, and how many the parser wants. */
