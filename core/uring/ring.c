@@ -176,6 +176,15 @@ void zn_uring_destroy(struct zn_uring *r)
 	/* After this no sender can reach the inbox: it is ours to free. */
 	zn_handle_close(r->handle);
 	zn_inbox_fini(&r->inbox);
+	/* In-flight requests let go first (their ops may touch what the exit
+	 * callbacks tear down), then the layers that hang state on the ring. */
+	zn_uring_req_cancel_all(r);
+	while (r->nexit_cbs) {
+		struct zn_exit_cb *cb = &r->exit_cbs[--r->nexit_cbs];
+
+		if (cb->fn)
+			cb->fn(r, cb->arg);
+	}
 	while ((o = r->ovf_head)) {
 		r->ovf_head = o->next;
 		free(o);
@@ -186,6 +195,22 @@ void zn_uring_destroy(struct zn_uring *r)
 	free(r->sqes);
 	free(r->sh);
 	free(r);
+}
+
+int zn_uring_on_exit(struct zn_uring *r, void (*fn)(struct zn_uring *r, void *arg), void *arg)
+{
+	if (!r || !fn)
+		return -EINVAL;
+	if (r->nexit_cbs == ZN_URING_MAX_EXIT_CBS)
+		return -ENOSPC;
+	r->exit_cbs[r->nexit_cbs] = (struct zn_exit_cb){ fn, arg };
+	return (int)r->nexit_cbs++;
+}
+
+void zn_uring_on_exit_del(struct zn_uring *r, int id)
+{
+	if (r && id >= 0 && (unsigned)id < r->nexit_cbs)
+		r->exit_cbs[id].fn = NULL;
 }
 
 int zn_uring_handle(const struct zn_uring *r)

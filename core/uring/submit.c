@@ -118,10 +118,8 @@ static void req_free(struct zn_uring *r, struct zn_uring_req *req)
 	r->req_free = RI(req);
 }
 
-void zn_uring_req_cache_free(struct zn_uring *r)
+void zn_uring_req_cancel_all(struct zn_uring *r)
 {
-	unsigned i;
-
 	/* Ring exit with requests in flight: their ops let go, no CQEs. */
 	while (r->inflight_head) {
 		struct zn_uring_req *req = &r->inflight_head->pub;
@@ -130,6 +128,13 @@ void zn_uring_req_cache_free(struct zn_uring *r)
 		if (RI(req)->op->cancel)
 			RI(req)->op->cancel(req);
 	}
+}
+
+void zn_uring_req_cache_free(struct zn_uring *r)
+{
+	unsigned i;
+
+	zn_uring_req_cancel_all(r);
 
 	for (i = 0; i < r->nreq_chunks; i++)
 		free(r->req_chunks[i]);

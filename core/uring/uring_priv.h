@@ -123,6 +123,13 @@ struct zn_uring {
 	unsigned busy_hooks;
 	bool in_hooks;
 
+	/* exit callbacks (zn_uring_on_exit), run in reverse order */
+	struct zn_exit_cb {
+		void (*fn)(struct zn_uring *r, void *arg);
+		void *arg;
+	} exit_cbs[ZN_URING_MAX_EXIT_CBS];
+	unsigned nexit_cbs;
+
 	/* registered resources */
 	struct iovec *bufs;
 	unsigned nbufs;
@@ -143,6 +150,7 @@ int zn_uring_flush_overflow(struct zn_uring *r);
 /* submit.c */
 int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit);
 void zn_uring_req_cache_free(struct zn_uring *r);
+void zn_uring_req_cancel_all(struct zn_uring *r);
 /* msg_ring.c */
 int zn_inbox_init(struct zn_inbox *ib, uint32_t cq_entries);
 void zn_inbox_fini(struct zn_inbox *ib);

@@ -54,6 +54,7 @@ struct zn_uring;
 #define ZN_URING_MAX_ENTRIES	32768	/* SQ; the kernel's IORING_MAX_ENTRIES */
 #define ZN_URING_MAX_CQ_ENTRIES	(2 * ZN_URING_MAX_ENTRIES)
 #define ZN_URING_MAX_HOOKS	32
+#define ZN_URING_MAX_EXIT_CBS	64
 #define ZN_URING_MAX_REG_BUFFERS 16384	/* the kernel's IORING_MAX_REG_BUFFERS */
 #define ZN_URING_MAX_REG_FILES	32768
 
@@ -126,6 +127,16 @@ typedef int (*zn_uring_poll_fn)(struct zn_uring *r, void *arg);
 int zn_uring_hook_add(struct zn_uring *r, zn_uring_poll_fn fn, void *arg, unsigned flags);
 /* Safe from inside a hook. 0 or -ENOENT. */
 int zn_uring_hook_del(struct zn_uring *r, int id);
+
+/*
+ * Exit callbacks: layers that hang state on a ring (socket bindings, zcrx
+ * interface queues) let go of it when the ring is destroyed. They run in
+ * reverse order of registration, after every in-flight request's op was
+ * cancelled and before the ring memory is freed; they must post no CQE.
+ * An id (>= 0) for zn_uring_on_exit_del, -ENOSPC, -EINVAL.
+ */
+int zn_uring_on_exit(struct zn_uring *r, void (*fn)(struct zn_uring *r, void *arg), void *arg);
+void zn_uring_on_exit_del(struct zn_uring *r, int id);
 
 /*
  * Post a CQE (owner thread). A full CQ sends it to the overflow list,

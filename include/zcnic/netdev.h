@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/net: a network device, the thing an application opens.
+ *
+ * A netdev is a port (core/port) brought up with every RX queue split
+ * (header-data split, threshold 0) and a netif (core/net) over it: the
+ * object that sockets are made on (include/zcnic/socket.h) and that
+ * io_uring_register_ifq names by if_idx, as Linux names a netdev by its
+ * ifindex. Set-up in one call replaces what a kernel program does with
+ * ip link / ip addr before it opens sockets.
+ *
+ *   zn_netdev_open("vfio-user:/run/zn/a.sock", {ip 10.0.0.1/24, 2 RX queues})
+ *      -> port: configure, rxq_setup (HDS, page-size payload buffers),
+ *               txq_setup, start
+ *      -> netif: ARP, ICMP, UDP endpoints, the TX header slab
+ *      -> ifindex (1, 2, ...)
+ *
+ * RX queue providers: each RX queue starts on core/port's own pool; a zcrx
+ * interface queue (core/zcrx) swaps in its area with
+ * zn_port_rxq_set_provider() and back when it goes away.
+ *
+ * Memory the application sends from must be DMA-mapped to the device:
+ * zn_netdev_dma_map() maps a region once (counted), for registered buffers
+ * and zcrx areas.
+ *
+ * Threading: like a netif, a netdev belongs to one thread: the owner of the
+ * ring(s) that poll it. Open/close from that thread.
+ */
+#ifndef ZCNIC_NETDEV_H
+#define ZCNIC_NETDEV_H
+
+#include <stdint.h>
+
+#include "zcnic/mem.h"
+#include "zcnic/net.h"
+#include "zcnic/port.h"
+
+#define ZN_NETDEV_MAX		64	/* open netdevs per process (ifindex 1..64) */
+#define ZN_NETDEV_DFLT_RING	1024	/* RX and TX descriptors */
+#define ZN_NETDEV_DFLT_BUF	4096	/* payload buffer bytes: a page, like a zcrx niov */
+
+struct zn_netdev;
+
+struct zn_netdev_conf {
+	uint32_t ip;		/* network order; required */
+	uint8_t prefix_len;	/* 1..32; required */
+	uint32_t gateway;	/* network order; 0: none */
+	uint16_t nb_rxq;	/* RX queues (all polled by the netif); 0 = 1 */
+	uint32_t mtu;		/* L3 MTU; 0 = 1500 */
+	uint32_t rx_ring;	/* descriptors per RX queue; 0 = ZN_NETDEV_DFLT_RING */
+	uint32_t tx_ring;	/* 0 = ZN_NETDEV_DFLT_RING */
+	uint32_t buf_size;	/* payload buffer bytes of core/port's pool; 0 = 4096 */
+	const struct zn_bus_open_opts *bus_opts;	/* NULL: defaults */
+};
+
+/*
+ * Open and bring up. 0, or -EINVAL (bad conf, one line says what), -EMFILE
+ * (ZN_NETDEV_MAX open), or the failing layer's error (also logged).
+ */
+int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct zn_netdev **out);
+/* Closes the sockets still open on it (their handles go stale), the netif
+ * and the port. NULL is a no-op. */
+void zn_netdev_close(struct zn_netdev *d);
+
+/* The ifindex io_uring_zcrx_ifq_reg.if_idx names it by (>= 1). */
+int zn_netdev_ifindex(const struct zn_netdev *d);
+/* The open netdev with that ifindex, or NULL. */
+struct zn_netdev *zn_netdev_by_ifindex(int ifindex);
+
+struct zn_port *zn_netdev_port(const struct zn_netdev *d);
+struct zn_netif *zn_netdev_netif(const struct zn_netdev *d);
+const struct zn_netdev_conf *zn_netdev_conf(const struct zn_netdev *d);
+/* One pass of the netif (receive, answer, deliver, reap, send): work done. */
+int zn_netdev_poll(struct zn_netdev *d);
+
+/*
+ * DMA-map a region to the device, counted: the n-th map of the same region
+ * only counts; unmap drops the count and unmaps at zero. 0, -ENOMEM, or the
+ * bus's error; unmap of a region not mapped: -ENOENT.
+ */
+int zn_netdev_dma_map(struct zn_netdev *d, const struct zn_dma_region *r);
+int zn_netdev_dma_unmap(struct zn_netdev *d, const struct zn_dma_region *r);
+/* The IOVA of [va, va + len) if it lies in a region mapped to d: 0 or -EFAULT. */
+int zn_netdev_iova(struct zn_netdev *d, const void *va, size_t len, uint64_t *iova);
+
+/*
+ * Called (owner thread) when the netdev is about to close, so that layers
+ * holding state on it (sockets, zcrx interface queues) let go first. At most
+ * ZN_NETDEV_MAX_CLOSERS per netdev. id >= 0 for zn_netdev_on_close_del.
+ */
+#define ZN_NETDEV_MAX_CLOSERS	64
+int zn_netdev_on_close(struct zn_netdev *d, void (*fn)(void *arg, struct zn_netdev *d),
+		       void *arg);
+void zn_netdev_on_close_del(struct zn_netdev *d, int id);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zcnic sockets: what an io_uring program's sqe->fd names.
+ *
+ * A socket is a core/net UDP endpoint on a netdev, wrapped in a handle
+ * (ZN_HANDLE_SOCKET, include/zcnic/handle.h) so that it works as sqe->fd,
+ * in io_uring_register_files and with IOSQE_FIXED_FILE. It is the one
+ * place a ported liburing program changes:
+ *
+ *     kernel:  fd = socket(AF_INET, SOCK_DGRAM, 0); bind(fd, ...); connect(fd, ...);
+ *     zcnic:   fd = zn_udp_socket(dev, &(struct zn_socket_conf){ .local = ...,
+ *                                   .remote = ..., .rxq = 1 });
+ *
+ * zn_udp_socket installs the n-tuple rule that steers (local ip:port
+ * [, remote ip:port]) to RX queue rxq. Everything after that (SEND, RECV,
+ * SEND_ZC, SENDMSG_ZC, RECV_ZC) goes through the ring.
+ *
+ * Polling: the first request on a socket ties it to that ring; the ring
+ * then polls the socket's netdev inside its submit and wait calls (a poll
+ * hook, one per netdev per ring). A socket is used from one ring, the
+ * netdev's owner thread's.
+ */
+#ifndef ZCNIC_SOCKET_H
+#define ZCNIC_SOCKET_H
+
+#include <stdint.h>
+
+#include "zcnic/net.h"
+#include "zcnic/netdev.h"
+
+struct zn_socket_conf {
+	struct zn_addr4 local;	/* ip 0: the netdev's; port != 0 (network order) */
+	struct zn_addr4 remote;	/* connected peer (default destination, RX filter); 0: none */
+	uint16_t rxq;		/* RX queue its flow is steered to */
+	uint32_t rx_ring;	/* datagrams queued before RECV takes them; 0 = 1024 */
+};
+
+/* A UDP socket: its handle (> 0), or -EINVAL, -EADDRINUSE, -EMFILE, -ENOMEM,
+ * or the flow rule's error (logged). */
+int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf);
+/* Close: requests in flight on it complete with -ECANCELED (RECV/RECV_ZC)
+ * or get their notification once the NIC is done (sends). 0 or -EBADF. */
+int zn_socket_close(int fd);
+/* The peer for sends without a destination (like connect(2)); 0 or -EBADF. */
+int zn_socket_connect(int fd, const struct zn_addr4 *remote);
+
+#endif
