@@ -95,9 +95,8 @@ static const struct zn_uring_op send_zc_stub = {
 static const struct zn_uring_op sendmsg_zc_stub = {
 	.name = "SENDMSG_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
 };
-static const struct zn_uring_op recv_zc_stub = {
-	.name = "RECV_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
-};
+/* core/uring/op_recv_zc.c; named here so that a static link pulls it in */
+extern const struct zn_uring_op zn_recv_zc_op;
 
 static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
 	[IORING_OP_NOP] = &nop_op,
@@ -106,7 +105,7 @@ static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
 	[IORING_OP_RECV] = &recv_stub,
 	[IORING_OP_SEND_ZC] = &send_zc_stub,
 	[IORING_OP_SENDMSG_ZC] = &sendmsg_zc_stub,
-	[IORING_OP_RECV_ZC] = &recv_zc_stub,
+	[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
 };
 
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -107,6 +107,17 @@ uint32_t zn_zcrx_refill(struct zn_zcrx_rq *rq, struct zn_zcrx_area *a);
 
 struct zn_zcrx_ring;
 
+/*
+ * An armed RECV_ZC receiver: polled once per ring pass (after the refill
+ * ring), so that a datagram it keeps (CQ was full) is served even when no
+ * new datagram arrives on its socket.
+ */
+struct zn_zcrx_waiter {
+	struct zn_zcrx_waiter *next, *prev;
+	void (*poll)(struct zn_zcrx_waiter *w);
+	bool linked;
+};
+
 struct zn_zcrx_ifq {
 	struct zn_uring *ring;
 	struct zn_zcrx_ring *rctx;
@@ -123,6 +134,7 @@ struct zn_zcrx_ifq {
 	int close_id;
 	unsigned refs;
 	struct zn_buf_provider prov;
+	struct zn_zcrx_waiter *waiters;
 	struct zn_zcrx_ifq *next;	/* ring's list */
 	struct zn_zcrx_ifq *gnext;	/* process-wide list (queue ownership) */
 };
@@ -130,6 +142,8 @@ struct zn_zcrx_ifq {
 /* The ifq with that id on r (a reference, for RECV_ZC), or NULL. */
 struct zn_zcrx_ifq *zn_zcrx_ifq_get(struct zn_uring *r, uint32_t id);
 void zn_zcrx_ifq_put(struct zn_zcrx_ifq *ifq);
+void zn_zcrx_waiter_add(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w);
+void zn_zcrx_waiter_del(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w);
 /* Run the refill ring now (RECV_ZC before it falls back to copies). */
 void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq);
 /* The ring's ifq handler (IORING_REGISTER_ZCRX_IFQ). */
