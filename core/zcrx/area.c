@@ -186,7 +186,7 @@ void zn_zcrx_area_scrub(struct zn_zcrx_area *a)
 		if (!b->uref)
 			continue;
 		a->st.scrubbed++;
-		a->st.user_refs -= b->uref;
+		a->st.user_refs -= b->uref - 1;
 		b->uref = 1;
 		user_drop(a, i);
 	}
