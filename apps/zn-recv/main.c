@@ -319,6 +319,7 @@ int main(int argc, char **argv)
 	nc.ip = r.o.ip;
 	nc.prefix_len = r.o.prefix;
 	nc.nb_rxq = (uint16_t)(r.o.queue + 1);
+	nc.mtu = r.o.size + 28 > 1500 ? 9000 : 1500;
 	rc = zn_netdev_open(spec, &nc, &dev);
 	if (rc) {
 		fprintf(stderr, "zn-recv: cannot open %s: %s\n", spec, strerror(-rc));

@@ -44,7 +44,7 @@ static const char usage[] =
 "  -e, --expect BYTES   stop once this many payload bytes arrived (K/M/G ok)\n"
 "  -s, --size N         datagram payload size the sender uses: checks every byte\n"
 "                       against the pattern 'a' + i %% 26 (i = offset in the\n"
-"                       datagram)\n"
+"                       datagram; above 1472 the device gets MTU 9000)\n"
 "  --no-check           do not check the payload\n"
 "  -d, --duration-ms N  stop after N ms\n"
 "  --idle-ms N          stop after N ms without data, once data came\n"
