@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,13 @@
 /* What /proc/PID/maps shows for MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB memory
  * (the kernel backs it with an unlinked hugetlbfs file). */
 #define ANON_HUGE_PATH	"/anon_hugepage (deleted)"
+
+/*
+ * One adoption at a time: two overlapping ones racing past the overlap
+ * check would both replace the pages, and the loser's restore would unmap
+ * the winner's memfd.
+ */
+static pthread_mutex_t adopt_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* One /proc/self/maps line. */
 struct vma {
@@ -186,7 +194,7 @@ static void restore(void *va, size_t len, const void *src, size_t pg)
 	memcpy(va, src, len);
 }
 
-int zn_mem_adopt(void *va, size_t len, struct zn_dma_region **out)
+static int adopt_locked(void *va, size_t len, struct zn_dma_region **out)
 {
 	const uintptr_t a = (uintptr_t)va;
 	struct zn_dma_region *r;
@@ -196,8 +204,6 @@ int zn_mem_adopt(void *va, size_t len, struct zn_dma_region **out)
 	void *tmp;
 	int fd, rc;
 
-	if (!out || len == 0 || a % ZN_PAGE_4K || len % ZN_PAGE_4K || a > UINTPTR_MAX - len)
-		return -EINVAL;
 	rc = zn_mem_reg_overlap(va, len, out);
 	if (rc == 1)
 		return 1;
@@ -288,5 +294,18 @@ err_free:
 	else
 		ZN_ERR("mem", "adopt: %p+%zu: cannot back the range with a memfd: %s", va, len,
 		       strerror(-rc));
+	return rc;
+}
+
+int zn_mem_adopt(void *va, size_t len, struct zn_dma_region **out)
+{
+	int rc;
+
+	if (!out || len == 0 || (uintptr_t)va % ZN_PAGE_4K || len % ZN_PAGE_4K ||
+	    (uintptr_t)va > UINTPTR_MAX - len)
+		return -EINVAL;
+	pthread_mutex_lock(&adopt_lock);
+	rc = adopt_locked(va, len, out);
+	pthread_mutex_unlock(&adopt_lock);
 	return rc;
 }
