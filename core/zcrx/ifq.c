@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "core/uring/uring_priv.h"
-#include "core/zcrx/memport_compat.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "zcnic/log.h"
 
@@ -383,7 +382,7 @@ static int area_import(struct zn_zcrx_ifq *ifq, const struct io_uring_zcrx_area_
 	uint64_t iova;
 	int rc;
 
-	rc = zcrx_mem_adopt(va, ar->len, &ifq->region);
+	rc = zn_mem_adopt(va, ar->len, &ifq->region);
 	if (rc < 0) {
 		ZN_ERR(ZCRX_LOG, "area %p+%llu: cannot use it for DMA: %s (it must be private "
 		       "anonymous or hugetlb memory, mapped read-write)", va,
@@ -504,11 +503,7 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 		.buf_size = ZN_ZCRX_BUF_SIZE, .alloc = prov_alloc, .put = prov_put,
 		.va = prov_va, .ctx = ifq,
 	};
-#ifndef ZCRX_NO_SET_PROVIDER
 	ifq->prov.detached = prov_detached;
-#else
-	(void)prov_detached;
-#endif
 	rc = zn_netdev_on_close(dev, ifq_dev_close, ifq);
 	if (rc < 0)
 		goto err_area;

@@ -15,7 +15,6 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include "core/zcrx/memport_compat.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "tests/unit/uring_test.h"
 #include "zcnic/log.h"
@@ -244,9 +243,6 @@ static void test_register_ok(void **state)
 	struct zn_zcrx_stats st;
 	struct io_uring r2;
 
-#ifdef ZCRX_NO_SET_PROVIDER
-	skip();		/* zn_port_rxq_set_provider (helper mem-port) not on main yet */
-#endif
 	/* non-power-of-two entries are rounded up and written back */
 	EXPECT(f, f->reg.rq_entries = RQ_ENTRIES - 1, 0);
 	assert_int_equal(f->reg.rq_entries, RQ_ENTRIES);
@@ -278,9 +274,6 @@ static void test_clamp(void **state)
 	size_t len = 128 + 32768 * 16;
 	void *mem;
 
-#ifdef ZCRX_NO_SET_PROVIDER
-	skip();
-#endif
 	len = (len + PAGE - 1) & ~(size_t)(PAGE - 1);
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(mem != MAP_FAILED);
