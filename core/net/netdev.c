@@ -11,8 +11,14 @@
 #define NETDEV_LOG	"netdev"
 #define HDR_BUF_SIZE	256	/* header buffer: Ethernet + IPv4 with options + UDP fit */
 
+/*
+ * A copy of the region, not only its address: the close path unmaps what is
+ * left after zn_port_stop, and a region's owner may have freed it by then
+ * (a zcrx area whose last buffers come back as the port stops).
+ */
 struct dma_map {
-	const struct zn_dma_region *r;
+	const struct zn_dma_region *r;	/* identity only */
+	struct zn_dma_region copy;
 	uint32_t count;
 };
 
@@ -163,7 +169,7 @@ void zn_netdev_close(struct zn_netdev *d)
 	zn_netif_destroy(d->nif);
 	zn_port_stop(d->port);
 	for (uint32_t i = 0; i < d->nmaps; i++)
-		zn_bus_dma_unmap(d->port->bus, d->maps[i].r);
+		zn_bus_dma_unmap(d->port->bus, &d->maps[i].copy);
 	free(d->maps);
 	zn_port_close(d->port);
 	pthread_mutex_lock(&table_lock);
@@ -246,7 +252,7 @@ int zn_netdev_dma_map(struct zn_netdev *d, const struct zn_dma_region *r)
 		       d->port->bus->name, r->len, r->name, strerror(-rc));
 		return rc;
 	}
-	d->maps[d->nmaps++] = (struct dma_map){ r, 1 };
+	d->maps[d->nmaps++] = (struct dma_map){ r, *r, 1 };
 	return 0;
 }
 

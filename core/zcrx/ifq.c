@@ -31,6 +31,16 @@
 
 #define ZCRX_PAGE		4096ull
 #define ZCRX_REGION_MAX_PAGES	((uint64_t)INT32_MAX)	/* the kernel's -E2BIG bound */
+/*
+ * Free buffers the NIC may not take: the copy fallback's. Frames that need
+ * a copy (those in the pool buffers posted before the swap, core/net's
+ * copies) come before the frames in area buffers; if the NIC could take
+ * every free buffer, a small area would deadlock: the copies find none
+ * (-ENOMEM) and the application has nothing to give back. With a reserve,
+ * each buffer returned lets one more copy through. At most a quarter of
+ * the area.
+ */
+#define ZCRX_COPY_RESERVE	8
 
 /* The interface queues of one ring (owner thread), and its poll hook. */
 struct zn_zcrx_ring {
@@ -96,13 +106,25 @@ void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq)
 		zn_zcrx_refill(&ifq->rq, &ifq->area);
 }
 
+static uint32_t copy_reserve(const struct zn_zcrx_area *a)
+{
+	return a->nbufs / 4 < ZCRX_COPY_RESERVE ? a->nbufs / 4 : ZCRX_COPY_RESERVE;
+}
+
 static uint32_t prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
 {
 	struct zn_zcrx_ifq *ifq = ctx;
+	struct zn_zcrx_area *a = &ifq->area;
+	uint32_t keep = copy_reserve(a), avail;
 
-	if (ifq->area.nfree < n)
+	if (a->nfree < n + keep)
 		zn_zcrx_ifq_refill(ifq);
-	return zn_zcrx_area_alloc(&ifq->area, bufs, n);
+	avail = a->nfree > keep ? a->nfree - keep : 0;
+	if (n > avail) {
+		a->st.alloc_short++;
+		n = avail;
+	}
+	return n ? zn_zcrx_area_alloc(a, bufs, n) : 0;
 }
 
 static void prov_put(void *ctx, const uint32_t *ids, uint32_t n)
@@ -363,13 +385,18 @@ static int check_area(const struct io_uring_zcrx_area_reg *ar)
 	return 0;
 }
 
+/*
+ * A queue is taken by a registered ifq. One torn down whose buffers are
+ * still in the NIC does not block a new registration: core/port's mux
+ * routes their return to it while the new area fills the queue.
+ */
 static bool queue_taken(struct zn_netdev *d, uint16_t q)
 {
 	bool taken = false;
 
 	pthread_mutex_lock(&g_lock);
 	for (struct zn_zcrx_ifq *i = g_ifqs; i; i = i->gnext)
-		if (i->dev == d && i->rxq == q && (i->registered || i->attached))
+		if (i->dev == d && i->rxq == q && i->registered)
 			taken = true;
 	pthread_mutex_unlock(&g_lock);
 	return taken;

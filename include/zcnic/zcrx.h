@@ -25,6 +25,11 @@
  *
  * so free + nic + stack + user == nbufs at every moment.
  *
+ * The NIC never takes the last min(8, nbufs / 4) free buffers: they are
+ * the copy fallback's, so the frames that sit in the queue's pool buffers
+ * from before registration can always move into the area once the
+ * application returns buffers (else a small area deadlocks at -ENOMEM).
+ *
  * No privilege is checked at registration (the kernel wants CAP_NET_ADMIN):
  * zcnic needs none beyond owning the device, which the process already does.
  */

@@ -17,8 +17,13 @@ static uint64_t now_ms(void)
 
 int ndp_open(struct ndp *n, const char *model_opts)
 {
-	struct zn_netdev_conf c = { .prefix_len = 24, .nb_rxq = NDP_RXQ, .rx_ring = 256,
-				    .tx_ring = 256 };
+	return ndp_open_ex(n, model_opts, 0, 0);
+}
+
+int ndp_open_ex(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring)
+{
+	struct zn_netdev_conf c = { .prefix_len = 24, .nb_rxq = NDP_RXQ,
+				    .rx_ring = rx_ring ? rx_ring : 256, .tx_ring = 256, .mtu = mtu };
 	char spec[128];
 	int rc;
 

@@ -24,6 +24,8 @@ struct ndp {
 
 /* 0, or -errno (with a line on stderr). model_opts: "" or ",key=val,...". */
 int ndp_open(struct ndp *n, const char *model_opts);
+/* The same with an L3 MTU (0: 1500) and RX ring size (0: 256) on both netdevs. */
+int ndp_open_ex(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring);
 void ndp_close(struct ndp *n);
 /* Poll both netdevs until ARP resolved each other (at most ms): 0 or -ETIMEDOUT. */
 int ndp_resolve(struct ndp *n, int ms);
