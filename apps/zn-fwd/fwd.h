@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zn-fwd internals: test frames (frame.c), the embedded zn-nicsim (nicsim.c).
+ * zn-fwd internals: test frames (frame.c).
  *
  * A test frame is IPv4/UDP, built so that the receiver can check every byte
  * from the frame alone:
@@ -117,15 +117,5 @@ struct fwd_opts {
 /* Parses and checks the command line; exits 2 with a message on misuse. */
 void fwd_parse_args(struct fwd_opts *o, int argc, char **argv);
 
-/* The embedded default: a private zn-nicsim with two bnxt ports on a pair wire. */
-struct fwd_sim {
-	pid_t pid;
-	char dir[64];
-	char port0[128], port1[128];
-};
-
-/* model_opts: extra ",key=val" options for both devices, or NULL. */
-int fwd_sim_start(struct fwd_sim *s, const char *model_opts);
-void fwd_sim_stop(struct fwd_sim *s);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "fwd.h"
 #include "zcnic/mem.h"
+#include "zcnic/nicsim.h"
 #include "zcnic/port.h"
 
 #define SEEN_WINDOW		(1u << 20)	/* sequence numbers tracked for duplicates */
@@ -40,7 +41,7 @@ struct rxq {
 };
 
 static struct {
-	struct fwd_sim sim;
+	struct zn_nicsim sim;
 	struct zn_port *p[2];
 	struct zn_port_info info[2];
 	struct zn_dma_region *txr, *rxr;
@@ -664,10 +665,14 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (!o.port0) {
-		if (fwd_sim_start(&g.sim, o.sim_opts))
+		if (zn_nicsim_start(&g.sim, "zn-fwd", o.sim_opts))
 			return 1;
-		o.port0 = g.sim.port0;
-		o.port1 = g.sim.port1;
+		printf("zn-fwd: no --port0/--port1 given: started zn-nicsim (pid %d) with two bnxt "
+		       "ports on a pair wire in %s; it stops when zn-fwd exits\n", (int)g.sim.pid,
+		       g.sim.dir);
+		fflush(stdout);
+		o.port0 = g.sim.port[0];
+		o.port1 = g.sim.port[1];
 	}
 	rc = alloc_memory();
 	if (rc) {
@@ -697,7 +702,7 @@ out:
 	port_down(1);
 	port_down(0);
 	free_memory();
-	fwd_sim_stop(&g.sim);
+	zn_nicsim_stop(&g.sim);
 	return ret;
 }
 

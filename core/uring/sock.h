@@ -44,7 +44,11 @@ struct zn_sock {
 	void (*tx_serve)(struct zn_sock *s);	/* send completions may be waiting */
 	void *rx_priv;				/* receive side (RECV queue, RECV_ZC request) */
 	void *tx_priv;				/* send side (notification slots, bounce buffers) */
-	/* the ops free their state here at close / ring exit */
+	/*
+	 * The ops drop their state here when the socket closes or its ring
+	 * exits. Requests still queued complete with -ECANCELED (at ring exit
+	 * there are none: the ops' cancel() removed them first).
+	 */
 	void (*rx_fini)(struct zn_sock *s);
 	void (*tx_fini)(struct zn_sock *s);
 };

@@ -112,7 +112,19 @@ struct io_uring {
 	unsigned pad2;
 };
 
+/* liburing's helper for a zcrx refill queue (no functions use it; apps fill it
+ * from io_uring_zcrx_ifq_reg.offsets). */
+struct io_uring_zcrx_rq {
+	__u32 *khead;
+	__u32 *ktail;
+	__u32 rq_tail;
+	unsigned ring_entries;
+	struct io_uring_zcrx_rqe *rqes;
+	void *ring_ptr;
+};
+
 #if !defined(__cplusplus) && defined(__LP64__)
+_Static_assert(sizeof(struct io_uring_zcrx_rq) == 40, "liburing layout: io_uring_zcrx_rq");
 _Static_assert(sizeof(struct io_uring_sq) == 104, "liburing layout: io_uring_sq");
 _Static_assert(sizeof(struct io_uring_cq) == 88, "liburing layout: io_uring_cq");
 _Static_assert(sizeof(struct io_uring) == 216, "liburing layout: io_uring");

@@ -41,7 +41,5 @@ int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf);
 /* Close: requests in flight on it complete with -ECANCELED (RECV/RECV_ZC)
  * or get their notification once the NIC is done (sends). 0 or -EBADF. */
 int zn_socket_close(int fd);
-/* The peer for sends without a destination (like connect(2)); 0 or -EBADF. */
-int zn_socket_connect(int fd, const struct zn_addr4 *remote);
 
 #endif

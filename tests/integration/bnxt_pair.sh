@@ -215,7 +215,7 @@ for opts in "" "multidb=0"; do
 	"$FWD" "${extra[@]}" --frames 2000 --sizes 64,1500 >"$tmp/emb" 2>&1
 	rc=$?
 	sed 's/^/# /' "$tmp/emb" | tail -n 3
-	dir=$(sed -n 's/.* in \(\/tmp\/zn-fwd\.[A-Za-z0-9]*\);.*/\1/p' "$tmp/emb")
+	dir=$(sed -n 's/.* in \(\/tmp\/zn-nicsim\.[A-Za-z0-9]*\);.*/\1/p' "$tmp/emb")
 	simpid=$(sed -n 's/.*started zn-nicsim (pid \([0-9]*\)).*/\1/p' "$tmp/emb")
 	check "zn-fwd ${opts:+--sim-opts $opts }with no ports: says it started zn-nicsim, frames pass (rc $rc)" \
 		bash -c "[ $rc -eq 0 ] && grep -q 'started zn-nicsim' '$tmp/emb'"

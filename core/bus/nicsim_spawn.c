@@ -1,12 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * zn-fwd's embedded default (DESIGN.md, "Buses and the device model"): with
- * no device given, start a private zn-nicsim with two bnxt ports joined by a
- * pair wire in a fresh temporary directory, and stop it on exit.
- *
- * The zn-nicsim binary: $ZN_NICSIM, else the one beside this program, else
- * the first on $PATH.
- */
+/* The embedded default: a private zn-nicsim (include/zcnic/nicsim.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fwd.h"
+#include "zcnic/nicsim.h"
 
 #define SIM_READY_TIMEOUT_MS	10000
 #define SIM_STOP_TIMEOUT_MS	5000
@@ -58,7 +51,7 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-int fwd_sim_start(struct fwd_sim *s, const char *model_opts)
+int zn_nicsim_start(struct zn_nicsim *s, const char *prog, const char *model_opts)
 {
 	char bin[PATH_MAX], dev0[160], dev1[160], wire[64], ready[8];
 	const char *extra = model_opts && *model_opts ? model_opts : NULL;
@@ -68,11 +61,11 @@ int fwd_sim_start(struct fwd_sim *s, const char *model_opts)
 
 	memset(s, 0, sizeof(*s));
 	s->pid = -1;
-	snprintf(s->dir, sizeof(s->dir), "/tmp/zn-fwd.XXXXXX");
+	snprintf(s->dir, sizeof(s->dir), "/tmp/zn-nicsim.XXXXXX");
 	if (!mkdtemp(s->dir)) {
 		rc = -errno;
-		fprintf(stderr, "zn-fwd: cannot create a directory for zn-nicsim in /tmp: %s\n",
-			strerror(-rc));
+		fprintf(stderr, "%s: cannot create a directory for zn-nicsim in /tmp: %s\n",
+			prog, strerror(-rc));
 		return rc;
 	}
 	nicsim_path(bin, sizeof(bin));
@@ -93,7 +86,7 @@ int fwd_sim_start(struct fwd_sim *s, const char *model_opts)
 	if (s->pid == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 
-		/* Never outlive zn-fwd, even when it is killed. */
+		/* Never outlive the app, even when it is killed. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		/* dup2 onto itself would keep O_CLOEXEC: clear it by hand then. */
 		if (pipefd[1] == SIM_READY_FD ? fcntl(SIM_READY_FD, F_SETFD, 0) < 0 :
@@ -103,7 +96,7 @@ int fwd_sim_start(struct fwd_sim *s, const char *model_opts)
 			_exit(127);
 		execlp(bin, "zn-nicsim", "--dir", s->dir, "--dev", dev0, "--dev", dev1,
 		       "--wire", wire, "--ready-fd", "3", (char *)NULL);
-		fprintf(stderr, "zn-fwd: cannot run %s: %s (set ZN_NICSIM to its path)\n", bin,
+		fprintf(stderr, "%s: cannot run %s: %s (set ZN_NICSIM to its path)\n", prog, bin,
 			strerror(errno));
 		_exit(127);
 	}
@@ -113,26 +106,23 @@ int fwd_sim_start(struct fwd_sim *s, const char *model_opts)
 	n = rc > 0 ? read(pipefd[0], ready, sizeof(ready)) : 0;
 	close(pipefd[0]);
 	if (n < 5 || memcmp(ready, "ready", 5)) {
-		fprintf(stderr, "zn-fwd: zn-nicsim (%s) did not come up within %d ms; "
+		fprintf(stderr, "%s: zn-nicsim (%s) did not come up within %d ms; "
 			"check that it is built and that the bnxt model exists "
-			"(zn-nicsim --list-models)\n", bin, SIM_READY_TIMEOUT_MS);
-		fwd_sim_stop(s);
+			"(zn-nicsim --list-models)\n", prog, bin, SIM_READY_TIMEOUT_MS);
+		zn_nicsim_stop(s);
 		return -EIO;
 	}
-	snprintf(s->port0, sizeof(s->port0), "vfio-user:%s/bnxt0.sock", s->dir);
-	snprintf(s->port1, sizeof(s->port1), "vfio-user:%s/bnxt1.sock", s->dir);
-	printf("zn-fwd: no --port0/--port1 given: started zn-nicsim (pid %d) with two bnxt "
-	       "ports on a pair wire in %s; it stops when zn-fwd exits\n", (int)s->pid, s->dir);
-	fflush(stdout);
+	snprintf(s->port[0], sizeof(s->port[0]), "vfio-user:%s/bnxt0.sock", s->dir);
+	snprintf(s->port[1], sizeof(s->port[1]), "vfio-user:%s/bnxt1.sock", s->dir);
 	return 0;
 err_dir:
-	fprintf(stderr, "zn-fwd: cannot start zn-nicsim: %s\n", strerror(-rc));
+	fprintf(stderr, "%s: cannot start zn-nicsim: %s\n", prog, strerror(-rc));
 	rmdir(s->dir);
 	s->dir[0] = '\0';
 	return rc;
 }
 
-void fwd_sim_stop(struct fwd_sim *s)
+void zn_nicsim_stop(struct zn_nicsim *s)
 {
 	if (s->pid > 0) {
 		int status, waited = 0;
@@ -140,8 +130,8 @@ void fwd_sim_stop(struct fwd_sim *s)
 		kill(s->pid, SIGTERM);
 		while (waitpid(s->pid, &status, WNOHANG) == 0) {
 			if (waited >= SIM_STOP_TIMEOUT_MS) {
-				fprintf(stderr, "zn-fwd: zn-nicsim (pid %d) ignored SIGTERM for "
-					"%d ms; killing it\n", (int)s->pid, SIM_STOP_TIMEOUT_MS);
+				fprintf(stderr, "zn-nicsim (pid %d) ignored SIGTERM for %d ms; "
+					"killing it\n", (int)s->pid, SIM_STOP_TIMEOUT_MS);
 				kill(s->pid, SIGKILL);
 				waitpid(s->pid, &status, 0);
 				break;

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zn-recv: a zero-copy UDP receiver written as a liburing zcrx program
+ * would be (the shape of liburing's examples/zcrx.c); only the device and
+ * socket set-up are zcnic calls.
+ *
+ *   netdev + UDP socket steered to queue q
+ *   ring (CQE32 | SINGLE_ISSUER | DEFER_TASKRUN)
+ *   io_uring_register_ifq: area (anonymous memory) + refill ring (ditto)
+ *   RECV_ZC multishot --> data CQEs {res, off} --> check payload in place
+ *                     --> refill entry {off | area token}
+ *                     --> final CQE: re-arm (-ENOSPC, -ENOMEM) or stop
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <liburing.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "recv.h"
+#include "zcnic/netdev.h"
+#include "zcnic/nicsim.h"
+#include "zcnic/socket.h"
+
+#define PAGE			4096ull
+#define WAIT_SLICE_NS		(100ull * 1000 * 1000)	/* wake up to check limits */
+#define SEND_HINT_IP		"10.0.0.1/24"
+
+struct rx {
+	struct recv_opts o;
+	struct io_uring ring;
+	int fd;
+	uint32_t zcrx_id;
+	uint8_t *area;
+	size_t area_len;
+	uint64_t area_token;
+	struct io_uring_zcrx_rq rq;
+	void *rq_mem;
+	size_t rq_len;
+	bool armed;
+	/* counters */
+	uint64_t bytes, data_cqes, finals[4], final_other, rearms, refill_waits;
+	uint64_t mismatches, first_bad;
+	uint64_t t_first, t_last;
+	int last_err;
+};
+
+enum { FIN_OK, FIN_ENOSPC, FIN_ENOMEM, FIN_EINVAL };
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int setup_zcrx(struct rx *r, struct zn_netdev *dev)
+{
+	struct io_uring_zcrx_area_reg area = { 0 };
+	struct io_uring_region_desc region = { 0 };
+	struct io_uring_zcrx_ifq_reg reg = { 0 };
+	int rc;
+
+	r->area_len = r->o.area_bytes;
+	r->area = map_anon(r->area_len);
+	/* one page of header, then the entries (liburing's examples/zcrx.c sizing) */
+	r->rq_len = (r->o.rq_entries * sizeof(struct io_uring_zcrx_rqe) + PAGE + PAGE - 1) &
+		    ~(PAGE - 1);
+	r->rq_mem = map_anon(r->rq_len);
+	if (!r->area || !r->rq_mem) {
+		fprintf(stderr, "zn-recv: cannot map %zu bytes for the area and refill ring\n",
+			r->area_len + r->rq_len);
+		return -ENOMEM;
+	}
+	area.addr = (uint64_t)(uintptr_t)r->area;
+	area.len = r->area_len;
+	region.user_addr = (uint64_t)(uintptr_t)r->rq_mem;
+	region.size = r->rq_len;
+	region.flags = IORING_MEM_REGION_TYPE_USER;
+	reg.if_idx = (uint32_t)zn_netdev_ifindex(dev);
+	reg.if_rxq = r->o.queue;
+	reg.rq_entries = r->o.rq_entries;
+	reg.area_ptr = (uint64_t)(uintptr_t)&area;
+	reg.region_ptr = (uint64_t)(uintptr_t)&region;
+	rc = io_uring_register_ifq(&r->ring, &reg);
+	if (rc) {
+		fprintf(stderr, "zn-recv: io_uring_register_ifq (ifindex %u, queue %u): %s\n",
+			reg.if_idx, reg.if_rxq, strerror(-rc));
+		return rc;
+	}
+	r->zcrx_id = reg.zcrx_id;
+	r->area_token = area.rq_area_token;
+	r->rq.khead = (uint32_t *)((char *)r->rq_mem + reg.offsets.head);
+	r->rq.ktail = (uint32_t *)((char *)r->rq_mem + reg.offsets.tail);
+	r->rq.rqes = (struct io_uring_zcrx_rqe *)((char *)r->rq_mem + reg.offsets.rqes);
+	r->rq.rq_tail = 0;
+	r->rq.ring_entries = reg.rq_entries;
+	r->rq.ring_ptr = r->rq_mem;
+	return 0;
+}
+
+static int arm(struct rx *r)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	uint64_t left = 0;
+
+	if (!sqe)
+		return -EBUSY;
+	if (r->o.expect)
+		left = r->o.expect > r->bytes ? r->o.expect - r->bytes : 0;
+	/* liburing has no prep helper for RECV_ZC: this is how its users build it */
+	io_uring_prep_rw(IORING_OP_RECV_ZC, sqe, r->fd, NULL,
+			 left > UINT32_MAX ? 0 : (unsigned)left, 0);
+	sqe->ioprio |= IORING_RECV_MULTISHOT;
+	sqe->zcrx_ifq_idx = r->zcrx_id;
+	sqe->user_data = 1;
+	r->armed = true;
+	return 0;
+}
+
+static void check_payload(struct rx *r, const uint8_t *p, uint32_t len)
+{
+	uint64_t pos = r->bytes % r->o.size;
+
+	for (uint32_t i = 0; i < len; i++, pos++) {
+		if (pos == r->o.size)
+			pos = 0;
+		if (p[i] != (uint8_t)('a' + pos % 26)) {
+			if (!r->mismatches)
+				r->first_bad = r->bytes + i;
+			r->mismatches++;
+		}
+	}
+}
+
+/* One refill entry per data CQE; waits for room (zcnic consumes entries as
+ * the NIC needs buffers, and in every poll pass). */
+static void refill(struct rx *r, uint64_t zoff, uint32_t len)
+{
+	uint32_t mask = r->rq.ring_entries - 1;
+	struct io_uring_zcrx_rqe *rqe;
+
+	while (r->rq.rq_tail - io_uring_smp_load_acquire(r->rq.khead) >= r->rq.ring_entries) {
+		r->refill_waits++;
+		io_uring_get_events(&r->ring);
+	}
+	rqe = &r->rq.rqes[r->rq.rq_tail & mask];
+	rqe->off = (zoff & ~IORING_ZCRX_AREA_MASK) | r->area_token;
+	rqe->len = len;
+	rqe->__pad = 0;
+	io_uring_smp_store_release(r->rq.ktail, ++r->rq.rq_tail);
+}
+
+static void handle_cqe(struct rx *r, const struct io_uring_cqe *cqe)
+{
+	const struct io_uring_zcrx_cqe *z = (const struct io_uring_zcrx_cqe *)(cqe + 1);
+
+	if (cqe->res > 0) {
+		uint64_t off = z->off & ~IORING_ZCRX_AREA_MASK;
+
+		if (off + (uint64_t)cqe->res > r->area_len) {
+			r->last_err = -EFAULT;
+			fprintf(stderr, "zn-recv: a CQE points outside the area (off %" PRIu64
+				", len %d)\n", off, cqe->res);
+			return;
+		}
+		if (!r->t_first)
+			r->t_first = now_ns();
+		r->t_last = now_ns();
+		if (r->o.check)
+			check_payload(r, r->area + off, (uint32_t)cqe->res);
+		r->bytes += (uint64_t)cqe->res;
+		r->data_cqes++;
+		refill(r, z->off, (uint32_t)cqe->res);
+	}
+	if (cqe->flags & IORING_CQE_F_MORE)
+		return;
+	r->armed = false;
+	switch (cqe->res > 0 ? 0 : cqe->res) {
+	case 0: r->finals[FIN_OK]++; break;
+	case -ENOSPC: r->finals[FIN_ENOSPC]++; break;
+	case -ENOMEM: r->finals[FIN_ENOMEM]++; break;
+	default:
+		r->final_other++;
+		r->last_err = cqe->res;
+		fprintf(stderr, "zn-recv: RECV_ZC ended with %s\n", strerror(-cqe->res));
+		break;
+	}
+}
+
+static bool done(const struct rx *r, uint64_t t0)
+{
+	uint64_t now = now_ns();
+
+	if (stop_sig || r->last_err)
+		return true;
+	if (r->o.expect && r->bytes >= r->o.expect)
+		return true;
+	if (r->o.duration_ms && now - t0 >= r->o.duration_ms * 1000000ull)
+		return true;
+	return r->o.idle_ms && r->t_last && now - r->t_last >= r->o.idle_ms * 1000000ull;
+}
+
+static int run(struct rx *r)
+{
+	uint64_t t0 = now_ns();
+	uint64_t progress_at = t0;
+
+	while (!done(r, t0)) {
+		struct __kernel_timespec ts = { .tv_nsec = (long long)WAIT_SLICE_NS };
+		struct io_uring_cqe *cqe;
+		unsigned head, n = 0;
+
+		if (!r->armed) {
+			if (r->finals[FIN_OK] && r->o.expect && r->bytes >= r->o.expect)
+				break;
+			if (arm(r))
+				return -EBUSY;
+			r->rearms++;
+		}
+		io_uring_submit_and_wait_timeout(&r->ring, &cqe, 1, &ts, NULL);
+		io_uring_for_each_cqe(&r->ring, head, cqe) {
+			handle_cqe(r, cqe);
+			n++;
+		}
+		io_uring_cq_advance(&r->ring, n);
+		if (!r->o.quiet && isatty(2) && now_ns() - progress_at > 500000000ull) {
+			progress_at = now_ns();
+			fprintf(stderr, "\rzn-recv: %" PRIu64 " bytes, %" PRIu64 " CQEs   ", r->bytes,
+				r->data_cqes);
+		}
+	}
+	if (!r->o.quiet && isatty(2))
+		fputc('\n', stderr);
+	return r->last_err;
+}
+
+static void report(const struct rx *r, uint64_t cpu)
+{
+	double secs = r->t_last > r->t_first ? (double)(r->t_last - r->t_first) / 1e9 : 0;
+	double mb = (double)r->bytes / 1e6;
+
+	printf("zn-recv: %" PRIu64 " bytes in %" PRIu64 " data CQEs; final CQEs: %" PRIu64
+	       " ok, %" PRIu64 " -ENOSPC, %" PRIu64 " -ENOMEM, %" PRIu64 " other; %" PRIu64
+	       " arms\n", r->bytes, r->data_cqes, r->finals[FIN_OK], r->finals[FIN_ENOSPC],
+	       r->finals[FIN_ENOMEM], r->final_other, r->rearms);
+	if (r->o.check)
+		printf("zn-recv: payload check ('a' + i %% 26 per %u-byte datagram): %s",
+		       r->o.size, r->mismatches ? "MISMATCH" : "every byte intact\n");
+	if (r->o.check && r->mismatches)
+		printf(": %" PRIu64 " bytes differ, the first at byte %" PRIu64 "\n",
+		       r->mismatches, r->first_bad);
+	printf("zn-recv: %.3f s from first to last byte: %.3f Gbit/s; CPU %.2f us per MB "
+	       "(zn-recv process: user + sys)\n", secs, secs > 0 ? mb * 8 / 1e3 / secs : 0.0,
+	       mb > 0 ? (double)cpu / 1e3 / mb : 0.0);
+}
+
+int main(int argc, char **argv)
+{
+	struct zn_netdev_conf nc = { 0 };
+	struct io_uring_params p = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct zn_nicsim sim = { .pid = -1 };
+	struct zn_netdev *dev = NULL;
+	struct rx r;
+	const char *spec;
+	uint64_t cpu0;
+	int rc, status = 1;
+
+	memset(&r, 0, sizeof(r));
+	r.fd = -1;
+	recv_parse_args(&r.o, argc, argv);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	spec = r.o.dev;
+	if (!spec) {
+		char ip[INET_ADDRSTRLEN];
+
+		if (zn_nicsim_start(&sim, "zn-recv", r.o.sim_opts))
+			return 1;
+		spec = sim.port[1];
+		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
+		printf("zn-recv: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
+		       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
+		       "--dst %s:%u\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
+		       r.o.port);
+	}
+	nc.ip = r.o.ip;
+	nc.prefix_len = r.o.prefix;
+	nc.nb_rxq = (uint16_t)(r.o.queue + 1);
+	nc.mtu = r.o.size + 28 > 1500 ? 9000 : 1500;
+	rc = zn_netdev_open(spec, &nc, &dev);
+	if (rc) {
+		fprintf(stderr, "zn-recv: cannot open %s: %s\n", spec, strerror(-rc));
+		goto out;
+	}
+	r.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
+		.local = { r.o.ip, htons(r.o.port) }, .rxq = r.o.queue });
+	if (r.fd < 0) {
+		fprintf(stderr, "zn-recv: UDP socket on port %u: %s\n", r.o.port, strerror(-r.fd));
+		goto out;
+	}
+	p.flags = IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+		  IORING_SETUP_CQSIZE;
+	p.cq_entries = r.o.cq_entries;
+	rc = io_uring_queue_init_params(64, &r.ring, &p);
+	if (rc) {
+		fprintf(stderr, "zn-recv: ring set-up: %s\n", strerror(-rc));
+		goto out;
+	}
+	if (setup_zcrx(&r, dev))
+		goto out_ring;
+	{
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
+		printf("zn-recv: ready on %s:%u, RX queue %u, area %zu MiB, refill ring %u, CQ %u\n",
+		       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
+		       p.cq_entries);
+		fflush(stdout);
+	}
+	cpu0 = cpu_ns();
+	rc = run(&r);
+	report(&r, cpu_ns() - cpu0);
+	status = rc || r.mismatches || (r.o.expect && r.bytes < r.o.expect) ? 1 : 0;
+	if (r.o.expect && r.bytes < r.o.expect)
+		printf("zn-recv: SHORT: %" PRIu64 " of %" PRIu64 " expected bytes\n", r.bytes,
+		       r.o.expect);
+out_ring:
+	io_uring_queue_exit(&r.ring);
+out:
+	if (r.fd >= 0)
+		zn_socket_close(r.fd);
+	zn_netdev_close(dev);
+	/* after the ring and the netdev: nothing of zcnic uses them any more */
+	if (r.area)
+		munmap(r.area, r.area_len);
+	if (r.rq_mem)
+		munmap(r.rq_mem, r.rq_len);
+	zn_nicsim_stop(&sim);
+	return status;
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zn-send: a UDP sender written as a liburing send_zc program would be (the
+ * shape of liburing's examples/send-zerocopy.c); only the device, socket
+ * and (without --fixed) buffer set-up are zcnic calls.
+ *
+ * A window of buffers, one per send in flight: a buffer is reused only
+ * once its send completed and, for SEND_ZC, its notification came (the NIC
+ * no longer reads it).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <liburing.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "send.h"
+#include "zcnic/mem.h"
+#include "zcnic/netdev.h"
+#include "zcnic/nicsim.h"
+#include "zcnic/socket.h"
+
+#define WAIT_SLICE_NS	(100ll * 1000 * 1000)
+#define DRAIN_MS	3000	/* at the end: wait this long for what is in flight */
+#define BUF_ALIGN	64
+
+enum { SLOT_FREE = 0, SLOT_SENT, SLOT_WAIT_NOTIF };
+
+struct tx {
+	struct send_opts o;
+	struct io_uring ring;
+	int fd;
+	uint8_t *mem;
+	size_t mem_len, stride;
+	struct zn_dma_region *region;	/* without --fixed */
+	uint8_t *state;			/* per window slot */
+	uint32_t *free_slots, nfree;
+	uint32_t inflight;		/* slots not free */
+	uint64_t sent, bytes, errors, notifs, copied, submitted;
+	int first_err;
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+static int setup_buffers(struct tx *t, struct zn_netdev *dev)
+{
+	uint32_t n = t->o.window;
+	int rc;
+
+	t->stride = (t->o.size + BUF_ALIGN - 1) & ~(size_t)(BUF_ALIGN - 1);
+	t->mem_len = (t->stride * n + 4095) & ~(size_t)4095;
+	if (t->o.fixed) {
+		struct iovec iov;
+
+		/* ordinary memory, as a liburing program has: registering it is what
+		 * lets zcnic hand it to the NIC */
+		t->mem = mmap(NULL, t->mem_len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t->mem == MAP_FAILED) {
+			t->mem = NULL;
+			return -ENOMEM;
+		}
+		iov.iov_base = t->mem;
+		iov.iov_len = t->mem_len;
+		rc = io_uring_register_buffers(&t->ring, &iov, 1);
+		if (rc) {
+			fprintf(stderr, "zn-send: io_uring_register_buffers: %s\n", strerror(-rc));
+			return rc;
+		}
+	} else {
+		rc = zn_dma_region_alloc("zn-send", t->mem_len, -1, 0, &t->region);
+		if (rc == 0)
+			rc = zn_netdev_dma_map(dev, t->region);
+		if (rc) {
+			fprintf(stderr, "zn-send: DMA memory for %u buffers: %s\n", n, strerror(-rc));
+			return rc;
+		}
+		t->mem = t->region->va;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t i = 0; i < t->o.size; i++)
+			t->mem[s * t->stride + i] = t->o.pattern ? (uint8_t)('a' + i % 26) : 0;
+	t->state = calloc(n, 1);
+	t->free_slots = calloc(n, sizeof(*t->free_slots));
+	if (!t->state || !t->free_slots)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < n; s++)
+		t->free_slots[t->nfree++] = n - 1 - s;
+	return 0;
+}
+
+static void slot_free(struct tx *t, uint32_t s)
+{
+	t->state[s] = SLOT_FREE;
+	t->free_slots[t->nfree++] = s;
+	t->inflight--;
+}
+
+static void handle_cqe(struct tx *t, const struct io_uring_cqe *cqe)
+{
+	uint32_t s = (uint32_t)cqe->user_data;
+
+	if (s >= t->o.window || t->state[s] == SLOT_FREE) {
+		fprintf(stderr, "zn-send: a CQE for slot %u, which has nothing in flight\n", s);
+		t->first_err = t->first_err ? t->first_err : -EPROTO;
+		return;
+	}
+	if (cqe->flags & IORING_CQE_F_NOTIF) {
+		t->notifs++;
+		if (cqe->res & (int32_t)IORING_NOTIF_USAGE_ZC_COPIED)
+			t->copied++;
+		slot_free(t, s);
+		return;
+	}
+	if (cqe->res >= 0) {
+		t->sent++;
+		t->bytes += (uint64_t)cqe->res;
+	} else {
+		t->errors++;
+		if (!t->first_err) {
+			t->first_err = cqe->res;
+			fprintf(stderr, "zn-send: a send failed: %s\n", strerror(-cqe->res));
+		}
+	}
+	if (cqe->flags & IORING_CQE_F_MORE)
+		t->state[s] = SLOT_WAIT_NOTIF;
+	else
+		slot_free(t, s);
+}
+
+static void queue_one(struct tx *t, uint32_t s)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&t->ring);
+	void *buf = t->mem + (size_t)s * t->stride;
+
+	if (!t->o.zc)
+		io_uring_prep_send(sqe, t->fd, buf, t->o.size, 0);
+	else if (t->o.fixed)
+		io_uring_prep_send_zc_fixed(sqe, t->fd, buf, t->o.size, 0,
+					    IORING_SEND_ZC_REPORT_USAGE, 0);
+	else
+		io_uring_prep_send_zc(sqe, t->fd, buf, t->o.size, 0, IORING_SEND_ZC_REPORT_USAGE);
+	sqe->user_data = s;
+	t->state[s] = SLOT_SENT;
+	t->inflight++;
+	t->submitted++;
+}
+
+static void reap(struct tx *t)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+
+	io_uring_for_each_cqe(&t->ring, head, cqe) {
+		handle_cqe(t, cqe);
+		n++;
+	}
+	io_uring_cq_advance(&t->ring, n);
+}
+
+static void run(struct tx *t)
+{
+	uint64_t t0 = now_ns(), end = t0 + t->o.duration_ms * 1000000ull, progress_at = t0;
+	uint64_t drain_end = 0;
+	bool tty = !t->o.quiet && isatty(2);
+
+	for (;;) {
+		struct __kernel_timespec ts = { .tv_nsec = WAIT_SLICE_NS };
+		struct io_uring_cqe *cqe;
+		uint32_t q = 0;
+		bool more = !stop_sig && !t->first_err &&
+			    (t->o.count ? t->submitted < t->o.count : now_ns() < end);
+
+		if (!more) {
+			/* what is in flight still completes (bounded) */
+			if (!t->inflight)
+				break;
+			if (!drain_end)
+				drain_end = now_ns() + DRAIN_MS * 1000000ull;
+			else if (now_ns() > drain_end)
+				break;
+		}
+		if (more && (!t->o.wait_notif || !t->inflight)) {
+			while (q < t->o.batch && t->nfree &&
+			       (!t->o.count || t->submitted < t->o.count)) {
+				queue_one(t, t->free_slots[--t->nfree]);
+				q++;
+			}
+		}
+		/* wait for one CQE when nothing could be queued, else just submit */
+		io_uring_submit_and_wait_timeout(&t->ring, &cqe, q ? 0 : 1, &ts, NULL);
+		reap(t);
+		if (tty && now_ns() - progress_at > 500000000ull) {
+			progress_at = now_ns();
+			fprintf(stderr, "\rzn-send: %" PRIu64 " datagrams, %.1f MB   ", t->sent,
+				(double)t->bytes / 1e6);
+		}
+	}
+	if (tty)
+		fputc('\n', stderr);
+}
+
+int main(int argc, char **argv)
+{
+	struct zn_netdev_conf nc = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct zn_nicsim sim = { .pid = -1 };
+	struct zn_netdev *dev = NULL;
+	struct tx t;
+	const char *spec;
+	uint64_t t0, cpu0, ns, cpu;
+	int rc, status = 1;
+
+	memset(&t, 0, sizeof(t));
+	t.fd = -1;
+	send_parse_args(&t.o, argc, argv);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	spec = t.o.dev;
+	if (!spec) {
+		if (zn_nicsim_start(&sim, "zn-send", t.o.sim_opts))
+			return 1;
+		spec = sim.port[0];
+		printf("zn-send: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
+		       "pair wire; sending from %s\n", (int)sim.pid, spec);
+	}
+	nc.ip = t.o.ip;
+	nc.prefix_len = t.o.prefix;
+	nc.mtu = t.o.size + 28 > 1500 ? 9000 : 1500;
+	rc = zn_netdev_open(spec, &nc, &dev);
+	if (rc) {
+		fprintf(stderr, "zn-send: cannot open %s: %s\n", spec, strerror(-rc));
+		goto out;
+	}
+	t.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
+		.local = { t.o.ip, htons(t.o.src_port) },
+		.remote = { t.o.dst_ip, htons(t.o.dst_port) } });
+	if (t.fd < 0) {
+		fprintf(stderr, "zn-send: UDP socket: %s\n", strerror(-t.fd));
+		goto out;
+	}
+	rc = io_uring_queue_init(t.o.window * 2 > 4096 ? 4096 : t.o.window * 2, &t.ring,
+				 IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	if (rc) {
+		fprintf(stderr, "zn-send: ring set-up: %s\n", strerror(-rc));
+		goto out;
+	}
+	if (setup_buffers(&t, dev))
+		goto out_ring;
+	t0 = now_ns();
+	cpu0 = cpu_ns();
+	run(&t);
+	ns = now_ns() - t0;
+	cpu = cpu_ns() - cpu0;
+	printf("zn-send: %" PRIu64 " datagrams of %u B, %.3f MB in %.3f s: %.0f req/s, %.1f MB/s "
+	       "(%s%s%s)\n", t.sent, t.o.size, (double)t.bytes / 1e6, (double)ns / 1e9,
+	       (double)t.sent * 1e9 / (double)(ns ? ns : 1),
+	       (double)t.bytes * 1e3 / (double)(ns ? ns : 1), t.o.zc ? "SEND_ZC" : "SEND",
+	       t.o.fixed ? ", registered buffers" : "", t.o.wait_notif ? ", waiting for notifications" : "");
+	printf("zn-send: %" PRIu64 " notifications (%" PRIu64 " copied), %" PRIu64 " errors, "
+	       "%" PRIu64 " still in flight; CPU %.0f ns per request (zn-send process)\n", t.notifs,
+	       t.copied, t.errors, (uint64_t)t.inflight,
+	       t.sent ? (double)cpu / (double)t.sent : 0.0);
+	status = t.errors || t.first_err || t.inflight ? 1 : 0;
+out_ring:
+	io_uring_queue_exit(&t.ring);
+out:
+	if (t.fd >= 0)
+		zn_socket_close(t.fd);
+	if (t.region && dev)
+		zn_netdev_dma_unmap(dev, t.region);
+	zn_netdev_close(dev);
+	zn_dma_region_free(t.region);
+	if (t.o.fixed && t.mem)
+		munmap(t.mem, t.mem_len);
+	free(t.state);
+	free(t.free_slots);
+	zn_nicsim_stop(&sim);
+	return status;
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/* zn-send: the command line. */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "send.h"
+
+#define EXIT_USAGE	2
+#define DFLT_IP		"10.0.0.1/24"
+#define DFLT_DST	"10.0.0.2:5201"
+#define DFLT_SRC_PORT	5200
+#define DFLT_SIZE	1000
+#define DFLT_BATCH	8
+#define DFLT_DURATION	2000
+#define MAX_WINDOW	4096
+
+static const char usage[] =
+"Usage: zn-send [options]\n"
+"\n"
+"UDP sender over zcnic's io_uring API: SEND_ZC (zero copy: the NIC reads the\n"
+"buffer, a notification CQE says when it is free again) or SEND (copy), with\n"
+"plain or registered buffers. Prints datagrams, MB, requests/s and MB/s.\n"
+"Exits 0 when every send succeeded, 1 otherwise, 2 on misuse.\n"
+"\n"
+"Device:\n"
+"  --dev DEV            a PCI address or vfio-user:PATH. Without it zn-send starts\n"
+"                       a private zn-nicsim with two bnxt ports on a pair wire and\n"
+"                       sends from the first (nobody listens on the second)\n"
+"  --sim-opts K=V[,..]  bnxt model options for that zn-nicsim\n"
+"  --ip A.B.C.D/N       the device's address (default " DFLT_IP ")\n"
+"\n"
+"Traffic:\n"
+"  --dst IP:PORT        destination (default " DFLT_DST ")\n"
+"  --src-port N         local UDP port (default 5200)\n"
+"  -s, --size N         payload bytes per datagram, 1-8972 (default 1000;\n"
+"                       above 1472 the device gets MTU 9000)\n"
+"  -b, --batch N        SQEs per submit (default 8)\n"
+"  -w, --window N       sends in flight, one buffer each (default 4 x batch)\n"
+"  --zc on|off          SEND_ZC (default) or SEND\n"
+"  --fixed on|off       registered buffers (default off). With on the buffers\n"
+"                       are ordinary memory registered with\n"
+"                       io_uring_register_buffers; with off they come from a\n"
+"                       zcnic DMA region mapped to the device\n"
+"  --wait-notif         a batch is sent only after every notification of the\n"
+"                       previous one came (zero copy waiting for each buffer)\n"
+"  --pattern on|off     payload 'a' + i %% 26 (default on), else zeros\n"
+"  -d, --duration-ms N  send for N ms (default 2000)\n"
+"  -n, --count N        send N datagrams instead (K/M ok)\n"
+"  --quiet              only the summary\n"
+"  -h, --help           this text\n";
+
+static void die_usage(const char *msg, const char *arg)
+{
+	fprintf(stderr, "zn-send: %s%s%s\nTry 'zn-send --help'.\n", msg, arg ? ": " : "",
+		arg ? arg : "");
+	exit(EXIT_USAGE);
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		die_usage(what, s);
+	v = strtoull(s, &end, 0);
+	switch (*end) {
+	case 'K': case 'k': v *= 1000; end++; break;
+	case 'M': case 'm': v *= 1000000; end++; break;
+	default: break;
+	}
+	if (*end)
+		die_usage(what, s);
+	return v;
+}
+
+static bool parse_onoff(const char *s, const char *what)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "1"))
+		return true;
+	if (!strcmp(s, "off") || !strcmp(s, "0"))
+		return false;
+	die_usage(what, s);
+	return false;
+}
+
+static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)
+{
+	char buf[32], *slash;
+	struct in_addr a;
+	uint64_t p;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	slash = strchr(buf, '/');
+	if (!slash)
+		die_usage("--ip wants A.B.C.D/N", s);
+	*slash = '\0';
+	p = parse_u64(slash + 1, "bad prefix length");
+	if (!inet_aton(buf, &a) || p < 1 || p > 32)
+		die_usage("--ip wants A.B.C.D/N", s);
+	*ip = a.s_addr;
+	*prefix = (uint8_t)p;
+}
+
+static void parse_dst(const char *s, uint32_t *ip, uint16_t *port)
+{
+	char buf[32], *colon;
+	struct in_addr a;
+	uint64_t p;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		die_usage("--dst wants IP:PORT", s);
+	*colon = '\0';
+	p = parse_u64(colon + 1, "bad port");
+	if (!inet_aton(buf, &a) || !p || p > 65535)
+		die_usage("--dst wants IP:PORT", s);
+	*ip = a.s_addr;
+	*port = (uint16_t)p;
+}
+
+void send_parse_args(struct send_opts *o, int argc, char **argv)
+{
+	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET };
+	static const struct option lo[] = {
+		{ "dev", required_argument, NULL, O_DEV },
+		{ "sim-opts", required_argument, NULL, O_SIM },
+		{ "ip", required_argument, NULL, O_IP },
+		{ "dst", required_argument, NULL, O_DST },
+		{ "src-port", required_argument, NULL, O_SPORT },
+		{ "size", required_argument, NULL, 's' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "zc", required_argument, NULL, O_ZC },
+		{ "fixed", required_argument, NULL, O_FIXED },
+		{ "wait-notif", no_argument, NULL, O_WAIT },
+		{ "pattern", required_argument, NULL, O_PAT },
+		{ "duration-ms", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	uint64_t v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	parse_cidr(DFLT_IP, &o->ip, &o->prefix);
+	parse_dst(DFLT_DST, &o->dst_ip, &o->dst_port);
+	o->src_port = DFLT_SRC_PORT;
+	o->size = DFLT_SIZE;
+	o->batch = DFLT_BATCH;
+	o->zc = true;
+	o->pattern = true;
+	o->duration_ms = DFLT_DURATION;
+	while ((c = getopt_long(argc, argv, "s:b:w:d:n:h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_DEV: o->dev = optarg; break;
+		case O_SIM: o->sim_opts = optarg; break;
+		case O_IP: parse_cidr(optarg, &o->ip, &o->prefix); break;
+		case O_DST: parse_dst(optarg, &o->dst_ip, &o->dst_port); break;
+		case O_SPORT:
+			v = parse_u64(optarg, "bad --src-port");
+			if (!v || v > 65535)
+				die_usage("--src-port wants 1-65535", optarg);
+			o->src_port = (uint16_t)v;
+			break;
+		case 's':
+			v = parse_u64(optarg, "bad --size");
+			if (!v || v > 8972)
+				die_usage("--size wants 1-8972", optarg);
+			o->size = (uint32_t)v;
+			break;
+		case 'b':
+			v = parse_u64(optarg, "bad --batch");
+			if (!v || v > 1024)
+				die_usage("--batch wants 1-1024", optarg);
+			o->batch = (uint32_t)v;
+			break;
+		case 'w':
+			v = parse_u64(optarg, "bad --window");
+			if (!v || v > MAX_WINDOW)
+				die_usage("--window wants 1-4096", optarg);
+			o->window = (uint32_t)v;
+			break;
+		case O_ZC: o->zc = parse_onoff(optarg, "--zc wants on or off"); break;
+		case O_FIXED: o->fixed = parse_onoff(optarg, "--fixed wants on or off"); break;
+		case O_WAIT: o->wait_notif = true; break;
+		case O_PAT: o->pattern = parse_onoff(optarg, "--pattern wants on or off"); break;
+		case 'd': o->duration_ms = parse_u64(optarg, "bad --duration-ms"); break;
+		case 'n': o->count = parse_u64(optarg, "bad --count"); break;
+		case O_QUIET: o->quiet = true; break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			die_usage("unknown option", NULL);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument", argv[optind]);
+	if (!o->window)
+		o->window = o->batch * 4 > MAX_WINDOW ? MAX_WINDOW : o->batch * 4;
+	if (o->window < o->batch)
+		die_usage("--window must be at least --batch", NULL);
+}

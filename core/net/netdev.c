@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/* A netdev: a port brought up for sockets and zcrx, with a netif over it. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zcnic/log.h"
+#include "zcnic/netdev.h"
+
+#define NETDEV_LOG	"netdev"
+#define HDR_BUF_SIZE	256	/* header buffer: Ethernet + IPv4 with options + UDP fit */
+
+struct dma_map {
+	const struct zn_dma_region *r;
+	uint32_t count;
+};
+
+struct closer {
+	void (*fn)(void *arg, struct zn_netdev *d);
+	void *arg;
+};
+
+struct zn_netdev {
+	int ifindex;
+	struct zn_netdev_conf conf;
+	struct zn_port *port;
+	struct zn_netif *nif;
+	struct dma_map *maps;
+	uint32_t nmaps, cap_maps;
+	struct closer closers[ZN_NETDEV_MAX_CLOSERS];
+	uint32_t nclosers;
+};
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zn_netdev *table[ZN_NETDEV_MAX];
+
+static int check_conf(const char *spec, const struct zn_netdev_conf *c)
+{
+	uint32_t rx = c->rx_ring, tx = c->tx_ring, buf = c->buf_size;
+
+	if (!c->ip || c->prefix_len < 1 || c->prefix_len > 32) {
+		ZN_ERR(NETDEV_LOG, "%s: give an IPv4 address and a prefix length of 1-32", spec);
+		return -EINVAL;
+	}
+	if (c->nb_rxq > ZN_NETIF_MAX_RXQ) {
+		ZN_ERR(NETDEV_LOG, "%s: at most %u RX queues", spec, ZN_NETIF_MAX_RXQ);
+		return -EINVAL;
+	}
+	if ((rx & (rx - 1)) || (tx & (tx - 1)) || (buf && (buf < 512 || (buf & (buf - 1))))) {
+		ZN_ERR(NETDEV_LOG, "%s: ring sizes must be powers of two and the buffer size a power "
+		       "of two of at least 512 (rx %u, tx %u, buf %u)", spec, rx, tx, buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int bring_up(struct zn_netdev *d, const char *spec)
+{
+	const struct zn_netdev_conf *c = &d->conf;
+	struct zn_port_conf pc = { .nb_rxq = c->nb_rxq, .nb_txq = 1, .mtu = c->mtu };
+	struct zn_rxq_conf rq = { .ring_size = c->rx_ring, .hds_thresh = 0,
+				  .hdr_buf_size = HDR_BUF_SIZE, .payload_buf_size = c->buf_size,
+				  .numa_node = -1 };
+	struct zn_txq_conf tq = { .ring_size = c->tx_ring, .numa_node = -1 };
+	struct zn_netif_conf nc = { .ip = c->ip, .prefix_len = c->prefix_len,
+				    .gateway = c->gateway, .nb_rxq = c->nb_rxq, .txq = 0,
+				    .mtu = c->mtu };
+	int rc;
+
+	rc = zn_port_open(spec, c->bus_opts, &d->port);
+	if (rc < 0)
+		return rc;
+	rc = zn_port_configure(d->port, &pc);
+	for (uint16_t q = 0; rc == 0 && q < c->nb_rxq; q++) {
+		rc = zn_port_rxq_setup(d->port, q, &rq);
+		nc.rxq[q] = q;
+	}
+	if (rc == 0)
+		rc = zn_port_txq_setup(d->port, 0, &tq);
+	if (rc == 0)
+		rc = zn_port_start(d->port);
+	if (rc == 0)
+		rc = zn_netif_create(d->port, &nc, &d->nif);
+	if (rc < 0) {
+		ZN_ERR(NETDEV_LOG, "%s: bringing the port up failed: %s", spec, strerror(-rc));
+		zn_port_close(d->port);
+		d->port = NULL;
+	}
+	return rc;
+}
+
+int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct zn_netdev **out)
+{
+	struct zn_netdev *d;
+	int rc, slot = -1;
+
+	if (!spec || !conf || !out)
+		return -EINVAL;
+	rc = check_conf(spec, conf);
+	if (rc < 0)
+		return rc;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->conf = *conf;
+	if (!d->conf.nb_rxq)
+		d->conf.nb_rxq = 1;
+	if (!d->conf.mtu)
+		d->conf.mtu = 1500;
+	if (!d->conf.rx_ring)
+		d->conf.rx_ring = ZN_NETDEV_DFLT_RING;
+	if (!d->conf.tx_ring)
+		d->conf.tx_ring = ZN_NETDEV_DFLT_RING;
+	if (!d->conf.buf_size)
+		d->conf.buf_size = ZN_NETDEV_DFLT_BUF;
+	d->conf.bus_opts = NULL;	/* the caller's pointer need not outlive the call */
+
+	pthread_mutex_lock(&table_lock);
+	for (int i = 0; i < ZN_NETDEV_MAX; i++)
+		if (!table[i]) {
+			slot = i;
+			table[i] = d;	/* reserved; published complete below */
+			break;
+		}
+	pthread_mutex_unlock(&table_lock);
+	if (slot < 0) {
+		ZN_ERR(NETDEV_LOG, "%s: %u netdevs are open already", spec, ZN_NETDEV_MAX);
+		free(d);
+		return -EMFILE;
+	}
+	d->ifindex = slot + 1;
+	{
+		struct zn_netdev_conf c = d->conf;
+
+		c.bus_opts = conf->bus_opts;
+		d->conf = c;
+		rc = bring_up(d, spec);
+		d->conf.bus_opts = NULL;
+	}
+	if (rc < 0) {
+		pthread_mutex_lock(&table_lock);
+		table[slot] = NULL;
+		pthread_mutex_unlock(&table_lock);
+		free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+void zn_netdev_close(struct zn_netdev *d)
+{
+	if (!d)
+		return;
+	/* Layers on top let go first, newest first. */
+	while (d->nclosers) {
+		struct closer *c = &d->closers[--d->nclosers];
+
+		if (c->fn)
+			c->fn(c->arg, d);
+	}
+	zn_netif_destroy(d->nif);
+	zn_port_stop(d->port);
+	for (uint32_t i = 0; i < d->nmaps; i++)
+		zn_bus_dma_unmap(d->port->bus, d->maps[i].r);
+	free(d->maps);
+	zn_port_close(d->port);
+	pthread_mutex_lock(&table_lock);
+	table[d->ifindex - 1] = NULL;
+	pthread_mutex_unlock(&table_lock);
+	free(d);
+}
+
+int zn_netdev_ifindex(const struct zn_netdev *d)
+{
+	return d->ifindex;
+}
+
+struct zn_netdev *zn_netdev_by_ifindex(int ifindex)
+{
+	struct zn_netdev *d = NULL;
+
+	if (ifindex < 1 || ifindex > ZN_NETDEV_MAX)
+		return NULL;
+	pthread_mutex_lock(&table_lock);
+	d = table[ifindex - 1];
+	if (d && !d->nif)
+		d = NULL;	/* still coming up */
+	pthread_mutex_unlock(&table_lock);
+	return d;
+}
+
+struct zn_port *zn_netdev_port(const struct zn_netdev *d)
+{
+	return d->port;
+}
+
+struct zn_netif *zn_netdev_netif(const struct zn_netdev *d)
+{
+	return d->nif;
+}
+
+const struct zn_netdev_conf *zn_netdev_conf(const struct zn_netdev *d)
+{
+	return &d->conf;
+}
+
+int zn_netdev_poll(struct zn_netdev *d)
+{
+	return zn_netif_poll(d->nif);
+}
+
+static struct dma_map *find_map(struct zn_netdev *d, const struct zn_dma_region *r)
+{
+	for (uint32_t i = 0; i < d->nmaps; i++)
+		if (d->maps[i].r == r)
+			return &d->maps[i];
+	return NULL;
+}
+
+int zn_netdev_dma_map(struct zn_netdev *d, const struct zn_dma_region *r)
+{
+	struct dma_map *m;
+	int rc;
+
+	if (!d || !r)
+		return -EINVAL;
+	m = find_map(d, r);
+	if (m) {
+		m->count++;
+		return 0;
+	}
+	if (d->nmaps == d->cap_maps) {
+		uint32_t cap = d->cap_maps ? 2 * d->cap_maps : 8;
+		struct dma_map *n = realloc(d->maps, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		d->maps = n;
+		d->cap_maps = cap;
+	}
+	rc = zn_bus_dma_map(d->port->bus, r);
+	if (rc < 0) {
+		ZN_ERR(NETDEV_LOG, "%s: DMA-mapping %zu bytes of memory (%s) failed: %s",
+		       d->port->bus->name, r->len, r->name, strerror(-rc));
+		return rc;
+	}
+	d->maps[d->nmaps++] = (struct dma_map){ r, 1 };
+	return 0;
+}
+
+int zn_netdev_dma_unmap(struct zn_netdev *d, const struct zn_dma_region *r)
+{
+	struct dma_map *m;
+
+	if (!d || !r)
+		return -EINVAL;
+	m = find_map(d, r);
+	if (!m)
+		return -ENOENT;
+	if (--m->count)
+		return 0;
+	zn_bus_dma_unmap(d->port->bus, r);
+	*m = d->maps[--d->nmaps];
+	return 0;
+}
+
+int zn_netdev_iova(struct zn_netdev *d, const void *va, size_t len, uint64_t *iova)
+{
+	const struct zn_dma_region *r = zn_mem_find(va);
+	uintptr_t b = (uintptr_t)va;
+
+	if (!r || !find_map(d, r) || len > r->len || b + len > (uintptr_t)r->va + r->len)
+		return -EFAULT;
+	*iova = r->iova + (b - (uintptr_t)r->va);
+	return 0;
+}
+
+int zn_netdev_on_close(struct zn_netdev *d, void (*fn)(void *arg, struct zn_netdev *d),
+		       void *arg)
+{
+	if (!d || !fn)
+		return -EINVAL;
+	for (uint32_t i = 0; i < d->nclosers; i++)
+		if (!d->closers[i].fn) {
+			d->closers[i] = (struct closer){ fn, arg };
+			return (int)i;
+		}
+	if (d->nclosers == ZN_NETDEV_MAX_CLOSERS)
+		return -ENOSPC;
+	d->closers[d->nclosers] = (struct closer){ fn, arg };
+	return (int)d->nclosers++;
+}
+
+void zn_netdev_on_close_del(struct zn_netdev *d, int id)
+{
+	if (d && id >= 0 && (uint32_t)id < d->nclosers)
+		d->closers[id].fn = NULL;
+}

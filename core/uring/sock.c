@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zcnic sockets: handles over core/net UDP endpoints, and the bindings that
+ * make a ring poll the netdevs its sockets live on.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/uring/sock.h"
+#include "zcnic/log.h"
+
+#define SOCK_LOG		"sock"
+#define SOCK_DFLT_RX_RING	1024
+
+/* One per (ring, netdev): the ring's poll hook for that netdev. */
+struct zn_sock_binding {
+	struct zn_uring *ring;
+	struct zn_netdev *dev;
+	int hook_id, exit_id, close_id;
+	struct zn_sock **socks;
+	uint32_t nsocks, cap;
+	struct zn_sock_binding *next;	/* the ring's bindings (owner thread only) */
+};
+
+/* Bindings of every ring; a ring's owner walks only its own. Rings and
+ * netdevs are few, and the list is touched only at bind/unbind time. */
+static __thread struct zn_sock_binding *bindings;
+
+static void sock_detach(struct zn_sock *s)
+{
+	struct zn_sock_binding *b = s->bind;
+
+	if (s->rx_fini)
+		s->rx_fini(s);
+	if (s->tx_fini)
+		s->tx_fini(s);
+	s->rx_serve = s->tx_serve = NULL;
+	s->rx_fini = s->tx_fini = NULL;
+	s->rx_priv = s->tx_priv = NULL;
+	if (b) {
+		for (uint32_t i = 0; i < b->nsocks; i++)
+			if (b->socks[i] == s) {
+				b->socks[i] = b->socks[--b->nsocks];
+				break;
+			}
+	}
+	s->bind = NULL;
+	s->ring = NULL;
+}
+
+static int binding_poll(struct zn_uring *r, void *arg)
+{
+	struct zn_sock_binding *b = arg;
+	int work;
+
+	(void)r;
+	work = zn_netdev_poll(b->dev);
+	/* Level-triggered: serve whatever is there, whether or not the
+	 * endpoint raised an event this pass. Index loop: a serve may close. */
+	for (uint32_t i = 0; i < b->nsocks; i++) {
+		struct zn_sock *s = b->socks[i];
+
+		if (s->rx_serve && zn_udp_rx_pending(s->ep))
+			s->rx_serve(s);
+		if (i < b->nsocks && b->socks[i] == s && s->tx_serve)
+			s->tx_serve(s);
+	}
+	return work;
+}
+
+static void binding_free(struct zn_sock_binding *b)
+{
+	struct zn_sock_binding **pp;
+
+	while (b->nsocks)
+		sock_detach(b->socks[b->nsocks - 1]);
+	for (pp = &bindings; *pp; pp = &(*pp)->next)
+		if (*pp == b) {
+			*pp = b->next;
+			break;
+		}
+	free(b->socks);
+	free(b);
+}
+
+/* The ring is going away: its requests were cancelled already. */
+static void binding_ring_exit(struct zn_uring *r, void *arg)
+{
+	struct zn_sock_binding *b = arg;
+
+	(void)r;
+	zn_netdev_on_close_del(b->dev, b->close_id);
+	binding_free(b);
+}
+
+/* The netdev is closing under a live ring: stop polling it. */
+static void binding_dev_close(void *arg, struct zn_netdev *d)
+{
+	struct zn_sock_binding *b = arg;
+
+	(void)d;
+	zn_uring_hook_del(b->ring, b->hook_id);
+	zn_uring_on_exit_del(b->ring, b->exit_id);
+	binding_free(b);
+}
+
+static struct zn_sock_binding *binding_get(struct zn_uring *r, struct zn_netdev *d)
+{
+	struct zn_sock_binding *b;
+
+	for (b = bindings; b; b = b->next)
+		if (b->ring == r && b->dev == d)
+			return b;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->ring = r;
+	b->dev = d;
+	b->hook_id = zn_uring_hook_add(r, binding_poll, b, ZN_URING_HOOK_BUSY);
+	if (b->hook_id < 0)
+		goto err;
+	b->exit_id = zn_uring_on_exit(r, binding_ring_exit, b);
+	if (b->exit_id < 0)
+		goto err_hook;
+	b->close_id = zn_netdev_on_close(d, binding_dev_close, b);
+	if (b->close_id < 0)
+		goto err_exit;
+	b->next = bindings;
+	bindings = b;
+	return b;
+
+err_exit:
+	zn_uring_on_exit_del(r, b->exit_id);
+err_hook:
+	zn_uring_hook_del(r, b->hook_id);
+err:
+	ZN_ERR(SOCK_LOG, "ring %d: no room to poll one more netdev", zn_uring_handle(r));
+	free(b);
+	return NULL;
+}
+
+int zn_sock_bind(struct zn_sock *s, struct zn_uring *r)
+{
+	struct zn_sock_binding *b;
+
+	if (s->ring == r)
+		return 0;
+	if (s->ring)
+		return -EBUSY;
+	b = binding_get(r, s->dev);
+	if (!b)
+		return -ENOSPC;
+	if (b->nsocks == b->cap) {
+		uint32_t cap = b->cap ? 2 * b->cap : 8;
+		struct zn_sock **n = realloc(b->socks, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		b->socks = n;
+		b->cap = cap;
+	}
+	b->socks[b->nsocks++] = s;
+	s->bind = b;
+	s->ring = r;
+	return 0;
+}
+
+void zn_sock_kick(struct zn_sock *s)
+{
+	if (s->rx_serve)
+		s->rx_serve(s);
+}
+
+struct zn_sock *zn_sock_from_handle(int fd)
+{
+	return zn_handle_peek(fd, ZN_HANDLE_SOCKET);
+}
+
+struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req)
+{
+	return req->file < 0 ? NULL : zn_sock_from_handle(req->file);
+}
+
+static void sock_free(struct zn_sock *s)
+{
+	sock_detach(s);
+	zn_netdev_on_close_del(s->dev, s->close_id);
+	zn_udp_close(s->ep);
+	zn_handle_close(s->handle);
+	free(s);
+}
+
+static void sock_dev_close(void *arg, struct zn_netdev *d)
+{
+	(void)d;
+	sock_free(arg);
+}
+
+int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
+{
+	struct zn_udp_conf uc;
+	struct zn_sock *s;
+	int rc;
+
+	if (!d || !conf)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->dev = d;
+	memset(&uc, 0, sizeof(uc));
+	uc.local = conf->local;
+	uc.remote = conf->remote;
+	uc.rxq = conf->rxq;
+	uc.rx_ring = conf->rx_ring ? conf->rx_ring : SOCK_DFLT_RX_RING;
+	rc = zn_udp_open(zn_netdev_netif(d), &uc, &s->ep);
+	if (rc < 0)
+		goto err;
+	rc = zn_handle_alloc(ZN_HANDLE_SOCKET, s);
+	if (rc < 0)
+		goto err_ep;
+	s->handle = rc;
+	rc = zn_netdev_on_close(d, sock_dev_close, s);
+	if (rc < 0)
+		goto err_handle;
+	s->close_id = rc;
+	return s->handle;
+
+err_handle:
+	zn_handle_close(s->handle);
+err_ep:
+	zn_udp_close(s->ep);
+err:
+	free(s);
+	return rc;
+}
+
+int zn_socket_close(int fd)
+{
+	struct zn_sock *s = zn_sock_from_handle(fd);
+
+	if (!s)
+		return -EBADF;
+	sock_free(s);
+	return 0;
+}

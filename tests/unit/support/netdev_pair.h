@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests: two netdevs over an in-process zn-nicsim, two bnxt models joined
+ * by a pair wire. A = 10.77.0.1/24, B = 10.77.0.2/24, each with
+ * NDP_RXQ RX queues. Payload buffers are 4096 bytes (the netdev default).
+ */
+#ifndef ZN_TEST_NETDEV_PAIR_H
+#define ZN_TEST_NETDEV_PAIR_H
+
+#include <stdint.h>
+
+#include "tests/unit/support/bnxt_test_client.h"
+#include "zcnic/netdev.h"
+
+#define NDP_RXQ		2
+#define NDP_IP_A	"10.77.0.1"
+#define NDP_IP_B	"10.77.0.2"
+
+struct ndp {
+	struct btc_sim sim;
+	struct zn_netdev *a, *b;
+	uint32_t ip_a, ip_b;		/* network order */
+};
+
+/* 0, or -errno (with a line on stderr). model_opts: "" or ",key=val,...". */
+int ndp_open(struct ndp *n, const char *model_opts);
+void ndp_close(struct ndp *n);
+/* Poll both netdevs until ARP resolved each other (at most ms): 0 or -ETIMEDOUT. */
+int ndp_resolve(struct ndp *n, int ms);
+
+#endif
