@@ -336,7 +336,11 @@ static struct net_fixmap *fixmap_make(struct net_ring *nr, unsigned idx, struct 
 	fm->idx = idx;
 	fm->base = base;
 	fm->len = iov->iov_len;
-	if (zn_mem_adopt && hi > lo)
+	/* already DMA memory (a zn region): nothing to adopt */
+	fm->region = hi > lo ? zn_mem_find((void *)lo) : NULL;
+	if (fm->region && hi <= (uintptr_t)fm->region->va + fm->region->len)
+		rc = 1;
+	else if (zn_mem_adopt && hi > lo)
 		rc = zn_mem_adopt((void *)lo, hi - lo, &fm->region);
 	if (rc >= 0) {
 		fm->adopted = rc == 0;

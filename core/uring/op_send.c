@@ -715,8 +715,10 @@ static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uin
 	/* from here on the kernel holds a notification: failures get one */
 	if (sqe->addr3)
 		p->notif_ud = sqe->addr3;
-	if (p->flags & ~ZC_IOPRIO)
+	if (p->flags & ~ZC_IOPRIO) {
+		p->flags = 0;	/* rejected before REPORT_USAGE took effect */
 		return zc_fail(req, -EINVAL);
+	}
 	p->buf_index = sqe->buf_index;
 	if (kind == K_SEND_ZC) {
 		if (sqe->__pad3[0])
