@@ -9,15 +9,15 @@
  *  - SEND: ioprio outside POLL_FIRST|BUNDLE|VECTORIZED|FIXED_BUF -EINVAL;
  *    FIXED_BUF with BUNDLE or VECTORIZED -EINVAL; BUNDLE needs provided
  *    buffers, which zcnic does not have: -EINVAL (logged); __pad3 -EINVAL.
- *  - SEND_ZC/SENDMSG_ZC: __pad2[0] or IOSQE_CQE_SKIP_SUCCESS -EINVAL with
+ *  - SEND_ZC/SENDMSG_ZC: __pad2[0], addr3 or IOSQE_CQE_SKIP_SUCCESS -EINVAL with
  *    no notification (the kernel checks them before allocating one). Every
  *    later failure, at prep or at issue, completes with F_MORE and one
  *    notification (res 0, or IORING_NOTIF_USAGE_ZC_COPIED with
  *    REPORT_USAGE: nothing went out zero-copy), posted after the result.
  *    ioprio outside POLL_FIRST|FIXED_BUF|REPORT_USAGE|VECTORIZED -EINVAL;
- *    SENDMSG_ZC with addr2 or file_index -EINVAL. addr3, when not 0, is
- *    the notification's user_data (the newest kernels' meaning; older ones
- *    required 0).
+ *    SENDMSG_ZC with addr2 or file_index -EINVAL. addr3 must be 0
+ *    (-EINVAL, no notification), as in every released kernel read; a 2026
+ *    patch making it the notification's user_data is not followed yet.
  *  - destination: sqe->addr2/addr_len (SEND, SEND_ZC) or msg_name: read at
  *    prep (addr_len > 128 -EINVAL, unreadable -EFAULT); at send time fewer
  *    than 16 bytes or port 0 -EINVAL, a family other than AF_INET/AF_UNSPEC
@@ -708,13 +708,11 @@ static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uin
 	int rc;
 
 	pdu_init(req, sqe, kind);
-	if (sqe->__pad2[0])
+	if (sqe->__pad2[0] || sqe->addr3)
 		return -EINVAL;
 	if (req->sqe_flags & IOSQE_CQE_SKIP_SUCCESS)
 		return -EINVAL;	/* the kernel does not support it "just yet" */
 	/* from here on the kernel holds a notification: failures get one */
-	if (sqe->addr3)
-		p->notif_ud = sqe->addr3;
 	if (p->flags & ~ZC_IOPRIO) {
 		p->flags = 0;	/* rejected before REPORT_USAGE took effect */
 		return zc_fail(req, -EINVAL);
