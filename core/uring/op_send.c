@@ -96,6 +96,7 @@ struct send_pdu {
 	uint16_t slot;			/* captured slot + 1; 0: none */
 	uint8_t kind;
 	uint8_t vec;
+	int16_t err;			/* ZC: a prep failure, reported at issue */
 };
 _Static_assert(sizeof(struct send_pdu) <= ZN_URING_REQ_PDU, "send pdu too big");
 
@@ -572,16 +573,15 @@ static struct tx_state *tx_get(struct zn_sock *s)
 
 /* ---- the ops -------------------------------------------------------------------- */
 
-/* A ZC send that failed before reaching the NIC: F_MORE on its result, and
- * its notification after it. */
-static int zc_fail(struct zn_uring_req *req, int err)
+/* A ZC send that failed before reaching the NIC (its result CQE is posted
+ * when issue returns): F_MORE on it, and its notification after it. */
+static void zc_fail(struct zn_uring_req *req)
 {
 	struct send_pdu *p = PDU(req);
 
 	if (!zn_net_notif_defer(req->ring, p->notif_ud,
 				notif_res(p->flags & IORING_SEND_ZC_REPORT_USAGE, true)))
 		req->cflags = IORING_CQE_F_MORE;
-	return err;
 }
 
 static int send_issue(struct zn_uring_req *req)
@@ -591,6 +591,10 @@ static int send_issue(struct zn_uring_req *req)
 	struct tx_state *tx;
 	int rc;
 
+	if (p->err) {
+		rc = p->err;
+		goto out;
+	}
 	if (!s) {
 		rc = -ENOTSOCK;
 		goto out;
@@ -626,7 +630,7 @@ out:
 		if (rc >= 0)
 			req->cflags = IORING_CQE_F_MORE;	/* the slot posts the notification */
 		else
-			zc_fail(req, rc);
+			zc_fail(req);
 	}
 	return ZN_URING_ISSUE_DONE;
 }
@@ -700,6 +704,20 @@ static int send_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 	return dst_from_sqe(p, sqe);
 }
 
+/*
+ * A ZC send that fails after the point where the kernel allocated its
+ * notification: the failure is reported at issue, where its result CQE
+ * is certain to be posted before the notification (a failure at prep
+ * could have its CQE suppressed by a CQE_SKIP_SUCCESS link head, and the
+ * notification would come alone). Departure: such a send fails as its
+ * chain reaches it, not at submission.
+ */
+static int zc_later(struct send_pdu *p, int err)
+{
+	p->err = (int16_t)err;
+	return 0;
+}
+
 /* SEND_ZC and SENDMSG_ZC, io_send_zc_prep's order. */
 static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uint8_t kind)
 {
@@ -715,46 +733,46 @@ static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uin
 	/* from here on the kernel holds a notification: failures get one */
 	if (p->flags & ~ZC_IOPRIO) {
 		p->flags = 0;	/* rejected before REPORT_USAGE took effect */
-		return zc_fail(req, -EINVAL);
+		return zc_later(p, -EINVAL);
 	}
 	p->buf_index = sqe->buf_index;
 	if (kind == K_SEND_ZC) {
 		if (sqe->__pad3[0])
-			return zc_fail(req, -EINVAL);
+			return zc_later(p, -EINVAL);
 		rc = dst_from_sqe(p, sqe);
 		if (rc)
-			return zc_fail(req, rc);
+			return zc_later(p, rc);
 		if (p->flags & IORING_SEND_VECTORIZED) {
 			if (p->len > NET_MAX_IOV)
-				return zc_fail(req, -EINVAL);
+				return zc_later(p, -EINVAL);
 			p->vec = 1;
 		}
 		return 0;
 	}
 	if (sqe->addr2 || sqe->file_index)
-		return zc_fail(req, -EINVAL);
+		return zc_later(p, -EINVAL);
 	/* the msghdr is read now, as the kernel copies it at prep */
 	if (zn_ucopy_from(&m, (const void *)(uintptr_t)sqe->addr, sizeof(m)))
-		return zc_fail(req, -EFAULT);
+		return zc_later(p, -EFAULT);
 	if (m.msg_name) {
 		/* __copy_msghdr: a negative length -EINVAL, a longer one cut to
 		 * sockaddr_storage; udp_sendmsg judges what is left */
 		int nl = (int)m.msg_namelen;
 
 		if (nl < 0)
-			return zc_fail(req, -EINVAL);
+			return zc_later(p, -EINVAL);
 		rc = zn_net_dst_read(m.msg_name, nl > (int)sizeof(struct sockaddr_storage) ?
 				     (int)sizeof(struct sockaddr_storage) : nl, &p->dst);
 		if (rc)
-			return zc_fail(req, rc);
+			return zc_later(p, rc);
 	}
 	if (m.msg_controllen) {
 		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "SENDMSG_ZC with control messages: zcnic UDP "
 			  "sockets take none: -EINVAL");
-		return zc_fail(req, -EINVAL);
+		return zc_later(p, -EINVAL);
 	}
 	if (m.msg_iovlen > NET_MAX_IOV)
-		return zc_fail(req, -EMSGSIZE);
+		return zc_later(p, -EMSGSIZE);
 	p->addr = (uintptr_t)m.msg_iov;
 	p->len = (uint32_t)m.msg_iovlen;
 	p->vec = 1;

@@ -93,7 +93,11 @@ static int net_result(const struct io_uring_sqe *s, int *at_init)
 		break;
 	case IORING_OP_SEND_ZC:
 	case IORING_OP_SENDMSG_ZC:
-		if (s->__pad2[0] || s->addr3 || (fl & IOSQE_CQE_SKIP_SUCCESS) || (pr & ~zc))
+		if (s->__pad2[0] || s->addr3 || (fl & IOSQE_CQE_SKIP_SUCCESS))
+			return -EINVAL;
+		/* later failures come at issue, with a notification */
+		*at_init = 0;
+		if (pr & ~zc)
 			return -EINVAL;
 		if (s->opcode == IORING_OP_SEND_ZC) {
 			if (s->__pad3[0] || ((pr & IORING_SEND_VECTORIZED) && s->len > 1024))
