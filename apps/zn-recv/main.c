@@ -353,6 +353,15 @@ int main(int argc, char **argv)
 	cpu0 = cpu_ns();
 	rc = run(&r);
 	report(&r, cpu_ns() - cpu0);
+	{
+		struct zn_queue_stats qs;
+
+		/* UDP has no flow control: say what the NIC could not place */
+		if (zn_port_rxq_stats(zn_netdev_port(dev), r.o.queue, &qs) == 0)
+			printf("zn-recv: RX queue %u: %" PRIu64 " frames, %" PRIu64 " dropped by the "
+			       "NIC for want of a buffer, %" PRIu64 " errors\n", r.o.queue, qs.packets,
+			       qs.drops, qs.errors);
+	}
 	status = rc || r.mismatches || (r.o.expect && r.bytes < r.o.expect) ? 1 : 0;
 	if (r.o.expect && r.bytes < r.o.expect)
 		printf("zn-recv: SHORT: %" PRIu64 " of %" PRIu64 " expected bytes\n", r.bytes,

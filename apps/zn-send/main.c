@@ -210,13 +210,20 @@ static void run(struct tx *t)
 				break;
 		}
 		if (more && (!t->o.wait_notif || !t->inflight)) {
-			while (q < t->o.batch && t->nfree &&
+			/* pacing: the datagrams due by now, no burst above a batch */
+			uint64_t due = t->o.pps ? (now_ns() - t0) * t->o.pps / 1000000000ull + 1 :
+				       UINT64_MAX;
+
+			while (q < t->o.batch && t->nfree && t->submitted < due &&
 			       (!t->o.count || t->submitted < t->o.count)) {
 				queue_one(t, t->free_slots[--t->nfree]);
 				q++;
 			}
 		}
-		/* wait for one CQE when nothing could be queued, else just submit */
+		/* wait for one CQE when nothing could be queued, else just submit;
+		 * a paced sender with nothing in flight only polls */
+		if (!q && !t->inflight && more)
+			ts.tv_nsec = 0;
 		io_uring_submit_and_wait_timeout(&t->ring, &cqe, q ? 0 : 1, &ts, NULL);
 		reap(t);
 		if (tty && now_ns() - progress_at > 500000000ull) {

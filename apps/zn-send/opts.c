@@ -49,6 +49,9 @@ static const char usage[] =
 "  --pattern on|off     payload 'a' + i %% 26 (default on), else zeros\n"
 "  -d, --duration-ms N  send for N ms (default 2000)\n"
 "  -n, --count N        send N datagrams instead (K/M ok)\n"
+"  --pps N              at most N datagrams per second (K/M ok; default: no\n"
+"                       limit). UDP has no flow control: a receiver that falls\n"
+"                       behind loses datagrams, counted by its NIC\n"
 "  --quiet              only the summary\n"
 "  -h, --help           this text\n";
 
@@ -125,7 +128,7 @@ static void parse_dst(const char *s, uint32_t *ip, uint16_t *port)
 
 void send_parse_args(struct send_opts *o, int argc, char **argv)
 {
-	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET };
+	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET, O_PPS };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
 		{ "sim-opts", required_argument, NULL, O_SIM },
@@ -142,6 +145,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		{ "duration-ms", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "pps", required_argument, NULL, O_PPS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -194,6 +198,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		case 'd': o->duration_ms = parse_u64(optarg, "bad --duration-ms"); break;
 		case 'n': o->count = parse_u64(optarg, "bad --count"); break;
 		case O_QUIET: o->quiet = true; break;
+		case O_PPS: o->pps = parse_u64(optarg, "bad --pps"); break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);

@@ -22,6 +22,7 @@ struct send_opts {
 	bool pattern;
 	uint64_t duration_ms;
 	uint64_t count;			/* datagrams; 0: duration */
+	uint64_t pps;			/* pace to this many datagrams/s; 0: as fast as it goes */
 	bool quiet;
 };
 

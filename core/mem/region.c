@@ -78,7 +78,7 @@ static int bind_node(void *va, size_t len, int node)
  * Prefault every page now. MADV_POPULATE_WRITE reports a failure (e.g. no
  * hugepage left on the bound node) as an error where a memset would SIGBUS.
  */
-static int prefault(void *va, size_t len)
+int zn_mem_prefault(void *va, size_t len)
 {
 	if (madvise(va, len, MADV_POPULATE_WRITE) == 0)
 		return 0;
@@ -117,7 +117,7 @@ static int map_backing(struct zn_dma_region *r, size_t want, bool huge)
 	rc = bind_node(va, len, r->numa_node);
 	if (rc)
 		goto err_unmap;
-	rc = prefault(va, len);
+	rc = zn_mem_prefault(va, len);
 	if (rc)
 		goto err_unmap;
 	r->fd = fd;
@@ -147,7 +147,7 @@ static void note_fallback_once(int rc)
 }
 
 /* Locked pages cannot be swapped or migrated under a DMA in flight. */
-static int lock_region(const struct zn_dma_region *r)
+int zn_mem_lock_region(const struct zn_dma_region *r)
 {
 	struct rlimit rl;
 	int e;
@@ -210,7 +210,7 @@ int zn_dma_region_alloc(const char *name, size_t len, int numa_node,
 			goto err_free;
 		}
 	}
-	rc = lock_region(r);
+	rc = zn_mem_lock_region(r);
 	if (rc)
 		goto err_unmap;
 	r->iova = (uintptr_t)r->va;
@@ -238,7 +238,10 @@ void zn_dma_region_free(struct zn_dma_region *r)
 	if (!r)
 		return;
 	zn_mem_reg_remove(r);
-	munmap(r->va, r->len);	/* unlocks too */
+	if (r->adopted)		/* the addresses stay the application's */
+		syscall(SYS_munlock, r->va, r->len);
+	else
+		munmap(r->va, r->len);	/* unlocks too */
 	close(r->fd);
 	free(r);
 }

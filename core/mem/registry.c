@@ -137,6 +137,30 @@ int zn_mem_reg_set_iova(struct zn_dma_region *r, uint64_t iova)
 	return rc;
 }
 
+int zn_mem_reg_overlap(const void *va, size_t len, struct zn_dma_region **r)
+{
+	uintptr_t a = (uintptr_t)va;
+	size_t i;
+	int rc = 0;
+
+	pthread_mutex_lock(&reg.lock);
+	*r = lookup(va, len);
+	if (*r) {
+		rc = 1;
+		goto out;
+	}
+	/* Sorted and disjoint: only the one before a's upper bound and those
+	 * starting inside the range can touch it. */
+	i = upper_bound(a);
+	if (i > 0 && a - (uintptr_t)reg.v[i - 1]->va < reg.v[i - 1]->len)
+		rc = -EEXIST;
+	if (i < reg.n && (uintptr_t)reg.v[i]->va - a < len)
+		rc = -EEXIST;
+out:
+	pthread_mutex_unlock(&reg.lock);
+	return rc;
+}
+
 size_t zn_mem_reg_locked_bytes(void)
 {
 	size_t sum = 0;

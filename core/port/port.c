@@ -2,12 +2,14 @@
 /*
  * core/port: open a port by device string and choose its driver by PCI ID;
  * thin wrappers with argument and state checks over the driver's ops; the
- * default payload buffer pool of queues set up without a provider.
+ * default payload buffer pool of queues set up without a provider, and the
+ * provider mux every RX queue gets (port_mux.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/port/port_mux.h"
 #include "core/port/port_pool.h"
 #include "zcnic/log.h"
 #include "zcnic/port.h"
@@ -29,7 +31,7 @@ struct zn_port_core {
 	bool configured;
 	bool started;
 	struct zn_port_pool *rxpool[ZN_PORT_MAX_QUEUES];
-	const struct zn_buf_provider *rxprov[ZN_PORT_MAX_QUEUES];
+	struct zn_port_mux *rxmux[ZN_PORT_MAX_QUEUES];	/* NULL: queue not set up */
 };
 
 int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts, struct zn_port **out)
@@ -97,11 +99,13 @@ err_bus:
 	return rc;
 }
 
-static void free_pool(struct zn_port *p, uint16_t q)
+/* After the driver let go of the queue (every buffer put back). */
+static void free_rxq(struct zn_port *p, uint16_t q)
 {
+	zn_port_mux_destroy(p->core->rxmux[q]);	/* detached() for swapped-in providers */
+	p->core->rxmux[q] = NULL;
 	zn_port_pool_destroy(p->bus, p->core->rxpool[q]);
 	p->core->rxpool[q] = NULL;
-	p->core->rxprov[q] = NULL;
 }
 
 void zn_port_close(struct zn_port *p)
@@ -112,7 +116,7 @@ void zn_port_close(struct zn_port *p)
 	if (p->ops)
 		p->ops->close(p);
 	for (uint16_t q = 0; q < ZN_PORT_MAX_QUEUES; q++)
-		free_pool(p, q);
+		free_rxq(p, q);
 	zn_bus_close(p->bus);
 	free(p->core);
 	free(p);
@@ -146,7 +150,7 @@ int zn_port_configure(struct zn_port *p, const struct zn_port_conf *conf)
 	/* The driver dropped the queues past the new counts: their pools have
 	 * no user any more. */
 	for (uint16_t q = conf->nb_rxq; q < ZN_PORT_MAX_QUEUES; q++)
-		free_pool(p, q);
+		free_rxq(p, q);
 	p->core->conf = *conf;
 	p->core->configured = true;
 	return 0;
@@ -154,7 +158,8 @@ int zn_port_configure(struct zn_port *p, const struct zn_port_conf *conf)
 
 int zn_port_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *conf)
 {
-	struct zn_port_pool *old, *pool = NULL;
+	struct zn_port_pool *pool = NULL;
+	struct zn_port_mux *mux = NULL;
 	struct zn_rxq_conf c;
 	int rc;
 
@@ -178,18 +183,25 @@ int zn_port_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *c
 			return rc;
 		c.payload = zn_port_pool_provider(pool);
 	}
+	/* A provider without alloc/put: the driver refuses it with its message. */
+	if (c.payload->alloc && c.payload->put) {
+		rc = zn_port_mux_create(c.payload, &mux);
+		if (rc < 0) {
+			zn_port_pool_destroy(p->bus, pool);
+			return rc;
+		}
+		c.payload = zn_port_mux_provider(mux);
+	}
 	rc = p->ops->rxq_setup(p, q, &c);
 	/* The driver dropped the queue's old buffers whatever happened. */
-	old = p->core->rxpool[q];
-	p->core->rxpool[q] = NULL;
-	p->core->rxprov[q] = NULL;
-	zn_port_pool_destroy(p->bus, old);
+	free_rxq(p, q);
 	if (rc < 0) {
+		zn_port_mux_destroy(mux);
 		zn_port_pool_destroy(p->bus, pool);
 		return rc;
 	}
 	p->core->rxpool[q] = pool;
-	p->core->rxprov[q] = c.payload;
+	p->core->rxmux[q] = mux;
 	return 0;
 }
 
@@ -294,23 +306,58 @@ int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st)
 	return p->ops->txq_stats(p, q, st);
 }
 
+static struct zn_port_mux *rx_mux(struct zn_port *p, uint16_t q)
+{
+	return p && q < ZN_PORT_MAX_QUEUES ? p->core->rxmux[q] : NULL;
+}
+
 const uint8_t *zn_port_rx_payload(struct zn_port *p, uint16_t q, uint32_t buf_id)
 {
-	if (!p || q >= ZN_PORT_MAX_QUEUES || !p->core->rxpool[q])
+	struct zn_port_mux *m = rx_mux(p, q);
+	const struct zn_buf_provider *prov;
+
+	if (!m)
 		return NULL;
-	return zn_port_pool_va(p->core->rxpool[q], buf_id);
+	prov = zn_port_mux_provider(m);
+	return prov->va(prov->ctx, buf_id);
 }
 
 void zn_port_rx_buf_put(struct zn_port *p, uint16_t q, const uint32_t *ids, uint32_t n)
 {
-	if (!p || !ids || q >= ZN_PORT_MAX_QUEUES || !p->core->rxpool[q])
+	struct zn_port_mux *m = rx_mux(p, q);
+	const struct zn_buf_provider *prov;
+
+	if (!m || !ids)
 		return;
-	zn_port_pool_provider(p->core->rxpool[q])->put(p->core->rxpool[q], ids, n);
+	prov = zn_port_mux_provider(m);
+	prov->put(prov->ctx, ids, n);
 }
 
 const struct zn_buf_provider *zn_port_rx_provider(struct zn_port *p, uint16_t q)
 {
-	if (!p || q >= ZN_PORT_MAX_QUEUES)
-		return NULL;
-	return p->core->rxprov[q];
+	struct zn_port_mux *m = rx_mux(p, q);
+
+	return m ? zn_port_mux_provider(m) : NULL;
+}
+
+int zn_port_rxq_set_provider(struct zn_port *p, uint16_t q, const struct zn_buf_provider *prov)
+{
+	struct zn_port_mux *m = rx_mux(p, q);
+	int rc;
+
+	if (!m) {
+		if (p)
+			ZN_ERR(PORT_LOG, "%s: rxq %u: set up the queue before giving it a payload "
+			       "provider", p->bus->name, q);
+		return -EINVAL;
+	}
+	rc = zn_port_mux_set(m, prov);
+	if (rc == -EINVAL)
+		ZN_ERR(PORT_LOG, "%s: rxq %u: the payload provider needs alloc, put and %u-byte "
+		       "buffers (the queue's size); it has %u", p->bus->name, q,
+		       zn_port_mux_provider(m)->buf_size, prov->buf_size);
+	else if (rc == -EBUSY)
+		ZN_ERR(PORT_LOG, "%s: rxq %u: %u providers swapped out still have buffers out; "
+		       "give their buffers back first", p->bus->name, q, ZN_PORT_MUX_SLOTS - 1);
+	return rc;
 }

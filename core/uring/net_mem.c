@@ -33,9 +33,6 @@
 #define BOUNCE_BUFS		1024	/* per netdev: sends in flight that copied */
 #define BOUNCE_ALIGN		64
 
-/* core/mem (helper mem-port): absent in a build without it -> copies */
-int zn_mem_adopt(void *va, size_t len, struct zn_dma_region **out) __attribute__((weak));
-
 struct net_dev {
 	struct zn_netdev *dev;
 	int close_id;
@@ -340,7 +337,7 @@ static struct net_fixmap *fixmap_make(struct net_ring *nr, unsigned idx, struct 
 	fm->region = hi > lo ? zn_mem_find((void *)lo) : NULL;
 	if (fm->region && hi <= (uintptr_t)fm->region->va + fm->region->len)
 		rc = 1;
-	else if (zn_mem_adopt && hi > lo)
+	else if (hi > lo)
 		rc = zn_mem_adopt((void *)lo, hi - lo, &fm->region);
 	if (rc >= 0) {
 		fm->adopted = rc == 0;

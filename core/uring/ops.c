@@ -12,9 +12,7 @@
  *
  * SEND, RECV, SEND_ZC and SENDMSG_ZC are in the table directly (op_send.c,
  * op_recv.c): named here, they are linked into every program that uses a
- * ring, also from the static library. RECV_ZC has a placeholder: its opcode
- * is valid (so the SQE is not -EINVAL) but it completes with -EOPNOTSUPP
- * until core/zcrx registers the real one.
+ * ring, also from the static library; RECV_ZC (op_recv_zc.c) likewise.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -84,10 +82,8 @@ static const struct zn_uring_op unsupported_op = {
 	.name = "unsupported", .flags = ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
 };
 
-/* Network ops until their layers arrive (names kept for logs and probes). */
-static const struct zn_uring_op recv_zc_stub = {
-	.name = "RECV_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
-};
+/* core/uring/op_recv_zc.c; named here so that a static link pulls it in */
+extern const struct zn_uring_op zn_recv_zc_op;
 
 static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
 	[IORING_OP_NOP] = &nop_op,
@@ -96,7 +92,7 @@ static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
 	[IORING_OP_RECV] = &zn_recv_op,
 	[IORING_OP_SEND_ZC] = &zn_send_zc_op,
 	[IORING_OP_SENDMSG_ZC] = &zn_sendmsg_zc_op,
-	[IORING_OP_RECV_ZC] = &recv_zc_stub,
+	[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
 };
 
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;

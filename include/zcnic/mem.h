@@ -38,6 +38,7 @@ struct zn_dma_region {
 	size_t page_size;
 	int numa_node;		/* -1: no placement requested or no NUMA */
 	bool hugetlb;
+	bool adopted;		/* zn_mem_adopt: the VA range is the application's */
 	char name[32];
 };
 
@@ -49,6 +50,12 @@ struct zn_dma_region {
  */
 int zn_dma_region_alloc(const char *name, size_t len, int numa_node,
 			unsigned flags, struct zn_dma_region **out);
+/*
+ * Forget a region. An adopted one (zn_mem_adopt) is removed from the
+ * registry, munlocked and its fd closed, but never unmapped: the addresses
+ * stay the application's and keep working (the mapping holds the memfd).
+ * The caller DMA-unmaps it from every device first.
+ */
 void zn_dma_region_free(struct zn_dma_region *r);
 /*
  * Give the region another IOVA before it is DMA-mapped, for devices whose
@@ -57,6 +64,42 @@ void zn_dma_region_free(struct zn_dma_region *r);
  * live region's IOVA range.
  */
 int zn_dma_region_set_iova(struct zn_dma_region *r, uint64_t iova);
+
+/*
+ * Make ordinary memory a DMA region in place, for memory an application
+ * hands us (io_uring zcrx areas, registered buffers): a vfio-user device
+ * model can only reach fd-backed memory. [va, va+len) must be page aligned
+ * (4 KiB, or the mapping's page size for MAP_HUGETLB memory), len > 0.
+ *
+ * Returns:
+ *   1        the range already lies inside one live region (a zcnic buffer,
+ *            or adopted before); *out is that region, nothing was adopted
+ *            and the caller must not free it.
+ *   0        adopted: the range's pages were replaced by a memfd mapping
+ *            (MAP_SHARED|MAP_FIXED, same address, same contents, read-write),
+ *            prefaulted, mlocked and registered (IOVA = VA, name "adopted",
+ *            adopted = true); free it with zn_dma_region_free, which never
+ *            unmaps the range.
+ *   -EINVAL  unaligned, len 0, wrapping range, or NULL out.
+ *   -EEXIST  the range partly overlaps a live region.
+ *   -EFAULT  some byte of the range is unmapped, not readable and writable,
+ *            shared, file-backed, or a special mapping ([stack], [vdso],
+ *            [vvar], ...): only private anonymous memory (mmap
+ *            MAP_PRIVATE|MAP_ANONYMOUS with or without MAP_HUGETLB, the heap,
+ *            malloc'd memory) can be adopted. The kernel's zcrx registration
+ *            gives -EFAULT for unmapped or read-only memory too.
+ *   -ENOMEM  no memory (or no free hugepages) for the copy, RLIMIT_MEMLOCK
+ *            too low (one log line, as zn_dma_region_alloc); the range is left
+ *            as it was (private anonymous, same contents).
+ *
+ * Caveats: after adoption the range is shared memory: a fork() child shares
+ * its pages with the parent instead of getting a copy (as with any
+ * MAP_SHARED memory). The contents are copied before the new mapping takes
+ * the range: a write made by another thread in between is lost; adopt
+ * memory no other thread is writing. The process's /proc/self/maps is read:
+ * a control-path call, not per I/O.
+ */
+int zn_mem_adopt(void *va, size_t len, struct zn_dma_region **out);
 
 /*
  * Registry look-ups; [va, va+len) must lie within one live region, else

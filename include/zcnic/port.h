@@ -24,8 +24,27 @@
  * Buffers the driver took but never hands out (a frame it drops, the
  * buffers still posted when the queue stops) go back through put().
  * A queue set up without a provider gets one from core/port (a pool in
- * DMA memory); its buffers are read with zn_port_rx_payload() and given
- * back with zn_port_rx_buf_put().
+ * DMA memory). Payloads are read with zn_port_rx_payload() and buffers
+ * given back with zn_port_rx_buf_put() (or the va/put of
+ * zn_port_rx_provider(), the same thing), whatever provider the queue has.
+ *
+ * Swapping providers (zn_port_rxq_set_provider): a started queue can take
+ * its buffers from another provider (the zcrx area) and go back later. The
+ * driver always sees one provider per queue, core/port's mux: alloc takes
+ * from the current provider; put and va route each id to the provider it
+ * came from. Ids of a provider swapped in carry its slot in bits
+ * ZN_BUF_ID_BITS..31 of rx segments' buf_id (the provider's own id is
+ * buf_id & ZN_BUF_ID_MASK); give such buffers back through core/port, never
+ * to the provider directly, so that core/port knows when the last one came
+ * back. Buffers posted to the NIC before a swap are still received into
+ * (the swap takes effect as the driver refills). A provider swapped out is
+ * "detached": its detached() callback runs once the last of its buffers is
+ * back (from within whichever call put it back, or set_provider itself when
+ * none was out), or at zn_port_close / the queue's next rxq_setup / a
+ * configure that drops the queue, even if the caller still holds some (the
+ * device no longer uses any of them then). Ids of the queue's own provider
+ * (the pool, or the provider given to rxq_setup) stay untagged, so a queue
+ * that is never swapped behaves as if there were no mux.
  *
  * Transmit: a frame is up to ZN_TX_MAX_SEGS segments by IOVA (typically a
  * header from a header slab + the application's buffer); a cookie per frame
@@ -63,14 +82,22 @@ struct zn_buf {
 	uint32_t id;		/* the provider's handle, returned in rx segments */
 };
 
+/* Provider ids must fit below the slot tag core/port adds (see above). */
+#define ZN_BUF_ID_BITS	28
+#define ZN_BUF_ID_MASK	((1u << ZN_BUF_ID_BITS) - 1)
+
 /*
  * Payload buffer provider. alloc fills up to n buffers of buf_size bytes
  * and returns how many it gave (0 when dry: the driver leaves slots empty
- * and the NIC drops what it cannot place, counted in drops). put takes back
- * buffers the driver got from alloc but will not hand to the caller (see
- * the ownership paragraph above). Both are called only on the queue owner's
- * thread (and by the control thread while the queue stops), never allocating.
- * The buffers' memory must be DMA-mapped to the port's device.
+ * and the NIC drops what it cannot place, counted in drops); ids must be
+ * < 2^ZN_BUF_ID_BITS. put takes back buffers the driver got from alloc but
+ * will not hand to the caller, and those the caller gives back (see the
+ * ownership paragraph above). Both are called only on the queue owner's
+ * thread (and by the control thread while the queue stops), never
+ * allocating. The buffers' memory must be DMA-mapped to the port's device.
+ * The struct must stay valid and unchanged while the queue may call it: until
+ * zn_port_close (or the queue's next rxq_setup) for a queue's own provider,
+ * until detached() for one given to zn_port_rxq_set_provider.
  */
 struct zn_buf_provider {
 	uint32_t buf_size;
@@ -80,6 +107,11 @@ struct zn_buf_provider {
 	/* Optional: the VA of a buffer by id (NULL for an id not its own), for
 	 * layers that read payloads (core/net: checksums, ICMP, copies). */
 	uint8_t *(*va)(void *ctx, uint32_t id);
+	/* Optional, for providers given to zn_port_rxq_set_provider: called once
+	 * after the provider was swapped out (or the queue went away) and none
+	 * of its buffers is held by the driver or, unless the port closed, the
+	 * caller any more. It must not call back into this queue. */
+	void (*detached)(void *ctx);
 };
 
 struct zn_port_conf {
@@ -264,14 +296,30 @@ int zn_port_rxq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
 int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
 
 /*
- * Payload of an rx segment on a queue set up without a provider, and its
- * return to core/port's pool. NULL / no-op for a queue with its own provider.
+ * Payload of an rx segment (NULL for an id no provider of the queue knows,
+ * or whose provider has no va), and its return to the provider it came
+ * from. Both work on every set-up queue, across provider swaps.
  */
 const uint8_t *zn_port_rx_payload(struct zn_port *p, uint16_t q, uint32_t buf_id);
 void zn_port_rx_buf_put(struct zn_port *p, uint16_t q, const uint32_t *ids, uint32_t n);
-/* The provider a set-up RX queue takes payload buffers from (the caller's,
- * or core/port's pool), NULL if the queue is not set up. */
+/*
+ * The provider of a set-up RX queue, NULL if the queue is not set up:
+ * core/port's mux, one per queue setup, stable across provider swaps; its va
+ * and put route every id the queue handed out, its buf_size is the queue's.
+ */
 const struct zn_buf_provider *zn_port_rx_provider(struct zn_port *p, uint16_t q);
+/*
+ * Take queue q's payload buffers from prov from now on (NULL: back to the
+ * queue's own provider, core/port's pool or the one given to rxq_setup),
+ * on a started port or a set-up stopped one. See "Swapping providers"
+ * above. Called on the queue owner's thread (the control thread while the
+ * port is stopped). Swapping to the current provider does nothing; swapping
+ * back to a detached provider whose buffers are still out revives it.
+ * Returns 0; -EINVAL: q not set up, prov without alloc or put, or
+ * prov->buf_size not the queue's payload buffer size (one log line);
+ * -EBUSY: too many providers (15) still have buffers out.
+ */
+int zn_port_rxq_set_provider(struct zn_port *p, uint16_t q, const struct zn_buf_provider *prov);
 
 /*
  * Data path: inline, one indirect call per burst. rx_burst with n = 0

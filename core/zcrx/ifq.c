@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Interface queues: IORING_REGISTER_ZCRX_IFQ, their life on a ring, and
+ * their teardown.
+ *
+ * Registration follows the kernel's io_register_zcrx / io_register_zcrx_ifq
+ * (reference/uring.md 1.3) check by check and code by code, minus
+ * CAP_NET_ADMIN (zcnic needs no privilege beyond owning the device). The
+ * departures, each with one log line: a refill region zcnic would have to
+ * allocate (no IORING_MEM_REGION_TYPE_USER: the kernel allocates and the
+ * application mmaps the ring fd, which zcnic has not) is -EOPNOTSUPP;
+ * dmabuf areas are -EOPNOTSUPP; rx_buf_len other than 0 / 4096 is
+ * -EOPNOTSUPP (buffers are the netdev's payload buffer size).
+ *
+ * Life of an ifq (one reference each):
+ *   registration  from register until ring exit (or netdev close)
+ *   attached      from zn_port_rxq_set_provider(area) until the port says
+ *                 detached(): every buffer the NIC had came back
+ *   receivers     each RECV_ZC socket state that uses it
+ * The area memory (and its DMA mapping) lives until the last one goes, so
+ * the NIC never writes into memory the process gave back.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/uring/uring_priv.h"
+#include "core/zcrx/zcrx_priv.h"
+#include "zcnic/log.h"
+
+#define ZCRX_PAGE		4096ull
+#define ZCRX_REGION_MAX_PAGES	((uint64_t)INT32_MAX)	/* the kernel's -E2BIG bound */
+
+/* The interface queues of one ring (owner thread), and its poll hook. */
+struct zn_zcrx_ring {
+	struct zn_uring *ring;
+	uint32_t next_id;
+	struct zn_zcrx_ifq *ifqs;
+	int hook_id, exit_id;
+	struct zn_zcrx_ring *next;
+};
+
+/* Every live ifq, for "is this queue taken" across rings (control path). */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zn_zcrx_ring *g_rings;
+static struct zn_zcrx_ifq *g_ifqs;
+static unsigned g_pending;		/* torn down, NIC buffers not all back */
+
+unsigned zn_zcrx_areas_pending(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&g_lock);
+	n = g_pending;
+	pthread_mutex_unlock(&g_lock);
+	return n;
+}
+
+static void ifq_free(struct zn_zcrx_ifq *ifq)
+{
+	struct zn_zcrx_ifq **pp;
+
+	pthread_mutex_lock(&g_lock);
+	for (pp = &g_ifqs; *pp; pp = &(*pp)->gnext)
+		if (*pp == ifq) {
+			*pp = ifq->gnext;
+			break;
+		}
+	if (!ifq->registered && g_pending)
+		g_pending--;
+	pthread_mutex_unlock(&g_lock);
+	if (ifq->dev) {
+		zn_netdev_on_close_del(ifq->dev, ifq->close_id);
+		if (ifq->dma_mapped)
+			zn_netdev_dma_unmap(ifq->dev, ifq->region);
+	}
+	if (ifq->region_owned)
+		zn_dma_region_free(ifq->region);
+	zn_zcrx_area_fini(&ifq->area);
+	free(ifq);
+}
+
+void zn_zcrx_ifq_put(struct zn_zcrx_ifq *ifq)
+{
+	if (--ifq->refs == 0)
+		ifq_free(ifq);
+}
+
+/* ---- the provider the RX queue takes area buffers from ---- */
+
+void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq)
+{
+	/* after teardown the ring memory may be gone: never read it again */
+	if (ifq->registered)
+		zn_zcrx_refill(&ifq->rq, &ifq->area);
+}
+
+static uint32_t prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
+{
+	struct zn_zcrx_ifq *ifq = ctx;
+
+	if (ifq->area.nfree < n)
+		zn_zcrx_ifq_refill(ifq);
+	return zn_zcrx_area_alloc(&ifq->area, bufs, n);
+}
+
+static void prov_put(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	zn_zcrx_area_put(&((struct zn_zcrx_ifq *)ctx)->area, ids, n);
+}
+
+static uint8_t *prov_va(void *ctx, uint32_t id)
+{
+	struct zn_zcrx_ifq *ifq = ctx;
+
+	return id < ifq->area.nbufs ? ifq->area.base + ((size_t)id << ZN_ZCRX_BUF_SHIFT) : NULL;
+}
+
+static void prov_detached(void *ctx)
+{
+	struct zn_zcrx_ifq *ifq = ctx;
+
+	if (!ifq->attached)
+		return;
+	ifq->attached = false;
+	zn_zcrx_ifq_put(ifq);
+}
+
+/* ---- per ring ---- */
+
+void zn_zcrx_waiter_add(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
+{
+	if (w->linked)
+		return;
+	w->prev = NULL;
+	w->next = ifq->waiters;
+	if (w->next)
+		w->next->prev = w;
+	ifq->waiters = w;
+	w->linked = true;
+}
+
+void zn_zcrx_waiter_del(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
+{
+	if (!w->linked)
+		return;
+	if (w->prev)
+		w->prev->next = w->next;
+	else
+		ifq->waiters = w->next;
+	if (w->next)
+		w->next->prev = w->prev;
+	w->linked = false;
+}
+
+/* Once per ring pass: the refill ring, then receivers that kept data. */
+static int ring_poll(struct zn_uring *r, void *arg)
+{
+	struct zn_zcrx_ring *rc = arg;
+	int work = 0;
+
+	(void)r;
+	for (struct zn_zcrx_ifq *ifq = rc->ifqs; ifq; ifq = ifq->next) {
+		struct zn_zcrx_waiter *w, *next;
+
+		work += (int)zn_zcrx_refill(&ifq->rq, &ifq->area);
+		for (w = ifq->waiters; w; w = next) {
+			next = w->next;
+			w->poll(w);
+		}
+	}
+	return work;
+}
+
+/* Unbind from the queue and drop the registration reference. */
+static void ifq_teardown(struct zn_zcrx_ifq *ifq)
+{
+	struct zn_zcrx_ifq **pp;
+
+	for (pp = &ifq->rctx->ifqs; *pp; pp = &(*pp)->next)
+		if (*pp == ifq) {
+			*pp = ifq->next;
+			break;
+		}
+	pthread_mutex_lock(&g_lock);
+	ifq->registered = false;
+	g_pending++;
+	pthread_mutex_unlock(&g_lock);
+	/* the application's references end with the ring (io_zcrx_scrub) */
+	zn_zcrx_area_scrub(&ifq->area);
+	if (ifq->dev && ifq->attached) {
+		int rc = zn_port_rxq_set_provider(zn_netdev_port(ifq->dev), ifq->rxq, NULL);
+
+		if (rc < 0)
+			ZN_ERR(ZCRX_LOG, "ifq %u: cannot give rx queue %u back to the port: %s; "
+			       "the area stays until the netdev closes", ifq->id, ifq->rxq,
+			       strerror(-rc));
+	}
+	zn_zcrx_ifq_put(ifq);
+}
+
+static void ring_exit(struct zn_uring *r, void *arg)
+{
+	struct zn_zcrx_ring *rc = arg, **pp;
+
+	(void)r;
+	while (rc->ifqs)
+		ifq_teardown(rc->ifqs);
+	pthread_mutex_lock(&g_lock);
+	for (pp = &g_rings; *pp; pp = &(*pp)->next)
+		if (*pp == rc) {
+			*pp = rc->next;
+			break;
+		}
+	pthread_mutex_unlock(&g_lock);
+	free(rc);
+}
+
+static struct zn_zcrx_ring *ring_ctx(struct zn_uring *r, bool create)
+{
+	struct zn_zcrx_ring *rc;
+
+	pthread_mutex_lock(&g_lock);
+	for (rc = g_rings; rc; rc = rc->next)
+		if (rc->ring == r)
+			break;
+	pthread_mutex_unlock(&g_lock);
+	if (rc || !create)
+		return rc;
+	rc = calloc(1, sizeof(*rc));
+	if (!rc)
+		return NULL;
+	rc->ring = r;
+	rc->hook_id = zn_uring_hook_add(r, ring_poll, rc, 0);
+	if (rc->hook_id < 0)
+		goto err;
+	rc->exit_id = zn_uring_on_exit(r, ring_exit, rc);
+	if (rc->exit_id < 0)
+		goto err_hook;
+	pthread_mutex_lock(&g_lock);
+	rc->next = g_rings;
+	g_rings = rc;
+	pthread_mutex_unlock(&g_lock);
+	return rc;
+
+err_hook:
+	zn_uring_hook_del(r, rc->hook_id);
+err:
+	free(rc);
+	return NULL;
+}
+
+struct zn_zcrx_ifq *zn_zcrx_ifq_get(struct zn_uring *r, uint32_t id)
+{
+	struct zn_zcrx_ring *rc = ring_ctx(r, false);
+
+	for (struct zn_zcrx_ifq *ifq = rc ? rc->ifqs : NULL; ifq; ifq = ifq->next)
+		if (ifq->id == id) {
+			ifq->refs++;
+			return ifq;
+		}
+	return NULL;
+}
+
+int zn_zcrx_get_stats(struct zn_uring *r, uint32_t zcrx_id, struct zn_zcrx_stats *st)
+{
+	struct zn_zcrx_ifq *ifq;
+
+	if (!r || !st)
+		return -EINVAL;
+	ifq = zn_zcrx_ifq_get(r, zcrx_id);
+	if (!ifq)
+		return -ENXIO;
+	zn_zcrx_area_stats(&ifq->area, st);
+	zn_zcrx_ifq_put(ifq);
+	return 0;
+}
+
+/* The netdev closes under the ifq: the port stops using the area. */
+static void ifq_dev_close(void *arg, struct zn_netdev *d)
+{
+	struct zn_zcrx_ifq *ifq = arg;
+
+	(void)d;
+	if (ifq->attached) {
+		zn_port_rxq_set_provider(zn_netdev_port(ifq->dev), ifq->rxq, NULL);
+		/* the port returns every buffer as it closes (detached then) */
+	}
+	ifq->dev = NULL;		/* its close drops every DMA mapping itself */
+	ifq->dma_mapped = false;
+}
+
+/* ---- registration ---- */
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static uint32_t round_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Region descriptor checks of the kernel's io_create_region, in its order. */
+static int check_region(const struct io_uring_region_desc *rd, uint64_t need)
+{
+	if (need > rd->size)
+		return -EINVAL;
+	for (unsigned i = 0; i < 4; i++)
+		if (rd->__resv[i])
+			return -EINVAL;
+	if (rd->flags & ~(uint32_t)IORING_MEM_REGION_TYPE_USER)
+		return -EINVAL;
+	if (!!(rd->flags & IORING_MEM_REGION_TYPE_USER) != !!rd->user_addr)
+		return -EFAULT;
+	if (!rd->size || rd->id || rd->mmap_offset)
+		return -EINVAL;
+	if (rd->size / ZCRX_PAGE > ZCRX_REGION_MAX_PAGES)
+		return -E2BIG;
+	if ((rd->user_addr | rd->size) & (ZCRX_PAGE - 1))
+		return -EINVAL;
+	if (rd->user_addr + rd->size < rd->user_addr)
+		return -EOVERFLOW;
+	if (!(rd->flags & IORING_MEM_REGION_TYPE_USER)) {
+		ZN_ERR(ZCRX_LOG, "refill region: zcnic cannot allocate it for the application "
+		       "(there is no ring fd to mmap); pass your own page-aligned memory with "
+		       "IORING_MEM_REGION_TYPE_USER");
+		return -EOPNOTSUPP;
+	}
+	return zn_zcrx_user_range_ok(rd->user_addr, rd->size, true);
+}
+
+/* Area checks of the kernel's io_import_area / io_validate_user_buf_range. */
+static int check_area(const struct io_uring_zcrx_area_reg *ar)
+{
+	if (ar->flags & ~(uint32_t)IORING_ZCRX_AREA_DMABUF)
+		return -EINVAL;
+	if (ar->rq_area_token)
+		return -EINVAL;
+	if (ar->__resv2[0] || ar->__resv2[1])
+		return -EINVAL;
+	if (!ar->len)
+		return -EFAULT;
+	if (ar->addr + ar->len < ar->addr)
+		return -EOVERFLOW;
+	if ((ar->addr | ar->len) & (ZCRX_PAGE - 1))
+		return -EINVAL;
+	if (ar->flags & IORING_ZCRX_AREA_DMABUF) {
+		ZN_ERR(ZCRX_LOG, "area: dmabuf areas are not supported by zcnic; register "
+		       "process memory (anonymous or hugetlb) instead");
+		return -EOPNOTSUPP;
+	}
+	if (ar->dmabuf_fd)
+		return -EINVAL;
+	if (!ar->addr)
+		return -EFAULT;
+	return 0;
+}
+
+static bool queue_taken(struct zn_netdev *d, uint16_t q)
+{
+	bool taken = false;
+
+	pthread_mutex_lock(&g_lock);
+	for (struct zn_zcrx_ifq *i = g_ifqs; i; i = i->gnext)
+		if (i->dev == d && i->rxq == q && (i->registered || i->attached))
+			taken = true;
+	pthread_mutex_unlock(&g_lock);
+	return taken;
+}
+
+/* The area as DMA memory: made DMA-capable in place, mapped to the device. */
+static int area_import(struct zn_zcrx_ifq *ifq, const struct io_uring_zcrx_area_reg *ar)
+{
+	void *va = (void *)(uintptr_t)ar->addr;
+	uint64_t iova;
+	int rc;
+
+	rc = zn_mem_adopt(va, ar->len, &ifq->region);
+	if (rc < 0) {
+		ZN_ERR(ZCRX_LOG, "area %p+%llu: cannot use it for DMA: %s (it must be private "
+		       "anonymous or hugetlb memory, mapped read-write)", va,
+		       (unsigned long long)ar->len, strerror(-rc));
+		return rc == -EINVAL ? -EINVAL : -EFAULT;
+	}
+	ifq->region_owned = rc == 0;
+	rc = zn_netdev_dma_map(ifq->dev, ifq->region);
+	if (rc < 0) {
+		ZN_ERR(ZCRX_LOG, "area %p+%llu: DMA mapping to the device failed: %s", va,
+		       (unsigned long long)ar->len, strerror(-rc));
+		goto err_region;
+	}
+	ifq->dma_mapped = true;
+	rc = zn_netdev_iova(ifq->dev, va, ar->len, &iova);
+	if (rc < 0)
+		goto err_map;
+	rc = zn_zcrx_area_init(&ifq->area, va, ar->len, iova);
+	if (rc < 0)
+		goto err_map;
+	return 0;
+
+err_map:
+	zn_netdev_dma_unmap(ifq->dev, ifq->region);
+	ifq->dma_mapped = false;
+err_region:
+	if (ifq->region_owned)
+		zn_dma_region_free(ifq->region);
+	ifq->region = NULL;
+	return rc;
+}
+
+static int copy_in(const struct io_uring_zcrx_ifq_reg *reg, struct io_uring_zcrx_area_reg *ar,
+		   struct io_uring_region_desc *rd)
+{
+	/* what copy_from_user / the write-back would fault on: -EFAULT */
+	if (!reg->area_ptr || !reg->region_ptr)
+		return -EFAULT;
+	if (zn_zcrx_user_range_ok(reg->area_ptr, sizeof(*ar), true) ||
+	    zn_zcrx_user_range_ok(reg->region_ptr, sizeof(*rd), true))
+		return -EFAULT;
+	memcpy(ar, (const void *)(uintptr_t)reg->area_ptr, sizeof(*ar));
+	memcpy(rd, (const void *)(uintptr_t)reg->region_ptr, sizeof(*rd));
+	return 0;
+}
+
+int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
+{
+	struct io_uring_zcrx_area_reg ar;
+	struct io_uring_region_desc rd;
+	struct zn_zcrx_ring *rctx;
+	struct zn_zcrx_ifq *ifq;
+	struct zn_netdev *dev;
+	uint32_t entries;
+	int rc;
+
+	/* RECV_ZC posts data CQEs from the owner's poll, with the zcrx half */
+	if (!(r->flags & IORING_SETUP_DEFER_TASKRUN) || !(r->flags & IORING_SETUP_CQE32))
+		return -EINVAL;
+	if (!reg || zn_zcrx_user_range_ok((uintptr_t)reg, sizeof(*reg), true))
+		return -EFAULT;
+	rc = copy_in(reg, &ar, &rd);
+	if (rc)
+		return rc;
+	/* reserved fields and flags must be zero so the ABI can grow */
+	if (reg->zcrx_id || reg->flags || reg->__resv[0] || reg->__resv[1] || reg->__resv[2] ||
+	    reg->offsets.__resv2 || reg->offsets.__resv[0] || reg->offsets.__resv[1])
+		return -EINVAL;
+	if (reg->if_rxq == UINT32_MAX || !reg->rq_entries)
+		return -EINVAL;
+	entries = reg->rq_entries;
+	if (entries > ZN_ZCRX_MAX_RQ_ENTRIES) {
+		if (!(r->flags & IORING_SETUP_CLAMP))
+			return -EINVAL;
+		entries = ZN_ZCRX_MAX_RQ_ENTRIES;
+	}
+	entries = round_pow2(entries);
+	if (reg->rx_buf_len && (!is_pow2(reg->rx_buf_len) || reg->rx_buf_len < ZCRX_PAGE))
+		return -EINVAL;
+	if (reg->rx_buf_len && reg->rx_buf_len != ZN_ZCRX_BUF_SIZE) {
+		ZN_ERR(ZCRX_LOG, "rx_buf_len %u: zcnic's buffers are the netdev's payload "
+		       "buffers of %u bytes; pass 0 or %u", reg->rx_buf_len, ZN_ZCRX_BUF_SIZE,
+		       ZN_ZCRX_BUF_SIZE);
+		return -EOPNOTSUPP;
+	}
+	if (ar.rq_area_token)
+		return -EINVAL;
+	rc = check_region(&rd, ZN_ZCRX_RQ_RQES_OFF + (uint64_t)entries * sizeof(struct io_uring_zcrx_rqe));
+	if (rc)
+		return rc;
+	dev = zn_netdev_by_ifindex((int)reg->if_idx);
+	if (!dev || reg->if_idx > INT32_MAX)
+		return -ENODEV;
+	if (reg->if_rxq >= zn_netdev_conf(dev)->nb_rxq)
+		return -EINVAL;
+	if (queue_taken(dev, (uint16_t)reg->if_rxq))
+		return -EBUSY;
+	rc = check_area(&ar);
+	if (rc)
+		return rc;
+
+	rctx = ring_ctx(r, true);
+	if (!rctx)
+		return -ENOMEM;
+	ifq = calloc(1, sizeof(*ifq));
+	if (!ifq)
+		return -ENOMEM;
+	ifq->ring = r;
+	ifq->rctx = rctx;
+	ifq->dev = dev;
+	ifq->rxq = (uint16_t)reg->if_rxq;
+	ifq->close_id = -1;
+	rc = area_import(ifq, &ar);
+	if (rc)
+		goto err_free;
+	zn_zcrx_rq_init(&ifq->rq, (void *)(uintptr_t)rd.user_addr, entries);
+	ifq->prov = (struct zn_buf_provider){
+		.buf_size = ZN_ZCRX_BUF_SIZE, .alloc = prov_alloc, .put = prov_put,
+		.va = prov_va, .ctx = ifq,
+	};
+	ifq->prov.detached = prov_detached;
+	rc = zn_netdev_on_close(dev, ifq_dev_close, ifq);
+	if (rc < 0)
+		goto err_area;
+	ifq->close_id = rc;
+	ifq->refs = 1;			/* registration */
+	ifq->registered = true;
+	ifq->id = rctx->next_id;
+	pthread_mutex_lock(&g_lock);
+	ifq->gnext = g_ifqs;
+	g_ifqs = ifq;
+	pthread_mutex_unlock(&g_lock);
+	rc = zn_port_rxq_set_provider(zn_netdev_port(dev), ifq->rxq, &ifq->prov);
+	if (rc < 0) {
+		ZN_ERR(ZCRX_LOG, "ifq: rx queue %u of netdev %u would not take the area: %s",
+		       ifq->rxq, reg->if_idx, strerror(-rc));
+		pthread_mutex_lock(&g_lock);
+		g_pending++;		/* ifq_free's bookkeeping expects a torn-down ifq */
+		ifq->registered = false;
+		pthread_mutex_unlock(&g_lock);
+		zn_zcrx_ifq_put(ifq);
+		return rc;
+	}
+	ifq->attached = true;
+	ifq->refs++;			/* until detached */
+	rctx->next_id++;
+	ifq->next = rctx->ifqs;
+	rctx->ifqs = ifq;
+
+	reg->rq_entries = entries;
+	reg->zcrx_id = ifq->id;
+	reg->rx_buf_len = ZN_ZCRX_BUF_SIZE;
+	reg->offsets.head = ZN_ZCRX_RQ_HEAD_OFF;
+	reg->offsets.tail = ZN_ZCRX_RQ_TAIL_OFF;
+	reg->offsets.rqes = ZN_ZCRX_RQ_RQES_OFF;
+	((struct io_uring_zcrx_area_reg *)(uintptr_t)reg->area_ptr)->rq_area_token =
+		(uint64_t)0 << IORING_ZCRX_AREA_SHIFT;
+	ZN_INFO(ZCRX_LOG, "ifq %u: netdev %u rx queue %u, area %p+%llu (%u buffers), "
+		"refill ring %u entries", ifq->id, reg->if_idx, ifq->rxq, ifq->area.base,
+		(unsigned long long)ifq->area.len, ifq->area.nbufs, entries);
+	return 0;
+
+err_area:
+	zn_netdev_dma_unmap(dev, ifq->region);
+	if (ifq->region_owned)
+		zn_dma_region_free(ifq->region);
+	zn_zcrx_area_fini(&ifq->area);
+err_free:
+	free(ifq);
+	return rc;
+}
