@@ -10,13 +10,14 @@
  * checks sqe->buf_index against the registered buffers (-EFAULT).
  * IORING_NOP_TW is accepted (there is no task work to go through).
  *
- * Placeholders for the network ops: their opcodes are valid (so the SQE is
- * not -EINVAL) but they complete with -EOPNOTSUPP until core/net and
- * core/zcrx register the real ones.
+ * SEND, RECV, SEND_ZC and SENDMSG_ZC are in the table directly (op_send.c,
+ * op_recv.c): named here, they are linked into every program that uses a
+ * ring, also from the static library; RECV_ZC (op_recv_zc.c) likewise.
  */
 #include <errno.h>
 #include <pthread.h>
 
+#include "core/uring/net_ops.h"
 #include "core/uring/uring_priv.h"
 
 #define NOP_FLAGS (IORING_NOP_INJECT_RESULT | IORING_NOP_FILE |		\
@@ -81,30 +82,16 @@ static const struct zn_uring_op unsupported_op = {
 	.name = "unsupported", .flags = ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
 };
 
-/* Network ops until their layers arrive (names kept for logs and probes). */
-static const struct zn_uring_op send_stub = {
-	.name = "SEND", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
-};
-static const struct zn_uring_op recv_stub = {
-	.name = "RECV", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_BUFFER_SELECT | ZN_URING_OP_PLACEHOLDER,
-	.prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
-};
-static const struct zn_uring_op send_zc_stub = {
-	.name = "SEND_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
-};
-static const struct zn_uring_op sendmsg_zc_stub = {
-	.name = "SENDMSG_ZC", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
-};
 /* core/uring/op_recv_zc.c; named here so that a static link pulls it in */
 extern const struct zn_uring_op zn_recv_zc_op;
 
 static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
 	[IORING_OP_NOP] = &nop_op,
 	[IORING_OP_MSG_RING] = &zn_msg_ring_op,
-	[IORING_OP_SEND] = &send_stub,
-	[IORING_OP_RECV] = &recv_stub,
-	[IORING_OP_SEND_ZC] = &send_zc_stub,
-	[IORING_OP_SENDMSG_ZC] = &sendmsg_zc_stub,
+	[IORING_OP_SEND] = &zn_send_op,
+	[IORING_OP_RECV] = &zn_recv_op,
+	[IORING_OP_SEND_ZC] = &zn_send_zc_op,
+	[IORING_OP_SENDMSG_ZC] = &zn_sendmsg_zc_op,
 	[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
 };
 

@@ -53,10 +53,19 @@ int zn_uring_register_buffers(struct zn_uring *r, const struct iovec *iov, unsig
 	return 0;
 }
 
+static void (*buf_unreg_hook)(struct zn_uring *r);
+
+void zn_uring_set_buf_unreg_hook(void (*fn)(struct zn_uring *r))
+{
+	buf_unreg_hook = fn;
+}
+
 int zn_uring_unregister_buffers(struct zn_uring *r)
 {
 	if (!r->bufs)
 		return -ENXIO;
+	if (buf_unreg_hook)
+		buf_unreg_hook(r);
 	free(r->bufs);
 	r->bufs = NULL;
 	r->nbufs = 0;

@@ -102,6 +102,9 @@ unsigned zn_uring_get_events(struct zn_uring *r);
 /* Registered buffers (iovecs) and files (handles; -1 = empty slot). */
 int zn_uring_register_buffers(struct zn_uring *r, const struct iovec *iov, unsigned nr);
 int zn_uring_unregister_buffers(struct zn_uring *r);
+/* Called at the start of every unregister of buffers, so that layers that
+ * mapped registered buffers for a device let go (core/uring/net_mem.c). */
+void zn_uring_set_buf_unreg_hook(void (*fn)(struct zn_uring *r));
 int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr);
 int zn_uring_unregister_files(struct zn_uring *r);
 /*

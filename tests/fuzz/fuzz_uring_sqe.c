@@ -9,7 +9,9 @@
  * handle, an OS fd) so that the valid paths are reachable too.
  *
  * Checks: nothing crashes or leaks (ASan/UBSan); every SQE gets at most one
- * CQE of its own (MSG_RING target CQEs are recognised by their off); no CQE
+ * CQE of its own (MSG_RING target CQEs are recognised by their off), plus,
+ * for SEND_ZC/SENDMSG_ZC, exactly one notification after a result with
+ * F_MORE and none otherwise; no CQE
  * is lost (koverflow stays 0); without link flags, each SQE's result and
  * the number of SQEs consumed match a reference decode written here from
  * the kernel rules (see core/uring/submit.c, ops.c, msg_ring.c).
@@ -59,6 +61,57 @@ static int live(int h)
 static int is_ring(int h)
 {
 	return zn_handle_type(h) == ZN_HANDLE_URING;
+}
+
+/*
+ * The network ops (core/uring/op_send.c, op_recv.c) on a file that is no
+ * socket (none of the mapped fds is one), with addr2 = 0 and, for
+ * SENDMSG_ZC, a NULL msghdr (the harness sets them): prep's checks, then
+ * -ENOTSOCK at issue.
+ */
+static int net_result(const struct io_uring_sqe *s, int *at_init)
+{
+	unsigned pr = s->ioprio, fl = s->flags;
+	unsigned zc = IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_FIXED_BUF |
+		      IORING_SEND_ZC_REPORT_USAGE | IORING_SEND_VECTORIZED;
+
+	switch (s->opcode) {
+	case IORING_OP_SEND:
+		if ((int)s->len < 0 || (pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_BUNDLE |
+		     IORING_SEND_VECTORIZED | IORING_RECVSEND_FIXED_BUF)) ||
+		    (pr & IORING_RECVSEND_BUNDLE) || s->__pad3[0] ||
+		    ((pr & IORING_RECVSEND_FIXED_BUF) && (pr & IORING_SEND_VECTORIZED)) ||
+		    ((pr & IORING_SEND_VECTORIZED) && s->len > 1024))
+			return -EINVAL;
+		break;
+	case IORING_OP_RECV:
+		if ((int)s->len < 0 || (pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |
+		     IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)) ||
+		    (fl & IOSQE_BUFFER_SELECT) ||
+		    (pr & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE)) || s->optlen)
+			return -EINVAL;
+		break;
+	case IORING_OP_SEND_ZC:
+	case IORING_OP_SENDMSG_ZC:
+		if (s->__pad2[0] || s->addr3 || (fl & IOSQE_CQE_SKIP_SUCCESS))
+			return -EINVAL;
+		/* later failures come at issue, with a notification */
+		*at_init = 0;
+		if (pr & ~zc)
+			return -EINVAL;
+		if (s->opcode == IORING_OP_SEND_ZC) {
+			if (s->__pad3[0] || ((pr & IORING_SEND_VECTORIZED) && s->len > 1024))
+				return -EINVAL;
+		} else {
+			return s->file_index ? -EINVAL : -EFAULT;
+		}
+		break;
+	default:
+		/* RECV_ZC: the fuzzed ring has no zcrx ifq, so prep refuses it */
+		return -EINVAL;
+	}
+	*at_init = 0;
+	return -ENOTSOCK;
 }
 
 /* Reference result of one SQE (no links); *at_init: failed before issue. */
@@ -114,8 +167,7 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		if ((fl & IOSQE_FIXED_FILE) &&
 		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
 			return -EBADF;
-		/* RECV_ZC: the fuzzed ring has no zcrx ifq, so prep refuses it */
-		return s->opcode == IORING_OP_RECV_ZC ? -EINVAL : -EOPNOTSUPP;
+		return net_result(s, at_init);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -123,6 +175,8 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 
 struct seen {
 	unsigned own[MAX_SQES];		/* CQEs with user_data = index */
+	unsigned notif[MAX_SQES];	/* ... of which SEND_ZC notifications */
+	unsigned flags[MAX_SQES];	/* of the last non-notification one */
 	unsigned msgs[MAX_SQES];	/* MSG_RING target CQEs, by off - base */
 	int res[MAX_SQES];
 	unsigned total;
@@ -137,9 +191,15 @@ static void reap(struct io_uring *ring, struct seen *sn, unsigned nsqe)
 		io_uring_for_each_cqe(ring, head, cqe) {
 			uint64_t ud = cqe->user_data;
 
-			if (ud < nsqe) {
+			if (ud < nsqe && (cqe->flags & IORING_CQE_F_NOTIF)) {
+				/* only after a result that announced it, once */
+				CHECK(sn->own[ud] == 1 && (sn->flags[ud] & IORING_CQE_F_MORE));
+				CHECK(cqe->flags == IORING_CQE_F_NOTIF && !sn->notif[ud]);
+				sn->notif[ud]++;
+			} else if (ud < nsqe) {
 				sn->own[ud]++;
 				sn->res[ud] = cqe->res;
+				sn->flags[ud] = cqe->flags;
 			} else {
 				CHECK(ud >= MSG_OFF_BASE && ud < MSG_OFF_BASE + nsqe);
 				sn->msgs[ud - MSG_OFF_BASE]++;
@@ -215,6 +275,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (s->opcode == IORING_OP_MSG_RING)
 			s->off = MSG_OFF_BASE + i;
+		/* network ops: no pointers the reference cannot judge */
+		if (s->opcode == IORING_OP_SEND || s->opcode == IORING_OP_RECV ||
+		    s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC) {
+			s->addr2 = 0;
+			if (s->opcode == IORING_OP_SENDMSG_ZC)
+				s->addr = 0;
+		}
 		sq[i] = *s;
 	}
 	consumed = io_uring_submit(&ring);
@@ -226,6 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	reap(&other, &so, n);
 	for (i = 0; i < n; i++) {
 		CHECK(sn.own[i] <= 1);
+		CHECK(sn.notif[i] == ((sn.flags[i] & IORING_CQE_F_MORE) ? 1u : 0u));
 		CHECK(so.own[i] == 0);
 		CHECK(sn.msgs[i] + so.msgs[i] <= 1);
 		if ((int)i >= consumed)

@@ -116,8 +116,13 @@ int main(void)
 	sqe->user_data = 7;
 	io_uring_submit(&ring);
 	ret = io_uring_wait_cqe(&ring, &cqe);
-	check(ret == 0 && cqe->user_data == 7 && cqe->res == -EOPNOTSUPP,
-	      "SEND_ZC completes with -EOPNOTSUPP until the network layer is in");
+	/* fd 0 is no zcnic socket: -ENOTSOCK, and the notification after it */
+	check(ret == 0 && cqe->user_data == 7 && cqe->res == -ENOTSOCK &&
+	      cqe->flags == IORING_CQE_F_MORE, "SEND_ZC on a non-socket: -ENOTSOCK with F_MORE");
+	io_uring_cqe_seen(&ring, cqe);
+	ret = io_uring_wait_cqe(&ring, &cqe);
+	check(ret == 0 && cqe->user_data == 7 && cqe->res == 0 && cqe->flags == IORING_CQE_F_NOTIF,
+	      "then its notification");
 	io_uring_cqe_seen(&ring, cqe);
 	check(io_uring_unregister_buffers(&ring) == 0, "unregister_buffers");
 

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The network ops of the ring (SEND, RECV, SEND_ZC, SENDMSG_ZC) over zcnic
+ * sockets (core/uring/sock.h): what op_send.c, op_recv.c, net_mem.c and
+ * ucopy.c share.
+ *
+ * Send path, one socket:
+ *
+ *   issue ---> tx state: wait FIFO (requests that found the TX path full,
+ *              |          or asked POLL_FIRST) ---- tx_serve retries, in order
+ *              v
+ *   capture: payload segments by IOVA (registered buffer made DMA-reachable,
+ *            or a zn region mapped to the netdev), else copied into a bounce
+ *            buffer of the netdev's pool; one slot per send
+ *              v
+ *   zn_udp_send(cookie = slot) -> result CQE (bytes; SEND_ZC: F_MORE)
+ *              v
+ *   tx_serve: zn_udp_tx_reap -> per slot: bounce buffer back, registered-
+ *             buffer mapping unreferenced, SEND_ZC: notification CQE
+ *
+ * Notifications of sends that failed (their result CQE is posted by the
+ * ring core after prep/issue returns) wait on the ring's list and are
+ * posted by a poll hook of the ring: always after their result.
+ *
+ * Everything here belongs to the thread that owns the ring and its netdevs
+ * (a ring polls its netdevs inside its owner's calls).
+ */
+#ifndef ZCNIC_CORE_URING_NET_OPS_H
+#define ZCNIC_CORE_URING_NET_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "core/uring/sock.h"
+#include "zcnic/mem.h"
+
+/* ---- user memory (ucopy.c) ---------------------------------------------- */
+
+/*
+ * Copies that never fault: memory the application named (buffers,
+ * msghdr, iovecs, sockaddrs) may be unmapped or unreadable; the kernel
+ * reads it for us (process_vm_readv/writev on ourselves) and says -EFAULT.
+ */
+int zn_ucopy_from(void *dst, const void *src, size_t len);
+int zn_ucopy_to(void *dst, const void *src, size_t len);
+
+/* ---- a destination as the SQE or msghdr gave it ---------------------------- */
+
+enum { NET_DST_NONE = 0, NET_DST_OK, NET_DST_BAD };
+
+struct net_dst {
+	uint32_t ip;		/* network order */
+	uint16_t port;		/* network order */
+	uint8_t state;		/* NET_DST_* */
+	int8_t err;		/* NET_DST_BAD: what the send fails with (-errno) */
+};
+
+/* Read a sockaddr of ulen bytes at uaddr (move_addr_to_kernel + UDP's
+ * checks): 0 with *d filled (maybe NET_DST_BAD, failing at send time),
+ * or -EINVAL / -EFAULT now. */
+int zn_net_dst_read(const void *uaddr, int64_t ulen, struct net_dst *d);
+
+/* ---- per netdev: the bounce pool (net_mem.c) ------------------------------ */
+
+struct net_dev;
+
+/* The netdev's state, created on first use; NULL on failure (logged). A
+ * reference for the caller. */
+struct net_dev *zn_net_dev_get(struct zn_netdev *dev);
+void zn_net_dev_put(struct net_dev *nd);
+/* A bounce buffer (DMA memory mapped to the netdev) of at least len bytes:
+ * 0, -EAGAIN (pool empty: retry after completions), -EMSGSIZE, -ENOMEM. */
+int zn_net_bounce_get(struct net_dev *nd, uint32_t len, void **va, uint64_t *iova);
+void zn_net_bounce_put(struct net_dev *nd, void *va);
+
+/* ---- per ring: registered buffers mapped to netdevs, late notifications -- */
+
+/* A registered buffer made DMA-reachable for one netdev. */
+struct net_fixmap;
+
+/*
+ * The IOVA of [addr, addr+len) inside registered buffer idx of ring r, for
+ * netdev dev: 1 and a reference on *fm (drop with zn_net_fixmap_put once
+ * the NIC is done), or 0 when the buffer cannot be made reachable (the
+ * caller copies). The range must have been checked with zn_uring_fixed_buf.
+ */
+int zn_net_fixmap_get(struct zn_uring *r, unsigned idx, struct zn_netdev *dev, uint64_t addr,
+		      uint32_t len, uint64_t *iova, struct net_fixmap **fm);
+void zn_net_fixmap_put(struct net_fixmap *fm);
+
+/* Queue a notification CQE to be posted after the current submission
+ * (its result CQE goes first). 0 or -ENOMEM. */
+int zn_net_notif_defer(struct zn_uring *r, uint64_t user_data, int32_t res);
+/* Is the ring being destroyed (no CQE may be posted)? */
+bool zn_net_ring_exiting(struct zn_uring *r);
+
+/* ---- ops ----------------------------------------------------------------- */
+
+extern const struct zn_uring_op zn_send_op;
+extern const struct zn_uring_op zn_send_zc_op;
+extern const struct zn_uring_op zn_sendmsg_zc_op;
+extern const struct zn_uring_op zn_recv_op;
+
+#endif

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IORING_OP_RECV on zcnic UDP sockets: the next datagram copied into
+ * (addr, len). Requests are served in submission order per socket; one
+ * that finds nothing waits (in flight) until the socket's binding sees a
+ * datagram on the endpoint and calls rx_serve.
+ *
+ * Validation follows the kernel's io_recvmsg_prep / io_recv:
+ * addr2 != 0, len < 0, ioprio outside POLL_FIRST|MULTISHOT|BUNDLE|
+ * FIXED_BUF, FIXED_BUF with MULTISHOT or BUNDLE, optlen without MULTISHOT:
+ * -EINVAL. FIXED_BUF: (addr, len) must lie in registered buffer buf_index,
+ * else -EFAULT (before anything is received). A buffer that cannot be
+ * written gets -EFAULT and the datagram is dropped, as udp_recvmsg does.
+ * res = bytes copied: a datagram longer than len is cut (the rest lost);
+ * with MSG_TRUNC res is the datagram's real length, as UDP reports it.
+ *
+ * Not offered (-EINVAL, one log line): provided buffers
+ * (IOSQE_BUFFER_SELECT), IORING_RECV_MULTISHOT (it needs them), BUNDLE.
+ * msg_flags: MSG_DONTWAIT (nothing there: -EAGAIN), MSG_TRUNC, MSG_WAITALL
+ * (a datagram is whole anyway), MSG_NOSIGNAL, MSG_CMSG_CLOEXEC accepted;
+ * MSG_ERRQUEUE -EAGAIN (the error queue is always empty); others -EINVAL.
+ * A socket closing with RECVs waiting completes them with -ECANCELED.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/uring/net_ops.h"
+#include "zcnic/log.h"
+
+#define RECV_LOG	"uring-recv"
+#define RECV_IOPRIO	(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |	\
+			 IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)
+#define RECV_MSG_OK	(MSG_DONTWAIT | MSG_TRUNC | MSG_WAITALL | MSG_NOSIGNAL | MSG_CMSG_CLOEXEC)
+
+struct recv_pdu {
+	uint64_t addr;
+	struct zn_uring_req *next;	/* the socket's wait FIFO */
+	struct rx_state *rx;		/* while waiting */
+	uint32_t len;
+	uint32_t msg_flags;
+	uint16_t flags;
+	uint16_t buf_index;
+};
+_Static_assert(sizeof(struct recv_pdu) <= ZN_URING_REQ_PDU, "recv pdu too big");
+
+#define PDU(req) ((struct recv_pdu *)(req)->pdu)
+
+struct rx_state {
+	struct zn_sock *s;
+	struct zn_uring_req *wait_head, *wait_tail;
+};
+
+/* Take one datagram into req's buffer: the CQE's res. */
+static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
+{
+	struct recv_pdu *p = PDU(req);
+	struct zn_udp_rx d;
+	uint8_t *dst = (uint8_t *)(uintptr_t)p->addr;
+	uint32_t off = 0;
+	int rc = 0;
+
+	if (!zn_udp_recv(s->ep, &d, 1))
+		return -EAGAIN;
+	for (uint32_t i = 0; i < d.nseg && off < p->len; i++) {
+		const uint8_t *src = zn_udp_rx_data(s->ep, &d, i);
+		uint32_t n = d.seg[i].len < p->len - off ? d.seg[i].len : p->len - off;
+
+		if (!src) {
+			rc = -EIO;
+			break;
+		}
+		if (zn_ucopy_to(dst + off, src, n)) {
+			rc = -EFAULT;
+			break;
+		}
+		off += n;
+	}
+	zn_udp_rx_release(s->ep, &d);
+	if (rc)
+		return rc;
+	return (int)((p->msg_flags & MSG_TRUNC) ? d.len : off);
+}
+
+static void rx_push(struct rx_state *rx, struct zn_uring_req *req)
+{
+	PDU(req)->next = NULL;
+	PDU(req)->rx = rx;
+	if (rx->wait_tail)
+		PDU(rx->wait_tail)->next = req;
+	else
+		rx->wait_head = req;
+	rx->wait_tail = req;
+}
+
+static struct zn_uring_req *rx_pop(struct rx_state *rx)
+{
+	struct zn_uring_req *req = rx->wait_head;
+
+	if (req) {
+		rx->wait_head = PDU(req)->next;
+		if (!rx->wait_head)
+			rx->wait_tail = NULL;
+		PDU(req)->rx = NULL;
+	}
+	return req;
+}
+
+/* Datagrams wait on the endpoint: hand them to the waiting RECVs in order. */
+static void rx_serve(struct zn_sock *s)
+{
+	struct rx_state *rx = s->rx_priv;
+	struct zn_uring_req *req;
+
+	while (rx && rx->wait_head && zn_udp_rx_pending(s->ep)) {
+		req = rx_pop(rx);
+		zn_uring_req_complete(req, recv_one(s, req), 0);
+		rx = s->rx_priv;	/* a completed link may have gone on to anything */
+	}
+}
+
+static void rx_fini(struct zn_sock *s)
+{
+	struct rx_state *rx = s->rx_priv;
+	struct zn_uring_req *req;
+
+	if (!rx)
+		return;
+	while ((req = rx_pop(rx)))
+		zn_uring_req_complete(req, -ECANCELED, 0);
+	free(rx);
+	s->rx_priv = NULL;
+}
+
+static struct rx_state *rx_get(struct zn_sock *s)
+{
+	struct rx_state *rx = s->rx_priv;
+
+	if (rx)
+		return rx;
+	rx = calloc(1, sizeof(*rx));
+	if (!rx)
+		return NULL;
+	rx->s = s;
+	s->rx_priv = rx;
+	s->rx_serve = rx_serve;
+	s->rx_fini = rx_fini;
+	return rx;
+}
+
+static int recv_issue(struct zn_uring_req *req)
+{
+	struct recv_pdu *p = PDU(req);
+	struct zn_sock *s = zn_sock_of_req(req);
+	struct rx_state *rx;
+	int rc;
+
+	if (!s) {
+		rc = -ENOTSOCK;
+		goto out;
+	}
+	if (p->msg_flags & MSG_ERRQUEUE) {
+		rc = -EAGAIN;
+		goto out;
+	}
+	if (p->msg_flags & ~(uint32_t)RECV_MSG_OK) {
+		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECV msg_flags 0x%x not supported (known: "
+			  "MSG_DONTWAIT, MSG_TRUNC, MSG_WAITALL, MSG_NOSIGNAL, MSG_CMSG_CLOEXEC): "
+			  "-EINVAL", p->msg_flags & ~(uint32_t)RECV_MSG_OK);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (p->flags & IORING_RECVSEND_FIXED_BUF) {
+		rc = zn_uring_fixed_buf(req->ring, p->buf_index, p->addr, p->len, NULL);
+		if (rc)
+			goto out;
+	}
+	rc = zn_sock_bind(s, req->ring);
+	if (rc)
+		goto out;
+	rx = rx_get(s);
+	if (!rx) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!rx->wait_head && !(p->flags & IORING_RECVSEND_POLL_FIRST) &&
+	    zn_udp_rx_pending(s->ep)) {
+		rc = recv_one(s, req);
+		goto out;
+	}
+	if (p->msg_flags & MSG_DONTWAIT) {
+		rc = -EAGAIN;
+		goto out;
+	}
+	rx_push(rx, req);
+	return ZN_URING_ISSUE_ASYNC;
+out:
+	req->res = rc;
+	return ZN_URING_ISSUE_DONE;
+}
+
+static void recv_cancel(struct zn_uring_req *req)
+{
+	struct recv_pdu *p = PDU(req);
+	struct rx_state *rx = p->rx;
+	struct zn_uring_req **pp;
+
+	if (!rx)
+		return;
+	for (pp = &rx->wait_head; *pp; pp = &PDU(*pp)->next)
+		if (*pp == req) {
+			*pp = p->next;
+			break;
+		}
+	rx->wait_tail = NULL;
+	for (struct zn_uring_req *q = rx->wait_head; q; q = PDU(q)->next)
+		rx->wait_tail = q;
+	p->rx = NULL;
+}
+
+static int recv_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	struct recv_pdu *p = PDU(req);
+
+	memset(p, 0, sizeof(*p));
+	if (sqe->addr2)
+		return -EINVAL;
+	p->addr = sqe->addr;
+	p->len = sqe->len;
+	if ((int32_t)p->len < 0)
+		return -EINVAL;
+	p->flags = sqe->ioprio;
+	if (p->flags & ~RECV_IOPRIO)
+		return -EINVAL;
+	if ((p->flags & IORING_RECVSEND_FIXED_BUF) &&
+	    ((req->sqe_flags & IOSQE_BUFFER_SELECT) ||
+	     (p->flags & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE))))
+		return -EINVAL;
+	p->buf_index = sqe->buf_index;
+	p->msg_flags = sqe->msg_flags;
+	if ((req->sqe_flags & IOSQE_BUFFER_SELECT) ||
+	    (p->flags & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE))) {
+		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECV with provided buffers, MULTISHOT or "
+			  "BUNDLE is not supported by zcnic (use RECV_ZC for a stream of "
+			  "datagrams): -EINVAL");
+		return -EINVAL;
+	}
+	if (sqe->optlen)
+		return -EINVAL;
+	return 0;
+}
+
+const struct zn_uring_op zn_recv_op = {
+	.name = "RECV", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_BUFFER_SELECT,
+	.prep = recv_prep, .issue = recv_issue, .cancel = recv_cancel,
+};

@@ -1,0 +1,805 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IORING_OP_SEND, IORING_OP_SEND_ZC and IORING_OP_SENDMSG_ZC on zcnic UDP
+ * sockets (see core/uring/net_ops.h for the path a send takes).
+ *
+ * SQE validation and error codes follow the kernel's io_uring/net.c
+ * (io_sendmsg_prep, io_send_setup, io_send_zc_prep, io_sendmsg_zc,
+ * io_sendrecv_fail) and, for what the socket layer would say, udp_sendmsg:
+ *  - SEND: ioprio outside POLL_FIRST|BUNDLE|VECTORIZED|FIXED_BUF -EINVAL;
+ *    FIXED_BUF with BUNDLE or VECTORIZED -EINVAL; BUNDLE needs provided
+ *    buffers, which zcnic does not have: -EINVAL (logged); __pad3 -EINVAL.
+ *  - SEND_ZC/SENDMSG_ZC: __pad2[0], addr3 or IOSQE_CQE_SKIP_SUCCESS -EINVAL with
+ *    no notification (the kernel checks them before allocating one). Every
+ *    later failure, at prep or at issue, completes with F_MORE and one
+ *    notification (res 0, or IORING_NOTIF_USAGE_ZC_COPIED with
+ *    REPORT_USAGE: nothing went out zero-copy), posted after the result.
+ *    ioprio outside POLL_FIRST|FIXED_BUF|REPORT_USAGE|VECTORIZED -EINVAL;
+ *    SENDMSG_ZC with addr2 or file_index -EINVAL. addr3 must be 0
+ *    (-EINVAL, no notification), as in every released kernel read; a 2026
+ *    patch making it the notification's user_data is not followed yet.
+ *  - destination: sqe->addr2/addr_len (SEND, SEND_ZC) or msg_name: read at
+ *    prep (addr_len > 128 -EINVAL, unreadable -EFAULT); at send time fewer
+ *    than 16 bytes or port 0 -EINVAL, a family other than AF_INET/AF_UNSPEC
+ *    -EAFNOSUPPORT. None given: the connected peer, or -EDESTADDRREQ.
+ *  - payload above the netdev's MTU - 28: -EMSGSIZE (no IP fragmentation);
+ *    a bad buffer (NULL, unmapped, unreadable) -EFAULT, detected without
+ *    touching it; FIXED_BUF with a range outside registered buffer
+ *    buf_index, or a bad index, -EFAULT (at issue, as io_import_reg_buf).
+ *  - msg_flags: MSG_DONTWAIT (a full TX path fails with -EAGAIN instead of
+ *    waiting), MSG_NOSIGNAL, MSG_WAITALL, MSG_CONFIRM, MSG_DONTROUTE,
+ *    MSG_EOR, MSG_ZEROCOPY are accepted (UDP ignores them); MSG_OOB is
+ *    -EOPNOTSUPP (UDP's answer); MSG_MORE (corking) is -EOPNOTSUPP here;
+ *    any other bit -EINVAL (logged). SENDMSG_ZC: msg_control must be empty
+ *    (no UDP control messages here; -EINVAL, logged).
+ *
+ * A full TX path (header slab, the endpoint's in-flight limit, an ARP queue,
+ * bounce buffers, send slots) does not fail the send: the request waits and
+ * is retried on the next poll, in submission order per socket. POLL_FIRST
+ * sends wait for the next poll from the start.
+ *
+ * Zero copy (SEND_ZC, SENDMSG_ZC): a registered buffer is made reachable on
+ * first use with a netdev (net_mem.c); plain memory already in a zn DMA
+ * region mapped to the netdev goes as it is; anything else is copied into a
+ * bounce buffer (REPORT_USAGE: ZC_COPIED). Zero-copy segments go without
+ * their VA, so core/net leaves the UDP checksum 0 (RFC 768, IPv4) instead
+ * of reading the payload; copied payloads get a checksum.
+ *
+ * Departures from the kernel, on purpose:
+ *  - the result CQE of a send means "queued to the NIC", not "handed to
+ *    the stack"; the notification means "the NIC finished reading it";
+ *  - a send cancelled by a failed link predecessor gets -ECANCELED without
+ *    F_MORE and no notification (the kernel posts F_MORE and a
+ *    notification: it allocated one at prep; ours is made at issue);
+ *  - sends still waiting when their socket closes complete with -ECANCELED
+ *    (no F_MORE); sends already queued get their notification once the NIC
+ *    is done: close waits for that (at most TX_DRAIN_MS);
+ *  - the iovec array of SENDMSG_ZC / VECTORIZED is read at issue (normally
+ *    inside the submit call), not at prep.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#include "core/uring/net_ops.h"
+#include "zcnic/log.h"
+
+#define SEND_LOG	"uring-send"
+#define TX_SLOTS	512	/* sends captured per socket: in flight + waiting */
+#define TX_REAP_BATCH	64
+#define TX_DRAIN_MS	100	/* close: how long to wait for the NIC (netif_destroy's bound) */
+#define IOV_BATCH	32	/* iovecs read at once on the copy path */
+#define NET_MAX_IOV	1024	/* UIO_MAXIOV */
+
+#define SEND_IOPRIO	(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_BUNDLE |		\
+			 IORING_SEND_VECTORIZED | IORING_RECVSEND_FIXED_BUF)
+#define ZC_IOPRIO	(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_FIXED_BUF |	\
+			 IORING_SEND_ZC_REPORT_USAGE | IORING_SEND_VECTORIZED)
+#define SEND_MSG_OK	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_WAITALL | MSG_CONFIRM |	\
+			 MSG_DONTROUTE | MSG_EOR | MSG_ZEROCOPY)
+
+enum { K_SEND = 0, K_SEND_ZC, K_SENDMSG_ZC };
+
+struct send_pdu {
+	uint64_t addr;			/* buffer, or iovec array (vec) */
+	uint64_t notif_ud;
+	struct zn_uring_req *next;	/* the socket's wait FIFO */
+	struct tx_state *tx;		/* while waiting */
+	uint32_t len;			/* bytes, or iovec count (vec) */
+	uint32_t msg_flags;
+	struct net_dst dst;
+	uint16_t flags;			/* ioprio */
+	uint16_t buf_index;
+	uint16_t slot;			/* captured slot + 1; 0: none */
+	uint8_t kind;
+	uint8_t vec;
+	int16_t err;			/* ZC: a prep failure, reported at issue */
+};
+_Static_assert(sizeof(struct send_pdu) <= ZN_URING_REQ_PDU, "send pdu too big");
+
+#define PDU(req) ((struct send_pdu *)(req)->pdu)
+
+struct tx_slot {
+	struct zn_net_seg seg[ZN_UDP_MAX_SEGS];
+	struct net_fixmap *fm[ZN_UDP_MAX_SEGS];
+	void *bounce;
+	uint64_t notif_ud;
+	uint32_t nseg, len;
+	uint16_t next_free;
+	bool busy;			/* handed to zn_udp_send, not completed */
+	bool notif, report, copied, used;
+};
+
+struct tx_state {
+	struct zn_sock *s;
+	struct zn_uring *ring;
+	struct net_dev *nd;
+	uint32_t mtu_payload;
+	uint32_t inflight;		/* slots handed to zn_udp_send */
+	uint32_t nfree;
+	uint16_t free_head;
+	struct zn_uring_req *wait_head, *wait_tail;
+	struct tx_slot slot[TX_SLOTS];
+};
+
+/* ---- slots ----------------------------------------------------------------- */
+
+static struct tx_slot *slot_alloc(struct tx_state *tx, uint16_t *idx)
+{
+	struct tx_slot *sl;
+
+	if (!tx->nfree)
+		return NULL;
+	*idx = tx->free_head;
+	sl = &tx->slot[*idx];
+	tx->free_head = sl->next_free;
+	tx->nfree--;
+	memset(sl, 0, sizeof(*sl));
+	return sl;
+}
+
+/* Give back what a slot holds (the NIC is done with it, or never saw it). */
+static void slot_release(struct tx_state *tx, uint16_t idx)
+{
+	struct tx_slot *sl = &tx->slot[idx];
+
+	if (sl->bounce)
+		zn_net_bounce_put(tx->nd, sl->bounce);
+	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++)
+		zn_net_fixmap_put(sl->fm[i]);
+	sl->bounce = NULL;
+	memset(sl->fm, 0, sizeof(sl->fm));
+	sl->next_free = tx->free_head;
+	tx->free_head = idx;
+	tx->nfree++;
+}
+
+static int32_t notif_res(bool report, bool copied)
+{
+	return report && copied ? (int32_t)IORING_NOTIF_USAGE_ZC_COPIED : 0;
+}
+
+/* The NIC finished frame idx: its notification, then the slot is free. */
+static void slot_done(struct tx_state *tx, uint16_t idx, bool post)
+{
+	struct tx_slot *sl = &tx->slot[idx];
+
+	if (!sl->busy)
+		return;	/* not ours in flight: a device bug, never trusted */
+	sl->busy = false;
+	if (sl->notif && post)
+		zn_uring_post_cqe(tx->ring, sl->notif_ud, notif_res(sl->report, sl->copied || !sl->used),
+				  IORING_CQE_F_NOTIF, NULL, 0);
+	tx->inflight--;
+	slot_release(tx, idx);
+}
+
+/* ---- capturing a payload ---------------------------------------------------- */
+
+/* The iovecs of a vectored send, n of them from index first. */
+static int iov_read(const struct send_pdu *p, uint32_t first, uint32_t n, struct iovec *out)
+{
+	return zn_ucopy_from(out, (const struct iovec *)(uintptr_t)p->addr + first,
+			     n * sizeof(*out));
+}
+
+static int fixed_check(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v)
+{
+	if (!(p->flags & IORING_RECVSEND_FIXED_BUF))
+		return 0;
+	return zn_uring_fixed_buf(r, p->buf_index, (uintptr_t)v->iov_base, v->iov_len, NULL);
+}
+
+/* Zero copy, if every piece is reachable by the device. 1 done, 0 no, < 0 error. */
+static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send_pdu *p,
+		      const struct iovec *v, uint32_t n, struct tx_slot *sl)
+{
+	struct zn_netdev *dev = tx->s->dev;
+	uint32_t k = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t iova;
+
+		rc = fixed_check(r, p, &v[i]);
+		if (rc)
+			return rc;
+		if (!v[i].iov_len)
+			continue;	/* nothing to send from it; a segment may not be empty */
+		if (p->flags & IORING_RECVSEND_FIXED_BUF) {
+			if (!zn_net_fixmap_get(r, p->buf_index, dev, (uintptr_t)v[i].iov_base,
+					       (uint32_t)v[i].iov_len, &iova, &sl->fm[k]))
+				return 0;
+		} else if (zn_netdev_iova(dev, v[i].iov_base, v[i].iov_len, &iova)) {
+			return 0;
+		}
+		/* no VA: core/net does not read the payload (UDP checksum 0) */
+		sl->seg[k].iova = iova;
+		sl->seg[k].va = NULL;
+		sl->seg[k].len = (uint32_t)v[i].iov_len;
+		k++;
+	}
+	sl->nseg = k;
+	sl->used = k > 0;
+	return 1;
+}
+
+static int copy_iovs(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
+		     uint32_t n, uint8_t *dst, uint32_t *off)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = fixed_check(r, p, &v[i]);
+
+		if (rc)
+			return rc;
+		if (zn_ucopy_from(dst + *off, v[i].iov_base, v[i].iov_len))
+			return -EFAULT;
+		*off += (uint32_t)v[i].iov_len;
+	}
+	return 0;
+}
+
+/* Copy the whole payload into a bounce buffer. */
+static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct send_pdu *p,
+			const struct iovec *v, uint32_t n, uint32_t total, struct tx_slot *sl)
+{
+	uint32_t off = 0;
+	uint64_t iova;
+	void *b;
+	int rc;
+
+	if (!total) {
+		/* an empty datagram; the ranges are still checked */
+		for (uint32_t i = 0; v && i < n; i++)
+			if ((rc = fixed_check(r, p, &v[i])))
+				return rc;
+		sl->nseg = 0;
+		sl->copied = true;
+		return 0;
+	}
+	rc = zn_net_bounce_get(tx->nd, total, &b, &iova);
+	if (rc)
+		return rc;
+	sl->bounce = b;
+	if (v) {
+		rc = copy_iovs(r, p, v, n, b, &off);
+	} else {
+		/* more iovecs than we keep at once: in batches */
+		struct iovec batch[IOV_BATCH];
+
+		for (uint32_t i = 0; !rc && i < p->len; i += IOV_BATCH) {
+			uint32_t m = p->len - i < IOV_BATCH ? p->len - i : IOV_BATCH;
+
+			rc = iov_read(p, i, m, batch) ? -EFAULT : copy_iovs(r, p, batch, m, b, &off);
+		}
+	}
+	if (rc)
+		return rc;	/* the caller releases the slot and its bounce buffer */
+	sl->seg[0] = (struct zn_net_seg){ .iova = iova, .va = b, .len = total };
+	sl->nseg = 1;
+	sl->copied = true;
+	return 0;
+}
+
+/* The byte count of a vectored send; iovecs read in batches. */
+static int iov_total(const struct send_pdu *p, uint64_t *total)
+{
+	struct iovec batch[IOV_BATCH];
+
+	*total = 0;
+	for (uint32_t i = 0; i < p->len; i += IOV_BATCH) {
+		uint32_t m = p->len - i < IOV_BATCH ? p->len - i : IOV_BATCH;
+
+		if (iov_read(p, i, m, batch))
+			return -EFAULT;
+		for (uint32_t k = 0; k < m; k++) {
+			if ((ssize_t)batch[k].iov_len < 0)
+				return -EINVAL;
+			*total += batch[k].iov_len;
+		}
+	}
+	return 0;
+}
+
+/* Fill slot sl with req's payload: 0 or -errno (-EAGAIN: wait and retry). */
+static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot *sl)
+{
+	struct send_pdu *p = PDU(req);
+	struct iovec one, few[ZN_UDP_MAX_SEGS], *v;
+	uint64_t total;
+	uint32_t n;
+	int rc;
+
+	if (p->vec) {
+		rc = iov_total(p, &total);
+		if (rc)
+			return rc;
+		n = p->len;
+		v = NULL;
+		if (n <= ZN_UDP_MAX_SEGS) {
+			if (iov_read(p, 0, n, few))
+				return -EFAULT;
+			v = few;
+		}
+	} else {
+		one.iov_base = (void *)(uintptr_t)p->addr;
+		one.iov_len = p->len;
+		total = p->len;
+		n = 1;
+		v = &one;
+	}
+	if (total > tx->mtu_payload)
+		return -EMSGSIZE;
+	sl->len = (uint32_t)total;
+	if (p->kind != K_SEND && v) {
+		rc = capture_zc(tx, req->ring, p, v, n, sl);
+		if (rc)
+			return rc < 0 ? rc : 0;
+		/* some piece is not reachable: undo, then copy it all */
+		for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++) {
+			zn_net_fixmap_put(sl->fm[i]);
+			sl->fm[i] = NULL;
+		}
+	}
+	return capture_copy(tx, req->ring, p, v, n, (uint32_t)total, sl);
+}
+
+/* ---- sending ------------------------------------------------------------------ */
+
+static int msg_flags_check(uint32_t f)
+{
+	if (f & MSG_OOB)
+		return -EOPNOTSUPP;
+	if (f & MSG_MORE) {
+		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "MSG_MORE (corking) is not supported on zcnic "
+			  "UDP sockets: send whole datagrams (-EOPNOTSUPP)");
+		return -EOPNOTSUPP;
+	}
+	if (f & ~(uint32_t)SEND_MSG_OK) {
+		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "send msg_flags 0x%x not supported (known: "
+			  "MSG_DONTWAIT, MSG_NOSIGNAL, MSG_WAITALL, MSG_CONFIRM, MSG_DONTROUTE, "
+			  "MSG_EOR, MSG_ZEROCOPY): -EINVAL", f & ~(uint32_t)SEND_MSG_OK);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * One attempt: bytes queued (>= 0), -EAGAIN (wait; a captured slot stays
+ * with the request), or another -errno (nothing held any more).
+ */
+static int try_send(struct tx_state *tx, struct zn_uring_req *req)
+{
+	struct send_pdu *p = PDU(req);
+	struct zn_addr4 dst = { 0 };
+	struct tx_slot *sl;
+	uint16_t idx;
+	int rc;
+
+	if (p->dst.state == NET_DST_BAD)
+		return p->dst.err;
+	if (!p->slot) {
+		sl = slot_alloc(tx, &idx);
+		if (!sl)
+			return -EAGAIN;
+		rc = capture(tx, req, sl);
+		if (rc) {
+			slot_release(tx, idx);
+			return rc;
+		}
+		p->slot = (uint16_t)(idx + 1);
+	}
+	idx = (uint16_t)(p->slot - 1);
+	sl = &tx->slot[idx];
+	if (p->dst.state == NET_DST_OK) {
+		dst.ip = p->dst.ip;
+		dst.port = p->dst.port;
+	}
+	rc = zn_udp_send(tx->s->ep, p->dst.state == NET_DST_OK ? &dst : NULL, sl->seg, sl->nseg,
+			 idx);
+	if (rc == -EAGAIN)
+		return rc;
+	p->slot = 0;
+	if (rc) {
+		slot_release(tx, idx);
+		/* core/net's "no destination" when we gave none: not connected */
+		return rc == -EINVAL && p->dst.state == NET_DST_NONE ? -EDESTADDRREQ : rc;
+	}
+	sl->notif = p->kind != K_SEND;
+	sl->notif_ud = p->notif_ud;
+	sl->report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
+	sl->busy = true;
+	tx->inflight++;
+	return (int)sl->len;
+}
+
+static void wait_push(struct tx_state *tx, struct zn_uring_req *req)
+{
+	PDU(req)->next = NULL;
+	PDU(req)->tx = tx;
+	if (tx->wait_tail)
+		PDU(tx->wait_tail)->next = req;
+	else
+		tx->wait_head = req;
+	tx->wait_tail = req;
+}
+
+static struct zn_uring_req *wait_pop(struct tx_state *tx)
+{
+	struct zn_uring_req *req = tx->wait_head;
+
+	if (req) {
+		tx->wait_head = PDU(req)->next;
+		if (!tx->wait_head)
+			tx->wait_tail = NULL;
+		PDU(req)->tx = NULL;
+	}
+	return req;
+}
+
+static void wait_drop_slot(struct tx_state *tx, struct zn_uring_req *req)
+{
+	if (PDU(req)->slot) {
+		slot_release(tx, (uint16_t)(PDU(req)->slot - 1));
+		PDU(req)->slot = 0;
+	}
+}
+
+/* A waiting request's outcome: its CQE now, and for a failed ZC send the
+ * notification right behind it. */
+static void finish_async(struct zn_uring_req *req, int rc)
+{
+	struct send_pdu *p = PDU(req);
+	struct zn_uring *r = req->ring;
+	uint64_t ud = p->notif_ud;
+	bool zc = p->kind != K_SEND;
+	bool report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
+
+	zn_uring_req_complete(req, rc, zc ? IORING_CQE_F_MORE : 0);
+	/* req may be gone now (its link went on) */
+	if (zc && rc < 0)
+		zn_uring_post_cqe(r, ud, notif_res(report, true), IORING_CQE_F_NOTIF, NULL, 0);
+}
+
+static void tx_reap(struct tx_state *tx, bool post)
+{
+	struct zn_udp_tx_done d[TX_REAP_BATCH];
+	uint32_t n;
+
+	while ((n = zn_udp_tx_reap(tx->s->ep, d, TX_REAP_BATCH)) > 0)
+		for (uint32_t i = 0; i < n; i++) {
+			if (d[i].cookie >= TX_SLOTS) {
+				ZN_LOG_RL(ZN_LOG_ERR, SEND_LOG, "send completion with unknown "
+					  "cookie %llu ignored", (unsigned long long)d[i].cookie);
+				continue;
+			}
+			slot_done(tx, (uint16_t)d[i].cookie, post);
+		}
+}
+
+/* The binding's poll: completions first (they free room), then waiters. */
+static void tx_serve(struct zn_sock *s)
+{
+	struct tx_state *tx = s->tx_priv;
+	struct zn_uring_req *req;
+
+	if (!tx || (!tx->inflight && !tx->wait_head))
+		return;
+	if (tx->inflight)
+		tx_reap(tx, true);
+	while ((req = tx->wait_head)) {
+		int rc = try_send(tx, req);
+
+		if (rc == -EAGAIN && !(PDU(req)->msg_flags & MSG_DONTWAIT))
+			break;
+		wait_pop(tx);
+		finish_async(req, rc);
+	}
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The socket closes or its ring exits: waiters are cancelled, frames on the
+ * NIC are waited for (their notifications posted while the ring lives). */
+static void tx_fini(struct zn_sock *s)
+{
+	struct tx_state *tx = s->tx_priv;
+	struct zn_uring_req *req;
+	bool post;
+	uint64_t end;
+
+	if (!tx)
+		return;
+	post = !zn_net_ring_exiting(tx->ring);
+	while ((req = wait_pop(tx))) {
+		wait_drop_slot(tx, req);
+		zn_uring_req_complete(req, -ECANCELED, 0);
+	}
+	end = mono_ms() + TX_DRAIN_MS;
+	while (tx->inflight) {
+		zn_netdev_poll(s->dev);
+		tx_reap(tx, post);
+		if (mono_ms() > end)
+			break;
+	}
+	if (tx->inflight) {
+		ZN_WARN(SEND_LOG, "socket %d closes with %u sends the NIC did not complete in "
+			"%u ms; their buffers are released now", s->handle, tx->inflight,
+			TX_DRAIN_MS);
+		for (uint16_t i = 0; i < TX_SLOTS; i++)
+			slot_done(tx, i, post);
+	}
+	zn_net_dev_put(tx->nd);
+	free(tx);
+	s->tx_priv = NULL;
+}
+
+static struct tx_state *tx_get(struct zn_sock *s)
+{
+	struct tx_state *tx = s->tx_priv;
+	const struct zn_netdev_conf *c;
+
+	if (tx)
+		return tx;
+	tx = calloc(1, sizeof(*tx));
+	if (!tx)
+		return NULL;
+	tx->nd = zn_net_dev_get(s->dev);
+	if (!tx->nd) {
+		free(tx);
+		return NULL;
+	}
+	c = zn_netdev_conf(s->dev);
+	tx->s = s;
+	tx->ring = s->ring;
+	tx->mtu_payload = c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
+	for (uint16_t i = 0; i < TX_SLOTS; i++)
+		tx->slot[i].next_free = (uint16_t)(i + 1);
+	tx->nfree = TX_SLOTS;
+	s->tx_priv = tx;
+	s->tx_serve = tx_serve;
+	s->tx_fini = tx_fini;
+	return tx;
+}
+
+/* ---- the ops -------------------------------------------------------------------- */
+
+/* A ZC send that failed before reaching the NIC (its result CQE is posted
+ * when issue returns): F_MORE on it, and its notification after it. */
+static void zc_fail(struct zn_uring_req *req)
+{
+	struct send_pdu *p = PDU(req);
+
+	if (!zn_net_notif_defer(req->ring, p->notif_ud,
+				notif_res(p->flags & IORING_SEND_ZC_REPORT_USAGE, true)))
+		req->cflags = IORING_CQE_F_MORE;
+}
+
+static int send_issue(struct zn_uring_req *req)
+{
+	struct send_pdu *p = PDU(req);
+	struct zn_sock *s = zn_sock_of_req(req);
+	struct tx_state *tx;
+	int rc;
+
+	if (p->err) {
+		rc = p->err;
+		goto out;
+	}
+	if (!s) {
+		rc = -ENOTSOCK;
+		goto out;
+	}
+	rc = msg_flags_check(p->msg_flags);
+	if (rc)
+		goto out;
+	rc = zn_sock_bind(s, req->ring);
+	if (rc)
+		goto out;
+	tx = tx_get(s);
+	if (!tx) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* behind earlier waiters, or asked to wait for the next poll */
+	if (tx->wait_head || (p->flags & IORING_RECVSEND_POLL_FIRST)) {
+		if (tx->wait_head && (p->msg_flags & MSG_DONTWAIT)) {
+			rc = -EAGAIN;
+			goto out;
+		}
+		wait_push(tx, req);
+		return ZN_URING_ISSUE_ASYNC;
+	}
+	rc = try_send(tx, req);
+	if (rc == -EAGAIN && !(p->msg_flags & MSG_DONTWAIT)) {
+		wait_push(tx, req);
+		return ZN_URING_ISSUE_ASYNC;
+	}
+out:
+	req->res = rc;
+	if (p->kind != K_SEND) {
+		if (rc >= 0)
+			req->cflags = IORING_CQE_F_MORE;	/* the slot posts the notification */
+		else
+			zc_fail(req);
+	}
+	return ZN_URING_ISSUE_DONE;
+}
+
+static void send_cancel(struct zn_uring_req *req)
+{
+	struct send_pdu *p = PDU(req);
+	struct tx_state *tx = p->tx;
+	struct zn_uring_req **pp;
+
+	if (!tx)
+		return;
+	for (pp = &tx->wait_head; *pp; pp = &PDU(*pp)->next)
+		if (*pp == req) {
+			*pp = p->next;
+			break;
+		}
+	tx->wait_tail = NULL;
+	for (struct zn_uring_req *q = tx->wait_head; q; q = PDU(q)->next)
+		tx->wait_tail = q;
+	wait_drop_slot(tx, req);
+	p->tx = NULL;
+}
+
+/* sqe->addr2/addr_len, the "sendto" form. */
+static int dst_from_sqe(struct send_pdu *p, const struct io_uring_sqe *sqe)
+{
+	if (!sqe->addr2)
+		return 0;
+	return zn_net_dst_read((const void *)(uintptr_t)sqe->addr2, sqe->addr_len, &p->dst);
+}
+
+static void pdu_init(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uint8_t kind)
+{
+	struct send_pdu *p = PDU(req);
+
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->addr = sqe->addr;
+	p->len = sqe->len;
+	p->flags = sqe->ioprio;
+	p->msg_flags = sqe->msg_flags;
+	p->notif_ud = req->user_data;
+}
+
+static int send_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	struct send_pdu *p = PDU(req);
+
+	pdu_init(req, sqe, K_SEND);
+	if ((int32_t)sqe->len < 0)
+		return -EINVAL;
+	if (p->flags & ~SEND_IOPRIO)
+		return -EINVAL;
+	if ((p->flags & IORING_RECVSEND_FIXED_BUF) &&
+	    (p->flags & (IORING_RECVSEND_BUNDLE | IORING_SEND_VECTORIZED)))
+		return -EINVAL;
+	if (p->flags & IORING_RECVSEND_BUNDLE) {
+		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "SEND with IORING_RECVSEND_BUNDLE needs provided "
+			  "buffers, which zcnic does not offer: -EINVAL");
+		return -EINVAL;
+	}
+	p->buf_index = sqe->buf_index;
+	if (sqe->__pad3[0])
+		return -EINVAL;
+	if (p->flags & IORING_SEND_VECTORIZED) {
+		if (p->len > NET_MAX_IOV)
+			return -EINVAL;
+		p->vec = 1;
+	}
+	return dst_from_sqe(p, sqe);
+}
+
+/*
+ * A ZC send that fails after the point where the kernel allocated its
+ * notification: the failure is reported at issue, where its result CQE
+ * is certain to be posted before the notification (a failure at prep
+ * could have its CQE suppressed by a CQE_SKIP_SUCCESS link head, and the
+ * notification would come alone). Departure: such a send fails as its
+ * chain reaches it, not at submission.
+ */
+static int zc_later(struct send_pdu *p, int err)
+{
+	p->err = (int16_t)err;
+	return 0;
+}
+
+/* SEND_ZC and SENDMSG_ZC, io_send_zc_prep's order. */
+static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uint8_t kind)
+{
+	struct send_pdu *p = PDU(req);
+	struct msghdr m;
+	int rc;
+
+	pdu_init(req, sqe, kind);
+	if (sqe->__pad2[0] || sqe->addr3)
+		return -EINVAL;
+	if (req->sqe_flags & IOSQE_CQE_SKIP_SUCCESS)
+		return -EINVAL;	/* the kernel does not support it "just yet" */
+	/* from here on the kernel holds a notification: failures get one */
+	if (p->flags & ~ZC_IOPRIO) {
+		p->flags = 0;	/* rejected before REPORT_USAGE took effect */
+		return zc_later(p, -EINVAL);
+	}
+	p->buf_index = sqe->buf_index;
+	if (kind == K_SEND_ZC) {
+		if (sqe->__pad3[0])
+			return zc_later(p, -EINVAL);
+		rc = dst_from_sqe(p, sqe);
+		if (rc)
+			return zc_later(p, rc);
+		if (p->flags & IORING_SEND_VECTORIZED) {
+			if (p->len > NET_MAX_IOV)
+				return zc_later(p, -EINVAL);
+			p->vec = 1;
+		}
+		return 0;
+	}
+	if (sqe->addr2 || sqe->file_index)
+		return zc_later(p, -EINVAL);
+	/* the msghdr is read now, as the kernel copies it at prep */
+	if (zn_ucopy_from(&m, (const void *)(uintptr_t)sqe->addr, sizeof(m)))
+		return zc_later(p, -EFAULT);
+	if (m.msg_name) {
+		/* __copy_msghdr: a negative length -EINVAL, a longer one cut to
+		 * sockaddr_storage; udp_sendmsg judges what is left */
+		int nl = (int)m.msg_namelen;
+
+		if (nl < 0)
+			return zc_later(p, -EINVAL);
+		rc = zn_net_dst_read(m.msg_name, nl > (int)sizeof(struct sockaddr_storage) ?
+				     (int)sizeof(struct sockaddr_storage) : nl, &p->dst);
+		if (rc)
+			return zc_later(p, rc);
+	}
+	if (m.msg_controllen) {
+		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "SENDMSG_ZC with control messages: zcnic UDP "
+			  "sockets take none: -EINVAL");
+		return zc_later(p, -EINVAL);
+	}
+	if (m.msg_iovlen > NET_MAX_IOV)
+		return zc_later(p, -EMSGSIZE);
+	p->addr = (uintptr_t)m.msg_iov;
+	p->len = (uint32_t)m.msg_iovlen;
+	p->vec = 1;
+	return 0;
+}
+
+static int send_zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	return zc_prep(req, sqe, K_SEND_ZC);
+}
+
+static int sendmsg_zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	return zc_prep(req, sqe, K_SENDMSG_ZC);
+}
+
+const struct zn_uring_op zn_send_op = {
+	.name = "SEND", .flags = ZN_URING_OP_NEEDS_FILE,
+	.prep = send_prep, .issue = send_issue, .cancel = send_cancel,
+};
+
+const struct zn_uring_op zn_send_zc_op = {
+	.name = "SEND_ZC", .flags = ZN_URING_OP_NEEDS_FILE,
+	.prep = send_zc_prep, .issue = send_issue, .cancel = send_cancel,
+};
+
+const struct zn_uring_op zn_sendmsg_zc_op = {
+	.name = "SENDMSG_ZC", .flags = ZN_URING_OP_NEEDS_FILE,
+	.prep = sendmsg_zc_prep, .issue = send_issue, .cancel = send_cancel,
+};
