@@ -71,9 +71,9 @@ const char bench_usage[] =
 "                       1 rep, 2000 messages; explicit options still win\n"
 "  -h, --help           this text\n";
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int usage_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int usage_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -202,54 +202,54 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, char *err, siz
 		case O_SUITES:
 			o->suites = 0;
 			if (for_each_item(optarg, suite_item, &o->suites))
-				return fail(err, errlen, "--suites %s: expected a list of send, recv, msgring",
+				return usage_err(err, errlen, "--suites %s: expected a list of send, recv, msgring",
 					    optarg);
 			break;
 		case O_TRANSPORTS:
 			o->transports = 0;
 			if (for_each_item(optarg, transport_item, &o->transports))
-				return fail(err, errlen,
+				return usage_err(err, errlen,
 					    "--transports %s: expected a list of loopback, veth, nicsim",
 					    optarg);
 			break;
 		case O_SIZES:
 			o->nsizes = 0;
 			if (for_each_item(optarg, size_item, o))
-				return fail(err, errlen,
+				return usage_err(err, errlen,
 					    "--sizes %s: expected up to %d distinct sizes, %d-%d bytes",
 					    optarg, BENCH_MAX_SIZES, MIN_SIZE, BENCH_MAX_SIZE);
 			break;
 		case O_DURATION:
 			if (parse_uint(optarg, 1, MAX_DURATION_MS, &v))
-				return fail(err, errlen, "--duration-ms %s: expected 1-%d", optarg,
+				return usage_err(err, errlen, "--duration-ms %s: expected 1-%d", optarg,
 					    MAX_DURATION_MS);
 			o->duration_ms = (unsigned)v;
 			have_dur = true;
 			break;
 		case O_REPS:
 			if (parse_uint(optarg, 1, MAX_REPS, &v))
-				return fail(err, errlen, "--reps %s: expected 1-%d", optarg, MAX_REPS);
+				return usage_err(err, errlen, "--reps %s: expected 1-%d", optarg, MAX_REPS);
 			o->reps = (unsigned)v;
 			have_reps = true;
 			break;
 		case O_BATCH:
 			if (parse_uint(optarg, 1, MAX_BATCH, &v))
-				return fail(err, errlen, "--batch %s: expected 1-%d", optarg, MAX_BATCH);
+				return usage_err(err, errlen, "--batch %s: expected 1-%d", optarg, MAX_BATCH);
 			o->batch = (unsigned)v;
 			break;
 		case O_MSGS:
 			if (parse_uint(optarg, 1, MAX_MSGS, &v))
-				return fail(err, errlen, "--msgs %s: expected 1-%d", optarg, MAX_MSGS);
+				return usage_err(err, errlen, "--msgs %s: expected 1-%d", optarg, MAX_MSGS);
 			o->msgs = (unsigned)v;
 			have_msgs = true;
 			break;
 		case O_CPU:
 			if (parse_cpus(optarg, o->cpu))
-				return fail(err, errlen, "--cpu %s: expected two CPU numbers, A,B", optarg);
+				return usage_err(err, errlen, "--cpu %s: expected two CPU numbers, A,B", optarg);
 			break;
 		case O_OUT:
 			if (!*optarg)
-				return fail(err, errlen, "--out: expected a directory");
+				return usage_err(err, errlen, "--out: expected a directory");
 			o->out_dir = optarg;
 			break;
 		case O_QUICK:
@@ -259,15 +259,15 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, char *err, siz
 			return 1;
 		default:
 			if (optopt && optopt < O_SUITES)
-				return fail(err, errlen, "unknown option -%c (see --help)", optopt);
+				return usage_err(err, errlen, "unknown option -%c (see --help)", optopt);
 			if (optopt)
-				return fail(err, errlen, "option %s needs a value (see --help)",
+				return usage_err(err, errlen, "option %s needs a value (see --help)",
 					    argv[optind - 1]);
-			return fail(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
+			return usage_err(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return fail(err, errlen, "unexpected argument %s (see --help)", argv[optind]);
+		return usage_err(err, errlen, "unexpected argument %s (see --help)", argv[optind]);
 
 	if (!o->suites)
 		o->suites = (1u << BENCH_G_COUNT) - 1;

@@ -110,6 +110,19 @@ static void fmt_cell(char *buf, size_t len, const struct bench_row *w, bool si)
 		snprintf(buf, len, "%s ±%.0f%%", v, s * 100);
 }
 
+/* "%-*s" that counts characters, not bytes (cells carry a UTF-8 "±"). */
+static void put_col(FILE *f, const char *s, int width)
+{
+	int n = 0;
+
+	for (const char *p = s; *p; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	fputs(s, f);
+	for (; n < width; n++)
+		fputc(' ', f);
+	fputc(' ', f);
+}
+
 static void fmt_ratio(char *buf, size_t len, double x)
 {
 	if (isnan(x))
@@ -208,9 +221,10 @@ static void print_send(FILE *f, const struct bench_results *r, const struct benc
 			snprintf(copied, sizeof(copied), "%s/%s", cp[0], cp[1]);
 			join3(deliv, sizeof(deliv), dl[0], dl[1], dl[2]);
 			join3(cpu, sizeof(cpu), cu[0], cu[1], cu[2]);
-			fprintf(f, "%5u  %-6s %-9s %-14s %-14s %-14s %-16s %-11s %-15s %s\n",
-				o->sizes[s], pt[p][0], pt[p][1], c[0], c[1], c[2], ratio, copied,
-				deliv, cpu);
+			fprintf(f, "%5u  %-6s %-9s ", o->sizes[s], pt[p][0], pt[p][1]);
+			for (unsigned m = 0; m < NSEND_MODES; m++)
+				put_col(f, c[m], 14);
+			fprintf(f, "%-16s %-11s %-15s %s\n", ratio, copied, deliv, cpu);
 		}
 	}
 	fprintf(f, "(zcnic/kernel, copied, delivered, CPU: non-zero-copy/zero-copy/zc-wait)\n");
@@ -238,8 +252,9 @@ static void print_recv(FILE *f, const struct bench_results *r)
 			snprintf(cpu, sizeof(cpu), "-");
 		fmt_frac(fb, sizeof(fb), w, w->fallback);
 		fmt_ratio(rt, sizeof(rt), eq(w->path, "kernel") ? bench_ratio(r, w) : NAN);
-		fprintf(f, "%-8s %-6s %-9s %6u  %-14s %-22s %-9s %s\n", w->mode, w->path,
-			w->transport, w->size, c, cpu, fb, rt);
+		fprintf(f, "%-8s %-6s %-9s %6u  ", w->mode, w->path, w->transport, w->size);
+		put_col(f, c, 14);
+		fprintf(f, "%-22s %-9s %s\n", cpu, fb, rt);
 	}
 }
 
@@ -266,8 +281,10 @@ static void print_msgring(FILE *f, const struct bench_results *r)
 		else
 			snprintf(cpu, sizeof(cpu), "%.0f", cpu_per_op(w));
 		join3(ratio, sizeof(ratio), rt[0], rt[1], rt[2]);
-		fprintf(f, "%-10s %-6s %-12s %-12s %-12s %-12s %s\n", w->mode, w->path, c[0], c[1],
-			c[2], cpu, ratio);
+		fprintf(f, "%-10s %-6s ", w->mode, w->path);
+		for (unsigned m = 0; m < NLAT; m++)
+			put_col(f, c[m], 12);
+		fprintf(f, "%-12s %s\n", cpu, ratio);
 	}
 }
 
