@@ -14,8 +14,10 @@
  * (IORING_NOTIF_USAGE_ZC_COPIED); that fraction is reported, not hidden.
  *
  * The receiver is a plain UDP socket drained by a sink thread with
- * recvmmsg(); it counts what arrived, so drops are reported too. The
- * measured CPU time is the sending thread's.
+ * recvmmsg(); it counts what arrived, so drops are reported too. Each run
+ * writes its own tag into the first bytes of the datagrams, and the sink
+ * counts per tag: a datagram of an earlier run that arrives late is never
+ * counted for the next one. The measured CPU time is the sending thread's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -40,6 +43,7 @@
 #define SETTLE_STEP_US		5000
 #define SETTLE_MAX_STEPS	40	/* the sink count settles within 200 ms */
 #define MIN_RING		8
+#define TAG_SLOTS		4	/* a tag's counter is reused 4 runs later */
 
 enum send_mode { SEND_NONZC, SEND_ZC, SEND_ZCW };
 
@@ -56,6 +60,8 @@ struct send_st {
 	bool have_sink;
 	atomic_bool sink_stop;
 	atomic_uint_fast64_t sink_count;
+	atomic_uint_fast64_t tag_count[TAG_SLOTS];
+	uint32_t tag;
 	int cpu;
 };
 
@@ -76,6 +82,14 @@ static void *sink_main(void *arg)
 	while (!atomic_load(&st->sink_stop)) {
 		int n = recvmmsg(st->rx, msgs, SINK_BATCH, MSG_WAITFORONE, NULL);
 
+		for (int i = 0; i < n; i++) {
+			uint32_t tag;
+
+			if (msgs[i].msg_len < sizeof(tag))
+				continue;
+			memcpy(&tag, trash[i], sizeof(tag));
+			atomic_fetch_add(&st->tag_count[tag % TAG_SLOTS], 1);
+		}
 		if (n > 0)
 			atomic_fetch_add(&st->sink_count, (uint64_t)n);
 		else if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -179,28 +193,39 @@ static int reap_some(struct send_st *st, struct reap *rp, struct bench_meas *m)
 	return 0;
 }
 
-static uint64_t sink_settled(struct send_st *st)
+/*
+ * Until the sink has caught up: its socket queue is empty (FIONREAD on UDP
+ * is the next datagram's length) and its count did not move for a step.
+ */
+static void sink_settled(struct send_st *st)
 {
 	uint64_t last = atomic_load(&st->sink_count), now;
+	int queued;
 
 	for (unsigned i = 0; i < SETTLE_MAX_STEPS; i++) {
 		usleep(SETTLE_STEP_US);
 		now = atomic_load(&st->sink_count);
-		if (now == last)
+		if (ioctl(st->rx, FIONREAD, &queued))
+			queued = 0;
+		if (now == last && !queued)
 			break;
 		last = now;
 	}
-	return last;
 }
 
 int kern_send_run(void *state, const struct bench_case *c, struct bench_meas *m)
 {
 	struct send_st *st = state;
 	struct reap rp = { 0 };
-	uint64_t t0, t_end, u0, s0, u1, s1, rx0;
+	uint64_t t0, t_end, u0, s0, u1, s1;
+	bool tagged = c->size >= sizeof(st->tag);
 	int ret = 0;
 
-	rx0 = sink_settled(st);
+	/* every send of this run is complete and its notification in: the buffers are ours */
+	st->tag++;
+	atomic_store(&st->tag_count[st->tag % TAG_SLOTS], 0);
+	for (unsigned i = 0; tagged && i < st->batch; i++)
+		memcpy(st->bufs + (size_t)i * st->stride, &st->tag, sizeof(st->tag));
 	bench_thread_cpu(&u0, &s0);
 	t0 = bench_now_ns();
 	t_end = t0 + (uint64_t)c->o->duration_ms * 1000000ull;
@@ -224,7 +249,8 @@ int kern_send_run(void *state, const struct bench_case *c, struct bench_meas *m)
 	/* notifications of the last rounds: outside the clock, but never left behind */
 	while (!ret && (rp.sends || rp.notifs))
 		ret = reap_some(st, &rp, m);
-	m->delivered = (int64_t)(sink_settled(st) - rx0);
+	sink_settled(st);
+	m->delivered = tagged ? (int64_t)atomic_load(&st->tag_count[st->tag % TAG_SLOTS]) : -1;
 	if (ret == -ETIME) {
 		snprintf(c->note, BENCH_NOTE_LEN, "no completion within %lld ms",
 			 CQE_TIMEOUT_NS / 1000000);
