@@ -49,6 +49,18 @@ APP_BINS  := $(addprefix $(BUILD)/bin/,$(APPS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(PROG_SRCS))
 
+# zn-bench measures the kernel path with the system liburing (Debian's
+# liburing-dev), whose header has the same name as zcnic's own
+# include/compat/liburing.h: so its kernel-path files (apps/zn-bench/kern_*.c)
+# are compiled without -Iinclude/compat, and zn-bench links -luring before
+# libzcnic.a, so that io_uring_* resolve to the system library and the
+# archive's compat object (core/uring/compat/liburing.o) is never pulled in
+# (zn-bench's zcnic side uses only the native zn_uring_* API).
+# APP_LIBS_<app>: extra libraries of one app, ahead of the zcnic archives.
+BENCH_KERN_OBJS := $(call obj,$(wildcard apps/zn-bench/kern_*.c))
+$(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
+APP_LIBS_zn-bench := -luring
+
 .PHONY: all deps test test-vfio run fuzz install clean tests
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
@@ -73,7 +85,7 @@ $(SIMA): $(SIM_OBJS)
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(call obj,$$(wildcard apps/%/*.c)) $(LIBA) $(SIMA)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $(filter %.o,$^) $(SIMA) $(LIBA) -o $@ $(LDLIBS)
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(APP_LIBS_$*) $(SIMA) $(LIBA) -o $@ $(LDLIBS)
 
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TSUP_OBJS) $(LIBA) $(SIMA)
 	@mkdir -p $(@D)

@@ -10,6 +10,8 @@ PKGS=(
   iproute2                   # network namespaces for integration tests
   iputils-ping               # ping from a namespace (net_kernel_peer.sh)
   valgrind                   # callgrind: instructions per packet (bnxt_port.sh)
+  liburing-dev               # zn-bench: the kernel io_uring path, measured against zcnic
+  gnuplot-nox                # zn-bench: the requests/s plot (SVG)
 )
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
 

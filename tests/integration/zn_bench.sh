@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# zn-bench, kernel path: a tiny run (--quick) of every suite exits 0 and
+# writes CSV and JSON that parse, with the rows expected; the veth pair and
+# its two network namespaces are gone afterwards, also when zn-bench is
+# interrupted with SIGINT mid-run or killed with SIGKILL. Prints TAP lines.
+#
+# zn-bench's namespaces are anonymous (held only by its fds), so "gone" is
+# checked as: no process holds a reference (ns link or fd) to any of the
+# namespaces it had, and no znb* interface or named namespace exists.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+BENCH=$BUILD/bin/zn-bench
+WAIT_STEPS=100   # x 0.1 s
+n=0
+fails=0
+tmp=$(mktemp -d /tmp/zn-bench-test.XXXXXX)
+bg=
+
+cleanup() {
+	[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null && wait "$bg" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+tap() { # $1: ok | "not ok", $2: what
+	n=$((n + 1))
+	echo "$1 $n - $2"
+	[ "$1" = ok ] || fails=$((fails + 1))
+}
+check() { # $1: what; the rest: a command
+	local what=$1
+	shift
+	if "$@"; then tap ok "$what"; else tap "not ok" "$what"; fi
+}
+
+[ -x "$BENCH" ] || { echo "not ok 1 - $BENCH is not built"; exit 1; }
+
+# The rows a suite must give, checked in the CSV and the JSON.
+cat >"$tmp/check.py" <<'PY'
+import csv, json, math, sys
+out, suite = sys.argv[1], sys.argv[2]
+expect = {
+    "send": {(m, t, s, "rps") for m in ("nonzc", "zc", "zc-wait")
+             for t in ("loopback", "veth") for s in (600, 1500)},
+    "recv": {(m, "loopback", 65536, "gbit_s") for m in ("epoll", "uring", "tcp-zc")},
+    "msgring": {("ping-pong", "none", 0, k) for k in ("p50_ns", "p99_ns", "p99.9_ns")},
+}[suite]
+rows = list(csv.DictReader(open(out + "/zn-bench.csv")))
+js = json.load(open(out + "/zn-bench.json"))["rows"]
+got = {(r["mode"], r["transport"], int(r["size"]), r["metric"]) for r in rows}
+assert got == expect, f"csv rows {sorted(got)} != {sorted(expect)}"
+assert len(js) == len(rows), "json and csv differ in rows"
+for r, j in zip(rows, js):
+    assert r["group"] == suite and r["path"] == "kernel", r
+    assert r["status"] in ("ok", "n/a"), f"row failed: {r}"
+    assert j["status"] == r["status"] and j["mode"] == r["mode"], (r, j)
+    if r["status"] == "ok":
+        med, lo, hi = float(r["median"]), float(r["min"]), float(r["max"])
+        assert med > 0 and lo <= med <= hi and math.isclose(j["median"], med, rel_tol=1e-5), r
+        assert int(r["ops"]) > 0 and int(r["reps"]) == 1, r
+        assert float(r["cpu_user_ns_per_op"]) + float(r["cpu_sys_ns_per_op"]) > 0, r
+    else:
+        assert j["median"] is None and r["note"], r
+    if suite == "send" and r["status"] == "ok":
+        assert 0 <= float(r["delivered"]) <= 1.0001, r
+        if r["mode"] != "nonzc":
+            assert 0 <= float(r["copied"]) <= 1, r
+# the baseline of each suite must have been measured on this machine
+base = {"send": "nonzc", "recv": "epoll", "msgring": "ping-pong"}[suite]
+assert any(r["mode"] == base and r["status"] == "ok" for r in rows), "baseline not measured"
+PY
+
+# Network namespaces (inode numbers) that process $1 holds through fds, but our own.
+ns_of() {
+	local own
+	own=$(readlink /proc/self/ns/net | tr -dc 0-9)
+	ls -l /proc/"$1"/fd 2>/dev/null | sed -n 's/.*net:\[\([0-9]*\)\].*/\1/p' | sort -u |
+		grep -vx "$own"
+}
+# 0 when no process anywhere still refers to namespace inode $1.
+ns_gone() {
+	local refs
+	refs=$(ls -l /proc/[0-9]*/ns/net /proc/[0-9]*/fd 2>/dev/null)
+	! grep -q "net:\[$1\]" <<<"$refs"
+}
+nothing_left() { # $@: namespace inodes zn-bench had
+	local i
+	ip -o link show 2>/dev/null | grep -q ' znb[0-9]' && return 1
+	ip netns list 2>/dev/null | grep -q '^znb' && return 1
+	for i in "$@"; do ns_gone "$i" || return 1; done
+	return 0
+}
+
+"$BENCH" --help >"$tmp/help" 2>&1
+check "--help exits 0 and names the options" \
+	eval 'grep -q -- "--suites LIST" "$tmp/help" && grep -q -- "--cpu A,B" "$tmp/help"'
+"$BENCH" --reps 0 >/dev/null 2>"$tmp/usage"
+rc=$?
+check "a bad option: exit 2, one line" \
+	eval '[ $rc -eq 2 ] && [ "$(cat "$tmp/usage")" = "zn-bench: --reps 0: expected 1-100" ]'
+
+for suite in send recv msgring; do
+	"$BENCH" --quick --suites "$suite" --out "$tmp/$suite" >"$tmp/$suite.out" 2>"$tmp/$suite.err"
+	rc=$?
+	check "--quick --suites $suite exits 0" [ $rc -eq 0 ]
+	[ $rc -eq 0 ] || { sed 's/^/    /' "$tmp/$suite.err" | tail -n 20; }
+	if python3 "$tmp/check.py" "$tmp/$suite" "$suite" 2>"$tmp/$suite.py"; then
+		tap ok "$suite: CSV and JSON parse, with the expected rows"
+	else
+		tap "not ok" "$suite: CSV and JSON parse, with the expected rows"
+		sed 's/^/    /' "$tmp/$suite.py" | tail -n 5
+	fi
+	check "$suite: no progress line when stderr is not a terminal" \
+		eval '! grep -q $'"'"'\r'"'"' "$tmp/$suite.err"'
+done
+check "send: the table has its columns and a row per size and transport" \
+	eval 'grep -q "non-zero-copy  zero-copy      zc-wait        zcnic/kernel" "$tmp/send.out" &&
+	      grep -Eq "^ +1500  kernel veth " "$tmp/send.out"'
+if command -v gnuplot >/dev/null; then
+	check "send: the plot is an SVG" grep -q "<svg" "$tmp/send/zn-bench-send.svg"
+else
+	check "send: without gnuplot one line says the plot is skipped" \
+		grep -q "plot: skipped" "$tmp/send.out"
+fi
+check "after the runs: no znb* interface or namespace" nothing_left
+
+# Interrupted mid-run: started, its veth namespaces seen, then a signal.
+interrupt() { # $1: signal, $2: expected exit code ("" for any)
+	local sig=$1 want=$2 ns=() i rc
+	"$BENCH" --suites send --transports veth --duration-ms 300 --reps 5 \
+		>"$tmp/int.out" 2>"$tmp/int.err" &
+	bg=$!
+	for ((i = 0; i < WAIT_STEPS; i++)); do
+		mapfile -t ns < <(ns_of "$bg")
+		[ ${#ns[@]} -ge 2 ] && break
+		sleep 0.1
+	done
+	echo "# zn-bench $bg holds namespaces ${ns[*]}"
+	check "SIG$sig: zn-bench made its two namespaces" [ ${#ns[@]} -ge 2 ]
+	# the check below must be able to fail: while it runs, its namespaces are seen
+	check "SIG$sig: while running, its namespaces are seen as present" \
+		eval '[ ${#ns[@]} -ge 2 ] && ! nothing_left "${ns[@]}"'
+	sleep 0.3
+	kill -"$sig" "$bg"
+	wait "$bg" 2>/dev/null
+	rc=$?
+	bg=
+	[ -n "$want" ] && check "SIG$sig: exit $want" [ $rc -eq "$want" ]
+	# the kernel frees a namespace shortly after its last reference goes
+	for ((i = 0; i < WAIT_STEPS; i++)); do
+		nothing_left "${ns[@]}" && break
+		sleep 0.1
+	done
+	check "SIG$sig mid-run: no namespace, veth or znb* name left" nothing_left "${ns[@]}"
+}
+interrupt INT 130
+check "SIGINT: it says so in one line" grep -q "zn-bench: interrupted" "$tmp/int.err"
+interrupt KILL ""
+
+echo "# $n tests, $fails failed"
+[ "$fails" -eq 0 ]
