@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "kern.h"
+#include "zcnic.h"
 
 #define EXIT_USAGE	2
 #define EXIT_SIGNAL	130
@@ -23,9 +24,12 @@
 static void on_signal(int sig)
 {
 	(void)sig;
-	/* a second signal does not wait: our namespaces die with the process anyway */
-	if (bench_stop)
+	/* a second signal does not wait: our namespaces die with the process anyway,
+	 * the simulator and the zn-send/zn-recv children are stopped here */
+	if (bench_stop) {
+		zcnic_cleanup_signal();
 		_exit(EXIT_SIGNAL);
+	}
 	bench_stop = 1;
 }
 
@@ -107,6 +111,7 @@ int main(int argc, char **argv)
 	}
 	ret = bench_run_all(&o, &res);
 	kern_netns_cleanup();
+	zcnic_cleanup();
 	if (ret == -EINTR)
 		fprintf(stderr, "zn-bench: interrupted; the results so far:\n");
 	bench_print_tables(stdout, &res, &o);

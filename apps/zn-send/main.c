@@ -62,13 +62,15 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t cpu_ns(void)
+/* process CPU time, user + sys; *sys gets the sys part */
+static uint64_t cpu_ns(uint64_t *sys)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
-	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+	return (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull +
+	       *sys;
 }
 
 static int setup_buffers(struct tx *t, struct zn_netdev *dev)
@@ -244,7 +246,7 @@ int main(int argc, char **argv)
 	struct zn_netdev *dev = NULL;
 	struct tx t;
 	const char *spec;
-	uint64_t t0, cpu0, ns, cpu;
+	uint64_t t0, cpu0, ns, cpu, sys0, sys;
 	int rc, status = 1;
 
 	memset(&t, 0, sizeof(t));
@@ -284,19 +286,22 @@ int main(int argc, char **argv)
 	if (setup_buffers(&t, dev))
 		goto out_ring;
 	t0 = now_ns();
-	cpu0 = cpu_ns();
+	cpu0 = cpu_ns(&sys0);
 	run(&t);
 	ns = now_ns() - t0;
-	cpu = cpu_ns() - cpu0;
+	cpu = cpu_ns(&sys) - cpu0;
+	sys -= sys0;
 	printf("zn-send: %" PRIu64 " datagrams of %u B, %.3f MB in %.3f s: %.0f req/s, %.1f MB/s "
 	       "(%s%s%s)\n", t.sent, t.o.size, (double)t.bytes / 1e6, (double)ns / 1e9,
 	       (double)t.sent * 1e9 / (double)(ns ? ns : 1),
 	       (double)t.bytes * 1e3 / (double)(ns ? ns : 1), t.o.zc ? "SEND_ZC" : "SEND",
 	       t.o.fixed ? ", registered buffers" : "", t.o.wait_notif ? ", waiting for notifications" : "");
 	printf("zn-send: %" PRIu64 " notifications (%" PRIu64 " copied), %" PRIu64 " errors, "
-	       "%" PRIu64 " still in flight; CPU %.0f ns per request (zn-send process)\n", t.notifs,
-	       t.copied, t.errors, (uint64_t)t.inflight,
-	       t.sent ? (double)cpu / (double)t.sent : 0.0);
+	       "%" PRIu64 " still in flight; CPU %.0f ns per request (zn-send process: %.0f user + "
+	       "%.0f sys)\n", t.notifs, t.copied, t.errors, (uint64_t)t.inflight,
+	       t.sent ? (double)cpu / (double)t.sent : 0.0,
+	       t.sent ? (double)(cpu - sys) / (double)t.sent : 0.0,
+	       t.sent ? (double)sys / (double)t.sent : 0.0);
 	status = t.errors || t.first_err || t.inflight ? 1 : 0;
 out_ring:
 	io_uring_queue_exit(&t.ring);
