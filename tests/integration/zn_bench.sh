@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# zn-bench, kernel path: a tiny run (--quick) of every suite exits 0 and
-# writes CSV and JSON that parse, with the rows expected; the veth pair and
-# its two network namespaces are gone afterwards, also when zn-bench is
-# interrupted with SIGINT mid-run or killed with SIGKILL. Prints TAP lines.
+# zn-bench, kernel path and zcnic: a tiny run (--quick) of every suite exits
+# 0 and writes CSV and JSON that parse, with the rows expected (zcnic rows
+# included, and the zcnic/kernel ratio on every kernel row); the veth pair
+# and its two network namespaces, zn-bench's zn-nicsim and its zn-send /
+# zn-recv children are gone afterwards, also when a suite fails, when
+# zn-bench is interrupted with SIGINT mid-run or killed with SIGKILL.
+# Prints TAP lines.
 #
 # zn-bench's namespaces are anonymous (held only by its fds), so "gone" is
 # checked as: no process holds a reference (ns link or fd) to any of the
@@ -42,18 +45,29 @@ cat >"$tmp/check.py" <<'PY'
 import csv, json, math, sys
 out, suite = sys.argv[1], sys.argv[2]
 expect = {
-    "send": {(m, t, s, "rps") for m in ("nonzc", "zc", "zc-wait")
-             for t in ("loopback", "veth") for s in (600, 1500)},
-    "recv": {(m, "loopback", 65536, "gbit_s") for m in ("epoll", "uring", "tcp-zc")},
-    "msgring": {("ping-pong", "none", 0, k) for k in ("p50_ns", "p99_ns", "p99.9_ns")},
+    "send": {(m, "kernel", t, s, "rps") for m in ("nonzc", "zc", "zc-wait")
+             for t in ("loopback", "veth") for s in (600, 1500)} |
+            {(m, "zcnic", "nicsim", s, "rps") for m in ("nonzc", "zc", "zc-wait")
+             for s in (600, 1500)},
+    "recv": {(m, "kernel", "loopback", 65536, "gbit_s") for m in ("epoll", "uring", "tcp-zc")} |
+            {("zcrx", "zcnic", "nicsim", 8000, "gbit_s")},
+    "msgring": {("ping-pong", p, "none", 0, k) for p in ("kernel", "zcnic")
+                for k in ("p50_ns", "p99_ns", "p99.9_ns")},
 }[suite]
 rows = list(csv.DictReader(open(out + "/zn-bench.csv")))
 js = json.load(open(out + "/zn-bench.json"))["rows"]
-got = {(r["mode"], r["transport"], int(r["size"]), r["metric"]) for r in rows}
+got = {(r["mode"], r["path"], r["transport"], int(r["size"]), r["metric"]) for r in rows}
 assert got == expect, f"csv rows {sorted(got)} != {sorted(expect)}"
 assert len(js) == len(rows), "json and csv differ in rows"
 for r, j in zip(rows, js):
-    assert r["group"] == suite and r["path"] == "kernel", r
+    assert r["group"] == suite and r["path"] in ("kernel", "zcnic"), r
+    # zcnic runs over its own simulator: nothing there may be n/a
+    assert r["path"] == "kernel" or r["status"] == "ok", f"zcnic row not measured: {r}"
+    ratio = j["ratio_zcnic_kernel"]
+    if r["path"] == "kernel" and r["status"] == "ok":
+        assert ratio is not None and ratio > 0, f"kernel row without a ratio: {j}"
+    if r["path"] == "zcnic":
+        assert ratio is None, j
     assert r["status"] in ("ok", "n/a"), f"row failed: {r}"
     assert j["status"] == r["status"] and j["mode"] == r["mode"], (r, j)
     if r["status"] == "ok":
@@ -67,9 +81,12 @@ for r, j in zip(rows, js):
         assert 0 <= float(r["delivered"]) <= 1.0001, r
         if r["mode"] != "nonzc":
             assert 0 <= float(r["copied"]) <= 1, r
+        if r["path"] == "zcnic" and r["mode"] != "nonzc":
+            assert float(r["copied"]) == 0, f"zcnic SEND_ZC copied: {r}"
 # the baseline of each suite must have been measured on this machine
 base = {"send": "nonzc", "recv": "epoll", "msgring": "ping-pong"}[suite]
-assert any(r["mode"] == base and r["status"] == "ok" for r in rows), "baseline not measured"
+assert any(r["mode"] == base and r["path"] == "kernel" and r["status"] == "ok" for r in rows), \
+    "baseline not measured"
 PY
 
 # Network namespaces (inode numbers) that process $1 holds through fds, but our own.
@@ -93,6 +110,23 @@ nothing_left() { # $@: namespace inodes zn-bench had
 	return 0
 }
 
+# Run "$@" as the leader of a new session; its id (= pid) goes to file $1.
+in_session() {
+	local f=$1
+	shift
+	setsid bash -c 'echo $$ >"$0"; exec "$@"' "$f" "$@"
+}
+# 0 once no process of session $1 is left (children die with zn-bench: bounded wait).
+session_gone() {
+	local i
+	for ((i = 0; i < WAIT_STEPS; i++)); do
+		pgrep -s "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	pgrep -a -s "$1" | sed 's/^/# left: /'
+	return 1
+}
+
 "$BENCH" --help >"$tmp/help" 2>&1
 check "--help exits 0 and names the options" \
 	eval 'grep -q -- "--suites LIST" "$tmp/help" && grep -q -- "--cpu A,B" "$tmp/help"'
@@ -102,9 +136,11 @@ check "a bad option: exit 2, one line" \
 	eval '[ $rc -eq 2 ] && [ "$(cat "$tmp/usage")" = "zn-bench: --reps 0: expected 1-100" ]'
 
 for suite in send recv msgring; do
-	"$BENCH" --quick --suites "$suite" --out "$tmp/$suite" >"$tmp/$suite.out" 2>"$tmp/$suite.err"
+	in_session "$tmp/sid" "$BENCH" --quick --suites "$suite" --out "$tmp/$suite" \
+		>"$tmp/$suite.out" 2>"$tmp/$suite.err"
 	rc=$?
 	check "--quick --suites $suite exits 0" [ $rc -eq 0 ]
+	check "$suite: no zn-nicsim, zn-send or zn-recv left" session_gone "$(cat "$tmp/sid")"
 	[ $rc -eq 0 ] || { sed 's/^/    /' "$tmp/$suite.err" | tail -n 20; }
 	if python3 "$tmp/check.py" "$tmp/$suite" "$suite" 2>"$tmp/$suite.py"; then
 		tap ok "$suite: CSV and JSON parse, with the expected rows"
@@ -124,7 +160,23 @@ else
 	check "send: without gnuplot one line says the plot is skipped" \
 		grep -q "plot: skipped" "$tmp/send.out"
 fi
+check "send: zcnic rows beside the kernel ones, with ratios" \
+	eval 'grep -Eq "^ +600  zcnic  nicsim " "$tmp/send.out" &&
+	      grep -Eq "^ +1500  kernel loopback .* [0-9.]+/[0-9.]+/[0-9.]+ " "$tmp/send.out"'
+check "recv and msgring: zcnic rows and ratios" \
+	eval 'grep -q "^zcrx     zcnic  nicsim" "$tmp/recv.out" &&
+	      grep -Eq "^ping-pong  kernel .* [0-9.]+/[0-9.]+/[0-9.]+$" "$tmp/msgring.out"'
 check "after the runs: no znb* interface or namespace" nothing_left
+
+# A suite that fails (zn-nicsim cannot start): exit 1, rows say so, nothing left.
+ZN_NICSIM=/bin/false in_session "$tmp/sid" "$BENCH" --quick --suites send --sizes 600 \
+	--transports veth,nicsim >"$tmp/fail.out" 2>"$tmp/fail.err"
+rc=$?
+check "zcnic suite failing (no simulator): exit 1, its rows failed, the veth rows measured" \
+	eval '[ $rc -eq 1 ] && grep -q "note: send nonzc zcnic nicsim 600: zn-nicsim did not start" "$tmp/fail.out" &&
+	      grep -Eq "^ +600  kernel veth +[0-9]" "$tmp/fail.out"'
+check "failed suite: no process, znb* interface or namespace left" \
+	eval 'session_gone "$(cat "$tmp/sid")" && nothing_left'
 
 # Interrupted mid-run: started, its veth namespaces seen, then a signal.
 interrupt() { # $1: signal, $2: expected exit code ("" for any)
@@ -158,6 +210,47 @@ interrupt() { # $1: signal, $2: expected exit code ("" for any)
 interrupt INT 130
 check "SIGINT: it says so in one line" grep -q "zn-bench: interrupted" "$tmp/int.err"
 interrupt KILL ""
+
+# Interrupted while zcnic runs: its zn-nicsim and children go, and the socket directory.
+interrupt_zcnic() { # $1: signal, $2: expected exit code ("" for any)
+	local sig=$1 want=$2 sid sim= dir= kid= i rc
+	in_session "$tmp/sid" "$BENCH" --suites send --transports nicsim --duration-ms 300 \
+		--reps 5 >"$tmp/zint.out" 2>"$tmp/zint.err" &
+	bg=$!
+	for ((i = 0; i < WAIT_STEPS; i++)); do
+		sid=$(cat "$tmp/sid" 2>/dev/null)
+		if [ -n "$sid" ]; then
+			sim=$(pgrep -s "$sid" -x zn-nicsim | head -n 1)
+			kid=$(pgrep -s "$sid" -x zn-send | head -n 1)
+		fi
+		[ -n "$sim" ] && [ -n "$kid" ] && break
+		sleep 0.1
+	done
+	[ -n "$sim" ] && dir=$(tr '\0' '\n' </proc/"$sim"/cmdline | sed -n '/^--dir$/{n;p}')
+	echo "# zn-bench session $sid: zn-nicsim $sim in $dir, zn-send $kid"
+	check "SIG$sig (zcnic): zn-bench runs zn-nicsim and zn-send" \
+		eval '[ -n "$sim" ] && [ -n "$kid" ] && [ -S "$dir/bnxt0.sock" ]'
+	kill -"$sig" "$sid"
+	wait "$bg" 2>/dev/null
+	rc=$?
+	bg=
+	[ -n "$want" ] && check "SIG$sig (zcnic): exit $want" [ $rc -eq "$want" ]
+	check "SIG$sig (zcnic): no zn-nicsim, zn-send or zn-recv left" session_gone "$sid"
+	for ((i = 0; i < WAIT_STEPS; i++)); do
+		[ -e "$dir/bnxt0.sock" ] || [ -e "$dir/bnxt1.sock" ] || break
+		sleep 0.1
+	done
+	if [ "$sig" = KILL ]; then
+		# nobody is left to remove the directory; zn-nicsim removes its sockets
+		check "SIG$sig (zcnic): no simulator socket left" \
+			eval '[ -n "$dir" ] && [ ! -e "$dir/bnxt0.sock" ] && [ ! -e "$dir/bnxt1.sock" ]'
+		rmdir "$dir" 2>/dev/null
+	else
+		check "SIG$sig (zcnic): its socket directory is gone" eval '[ -n "$dir" ] && [ ! -e "$dir" ]'
+	fi
+}
+interrupt_zcnic INT 130
+interrupt_zcnic KILL ""
 
 echo "# $n tests, $fails failed"
 [ "$fails" -eq 0 ]
