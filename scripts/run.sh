@@ -13,15 +13,15 @@
 # could; leaves no process, socket or namespace behind, also on Ctrl-C.
 #
 # Knobs (the defaults take about a minute and a half on 2 cores):
-#   ZN_RUN_SIZE (1500) ZN_RUN_COUNT (60000) ZN_RUN_PPS (10000)
+#   ZN_RUN_SIZE (1500) ZN_RUN_COUNT (30000) ZN_RUN_PPS (5000)
 #   ZN_RUN_BENCH_ARGS ("--duration-ms 200 --reps 3")  ZN_RUN_OUT ($BUILD/bench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin
 SIZE=${ZN_RUN_SIZE:-1500}
-COUNT=${ZN_RUN_COUNT:-60000}
-PPS=${ZN_RUN_PPS:-10000}
+COUNT=${ZN_RUN_COUNT:-30000}
+PPS=${ZN_RUN_PPS:-5000}
 BENCH_ARGS=${ZN_RUN_BENCH_ARGS:---duration-ms 200 --reps 3}
 OUT=${ZN_RUN_OUT:-$BUILD/bench}
 READY_S=10          # zn-nicsim / zn-recv: up within this
@@ -93,7 +93,7 @@ else
 	"$BIN/zn-nicsim" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt \
 		--wire pair:bnxt0,bnxt1 >"$tmp/sim.log" 2>&1 &
 	pids+=($!)
-	wait_for $READY_S grep -q "zn-nicsim: ready" "$tmp/sim.log" ||
+	wait_for $READY_S grep -qs "zn-nicsim: ready" "$tmp/sim.log" ||
 		die "zn-nicsim did not come up: $(tail -n 3 "$tmp/sim.log")"
 	A=vfio-user:$tmp/bnxt0.sock B=vfio-user:$tmp/bnxt1.sock
 fi
@@ -107,7 +107,7 @@ echo "   zn-recv: zcrx (RECV_ZC multishot + refill ring), every byte checked"
 	--duration-ms $(( (secs + 30) * 1000 )) >"$tmp/recv.log" &
 rpid=$!
 pids+=($rpid)
-wait_for $READY_S grep -q "zn-recv: ready" "$tmp/recv.log" ||
+wait_for $READY_S grep -qs "zn-recv: ready" "$tmp/recv.log" ||
 	die "zn-recv did not get ready: $(tail -n 3 "$tmp/recv.log")"
 "$BIN/zn-send" --dev "$A" --size "$SIZE" --count "$COUNT" --pps "$PPS" --batch 8 --window 32 \
 	--zc on --fixed on --quiet >"$tmp/send.log" 2>&1 &

@@ -48,7 +48,7 @@ run_script() {
 ls -d /tmp/zn-run.* 2>/dev/null >"$tmp/dirs_before"
 echo "x" >>"$tmp/dirs_before"	# never empty: grep -f with no pattern matches nothing
 
-ZN_RUN_COUNT=3000 ZN_RUN_PPS=10000 ZN_RUN_OUT="$tmp/out" \
+ZN_RUN_COUNT=3000 ZN_RUN_PPS=5000 ZN_RUN_OUT="$tmp/out" \
 ZN_RUN_BENCH_ARGS="--quick --sizes 1500 --transports loopback,nicsim --suites send,msgring" \
 	timeout 120 bash -c "$(declare -f run_script); tmp=$tmp; run_script" >"$tmp/run.out" 2>&1
 rc=$?
@@ -70,7 +70,7 @@ check "afterwards: no process, socket directory or namespace left" nothing_left 
 
 # Ctrl-C in the middle of the transfer.
 # timeout runs in the new session too, so that everything the script starts is in it
-ZN_RUN_COUNT=200000 ZN_RUN_PPS=10000 ZN_RUN_OUT="$tmp/out2" \
+ZN_RUN_COUNT=200000 ZN_RUN_PPS=5000 ZN_RUN_OUT="$tmp/out2" \
 	setsid bash -c 'echo $$ >"$0"; exec timeout --preserve-status -s INT 4 scripts/run.sh' \
 	"$tmp/sid" >"$tmp/int.out" 2>&1
 rc=$?
