@@ -51,7 +51,15 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'echo; echo "make run: interrupted; stopping everything it started"; exit 130' INT TERM HUP
+# A second Ctrl-C (or timeout's signal to the group after the one to us) must
+# not cut the clean-up short: it is bounded, so further signals wait.
+on_signal() {
+	trap '' INT TERM HUP
+	echo
+	echo "make run: interrupted; stopping everything it started"
+	exit 130
+}
+trap on_signal INT TERM HUP
 
 wait_for() { # $1: seconds; the rest: a command
 	local i n=$(($1 * 20))
