@@ -297,6 +297,14 @@ int main(int argc, char **argv)
 	       "%" PRIu64 " still in flight; CPU %.0f ns per request (zn-send process)\n", t.notifs,
 	       t.copied, t.errors, (uint64_t)t.inflight,
 	       t.sent ? (double)cpu / (double)t.sent : 0.0);
+	if (t.inflight) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &t.o.dst_ip, ip, sizeof(ip));
+		printf("zn-send: sends were still waiting at exit: does %s answer ARP? (zcnic queues "
+		       "a few datagrams per unresolved address and holds the rest back; run "
+		       "zn-recv there)\n", ip);
+	}
 	status = t.errors || t.first_err || t.inflight ? 1 : 0;
 out_ring:
 	io_uring_queue_exit(&t.ring);
