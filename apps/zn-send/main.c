@@ -220,11 +220,11 @@ static void run(struct tx *t)
 				q++;
 			}
 		}
-		/* wait for one CQE when nothing could be queued, else just submit;
-		 * a paced sender with nothing in flight only polls */
-		if (!q && !t->inflight && more)
-			ts.tv_nsec = 0;
-		io_uring_submit_and_wait_timeout(&t->ring, &cqe, q ? 0 : 1, &ts, NULL);
+		/* Wait for one CQE only when a buffer is what we lack; a paced
+		 * sender that is early just polls (the ring polls the NIC). */
+		io_uring_submit_and_wait_timeout(&t->ring, &cqe,
+						 q || (more && t->nfree && !t->o.wait_notif) ? 0 : 1,
+						 &ts, NULL);
 		reap(t);
 		if (tty && now_ns() - progress_at > 500000000ull) {
 			progress_at = now_ns();
