@@ -222,11 +222,11 @@ static void run(struct tx *t)
 				q++;
 			}
 		}
-		/* wait for one CQE when nothing could be queued, else just submit;
-		 * a paced sender with nothing in flight only polls */
-		if (!q && !t->inflight && more)
-			ts.tv_nsec = 0;
-		io_uring_submit_and_wait_timeout(&t->ring, &cqe, q ? 0 : 1, &ts, NULL);
+		/* Wait for one CQE only when a buffer is what we lack; a paced
+		 * sender that is early just polls (the ring polls the NIC). */
+		io_uring_submit_and_wait_timeout(&t->ring, &cqe,
+						 q || (more && t->nfree && !t->o.wait_notif) ? 0 : 1,
+						 &ts, NULL);
 		reap(t);
 		if (tty && now_ns() - progress_at > 500000000ull) {
 			progress_at = now_ns();
@@ -302,6 +302,14 @@ int main(int argc, char **argv)
 	       t.sent ? (double)cpu / (double)t.sent : 0.0,
 	       t.sent ? (double)(cpu - sys) / (double)t.sent : 0.0,
 	       t.sent ? (double)sys / (double)t.sent : 0.0);
+	if (t.inflight) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &t.o.dst_ip, ip, sizeof(ip));
+		printf("zn-send: sends were still waiting at exit: does %s answer ARP? (zcnic queues "
+		       "a few datagrams per unresolved address and holds the rest back; run "
+		       "zn-recv there)\n", ip);
+	}
 	status = t.errors || t.first_err || t.inflight ? 1 : 0;
 out_ring:
 	io_uring_queue_exit(&t.ring);
