@@ -6,9 +6,11 @@
  * with -EFAULT; a userspace io_uring must not crash on a bad pointer
  * either. process_vm_readv/writev on our own pid is the kernel doing the
  * copy for us: an unmapped or unreadable page gives EFAULT, never SIGSEGV.
- * It costs one system call per copy; the copy paths (SEND, RECV, the
- * SEND_ZC bounce fallback) pay it, the zero-copy paths do not read user
- * memory at all. A process where the call is refused (a seccomp filter)
+ * It costs one system call per copy, so memory zcnic knows is mapped (a
+ * live zcnic DMA region it allocated itself: freeing one removes it from
+ * the registry before unmapping it) is copied with memcpy; other memory
+ * (the copy paths: SEND, RECV, the SEND_ZC bounce fallback) pays the call,
+ * and the zero-copy paths do not read user memory at all. A process where the call is refused (a seccomp filter)
  * falls back to a pipe: write() from the source faults the same way.
  */
 #include <errno.h>
@@ -20,6 +22,7 @@
 
 #include "core/uring/net_ops.h"
 #include "zcnic/log.h"
+#include "zcnic/mem.h"
 
 #define UCOPY_PIPE_CHUNK	65536
 
@@ -54,6 +57,19 @@ static int vm_copy(void *dst, const void *src, size_t len, bool to_user)
 
 	if (!len)
 		return 0;
+	{
+		/* Adopted regions are left out: their addresses are the
+		 * application's, which may unmap them behind our back. */
+		const void *user = to_user ? dst : src;
+		const struct zn_dma_region *reg = zn_mem_find(user);
+
+		if (reg && !reg->adopted &&
+		    (uintptr_t)user + len <= (uintptr_t)reg->va + reg->len &&
+		    (uintptr_t)user + len > (uintptr_t)user) {
+			memcpy(dst, src, len);
+			return 0;
+		}
+	}
 	if (vm_state >= 0) {
 		if (to_user) {
 			l.iov_base = (void *)src;
