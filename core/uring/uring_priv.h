@@ -122,6 +122,7 @@ struct zn_uring {
 	unsigned nhooks;		/* highest used index + 1 */
 	unsigned busy_hooks;
 	bool in_hooks;
+	unsigned last_work;		/* what the last pass of the hooks did */
 
 	/* exit callbacks (zn_uring_on_exit), run in reverse order */
 	struct zn_exit_cb {

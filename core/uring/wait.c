@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,14 @@
 #include "core/uring/uring_priv.h"
 
 #define ZN_URING_SPIN_NS	50000	/* busy passes before a wait may sleep */
+/*
+ * A wait that keeps polling a NIC gives the CPU away (sched_yield) after
+ * this many passes in a row found nothing to do. On a core of its own the
+ * call returns at once; on a shared one it lets whatever the wait is waiting
+ * for run (another process's thread, a device model) instead of burning the
+ * time slice.
+ */
+#define ZN_URING_YIELD_AFTER	64
 
 #define ENTER_FLAGS (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP |		\
 	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
@@ -70,7 +79,7 @@ unsigned zn_uring_get_events(struct zn_uring *r)
 	if (r->ovf_count)
 		zn_uring_flush_overflow(r);
 	zn_inbox_drain(r);
-	run_hooks(r);
+	r->last_work = run_hooks(r);
 	return zn_uring_cq_ready(r);
 }
 
@@ -104,6 +113,7 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 	uint64_t start = now_ns();
 	uint64_t deadline = timed ? start + (uint64_t)timeout_ns : 0;
 	uint64_t spin_until = start + ZN_URING_SPIN_NS;
+	unsigned idle = 0;
 
 	for (;;) {
 		uint64_t now;
@@ -115,7 +125,11 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 		if (timed && now >= deadline)
 			return ready ? 0 : -ETIME;
 		if (r->busy_hooks || now < spin_until) {
-			cpu_relax();
+			idle = r->last_work ? 0 : idle + 1;
+			if (idle >= ZN_URING_YIELD_AFTER)
+				sched_yield();
+			else
+				cpu_relax();
 			continue;
 		}
 		sleep_once(r, deadline);

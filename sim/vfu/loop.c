@@ -5,6 +5,7 @@
  * quickly while a client is busy and an idle daemon sleeps.
  */
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -235,6 +236,9 @@ int zn_vfu_loop_run(struct zn_vfu_loop *l)
 
 		n = build(l, &any_client);
 		if (now - last_activity < ZN_VFU_SPIN_NS) {
+			/* spinning: a shared CPU goes to whoever has work meanwhile */
+			if (work <= 0)
+				sched_yield();
 			sleep_ns = 0;
 			ts = (struct timespec){ 0, 0 };
 		} else if (!any_client && deadline == UINT64_MAX) {
