@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -167,6 +168,25 @@ int bench_run_all(const struct bench_opts *o, struct bench_results *r);
 uint64_t bench_now_ns(void);
 void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns);
 int bench_pin(int cpu);
+
+/*
+ * pingpong.c: the MSG_RING ping-pong loop of both paths. post sends data
+ * (a send time in ns, 0 ends the run) to the peer; next waits for the next
+ * message: its data, or -errno. The peer thread stores its own one-way
+ * samples in peer_samples (npeer of them, published with release) and its
+ * failures in peer_err. samples has room for 2 x cap.
+ */
+struct bench_pingpong {
+	int (*post)(void *ctx, uint64_t data);
+	int64_t (*next)(void *ctx, uint64_t *now);
+	void *ctx;
+	double *samples, *peer_samples;
+	size_t cap;
+	atomic_size_t *npeer;
+	atomic_int *peer_err;
+};
+int bench_pingpong_run(const struct bench_pingpong *pp, const struct bench_case *c,
+		       struct bench_meas *m);
 
 /* suites.c */
 extern const struct bench_suite bench_suites[];

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "zcnic.h"
@@ -160,66 +159,32 @@ static int64_t next_msg(struct zmr_st *st, uint64_t *now)
 	return (int64_t)(data & INT64_MAX);
 }
 
-static uint64_t process_cpu(uint64_t *sys)
+static int pp_post(void *ctx, uint64_t data)
 {
-	struct rusage ru;
+	struct zmr_st *st = ctx;
 
-	getrusage(RUSAGE_SELF, &ru);
-	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000;
-	return (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	return post(&st->a, atomic_load(&st->peer_h), data);
+}
+
+static int64_t pp_next(void *ctx, uint64_t *now)
+{
+	return next_msg(ctx, now);
 }
 
 int zcnic_msgring_run(void *state, const struct bench_case *c, struct bench_meas *m)
 {
 	struct zmr_st *st = state;
-	int b_h = atomic_load(&st->peer_h);
-	uint64_t t0, t_end, u0, s0, u1, s1, now = 0;
-	size_t n = 0, np;
-	int64_t got;
-	int ret = 0;
+	const struct bench_pingpong pp = {
+		.post = pp_post, .next = pp_next, .ctx = st, .samples = st->samples,
+		.peer_samples = st->peer_samples, .cap = st->cap, .npeer = &st->npeer,
+		.peer_err = &st->peer_err,
+	};
+	int ret = bench_pingpong_run(&pp, c, m);
 
-	atomic_store(&st->npeer, 0);
-	u0 = process_cpu(&s0);
-	t0 = bench_now_ns();
-	t_end = t0 + (uint64_t)c->o->duration_ms * 1000000ull;
-	for (unsigned i = 0; i < c->o->msgs && !bench_stop && !ret; i++) {
-		if (bench_now_ns() >= t_end)
-			break;
-		ret = post(&st->a, b_h, bench_now_ns());
-		if (ret)
-			break;
-		got = next_msg(st, &now);
-		if (got < 0)
-			ret = (int)got;
-		else if (got && n < st->cap)
-			st->samples[n++] = (double)(now - (uint64_t)got);
-	}
-	/* end of the run: the peer answers 0 once it has stored its last sample */
-	if (!ret) {
-		ret = post(&st->a, b_h, 0);
-		while (!ret && (got = next_msg(st, &now)) != 0)
-			if (got < 0)
-				ret = (int)got;
-	}
-	m->ns = bench_now_ns() - t0;
-	u1 = process_cpu(&s1);
-	m->cpu_user_ns = u1 - u0;
-	m->cpu_sys_ns = s1 - s0;
-	if (!ret)
-		ret = atomic_load(&st->peer_err);
 	if (ret) {
-		snprintf(c->note, BENCH_NOTE_LEN, "zcnic MSG_RING between two rings: %s",
-			 strerror(-ret));
+		snprintf(c->note, BENCH_NOTE_LEN, "zcnic MSG_RING between two rings: %s", strerror(-ret));
 		return ret == -EINVAL ? -EIO : ret;
 	}
-	np = atomic_load_explicit(&st->npeer, memory_order_acquire);
-	memcpy(st->samples + n, st->peer_samples, np * sizeof(double));
-	n += np;
-	m->ops = n;
-	bench_sort(st->samples, n);
-	m->lat_ns[0] = bench_percentile(st->samples, n, 50);
-	m->lat_ns[1] = bench_percentile(st->samples, n, 99);
-	m->lat_ns[2] = bench_percentile(st->samples, n, 99.9);
 	return 0;
 }
 
