@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "recv.h"
+#include "zcnic/net.h"
 
 #define EXIT_USAGE		2
 #define DFLT_IP			"10.0.0.2/24"
@@ -79,20 +80,8 @@ static uint64_t parse_u64(const char *s, const char *what)
 
 static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)
 {
-	char buf[32], *slash;
-	struct in_addr a;
-	uint64_t p;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	slash = strchr(buf, '/');
-	if (!slash)
+	if (zn_ipv4_parse_cidr(s, ip, prefix))
 		die_usage("--ip wants A.B.C.D/N", s);
-	*slash = '\0';
-	p = parse_u64(slash + 1, "bad prefix length");
-	if (!inet_aton(buf, &a) || p < 1 || p > 32)
-		die_usage("--ip wants A.B.C.D/N", s);
-	*ip = a.s_addr;
-	*prefix = (uint8_t)p;
 }
 
 void recv_parse_args(struct recv_opts *o, int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "send.h"
+#include "zcnic/net.h"
 
 #define EXIT_USAGE	2
 #define DFLT_IP		"10.0.0.1/24"
@@ -92,38 +93,18 @@ static bool parse_onoff(const char *s, const char *what)
 
 static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)
 {
-	char buf[32], *slash;
-	struct in_addr a;
-	uint64_t p;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	slash = strchr(buf, '/');
-	if (!slash)
+	if (zn_ipv4_parse_cidr(s, ip, prefix))
 		die_usage("--ip wants A.B.C.D/N", s);
-	*slash = '\0';
-	p = parse_u64(slash + 1, "bad prefix length");
-	if (!inet_aton(buf, &a) || p < 1 || p > 32)
-		die_usage("--ip wants A.B.C.D/N", s);
-	*ip = a.s_addr;
-	*prefix = (uint8_t)p;
 }
 
 static void parse_dst(const char *s, uint32_t *ip, uint16_t *port)
 {
-	char buf[32], *colon;
-	struct in_addr a;
-	uint64_t p;
+	struct zn_addr4 a;
 
-	snprintf(buf, sizeof(buf), "%s", s);
-	colon = strchr(buf, ':');
-	if (!colon)
+	if (zn_addr4_parse(s, &a))
 		die_usage("--dst wants IP:PORT", s);
-	*colon = '\0';
-	p = parse_u64(colon + 1, "bad port");
-	if (!inet_aton(buf, &a) || !p || p > 65535)
-		die_usage("--dst wants IP:PORT", s);
-	*ip = a.s_addr;
-	*port = (uint16_t)p;
+	*ip = a.ip;
+	*port = ntohs(a.port);
 }
 
 void send_parse_args(struct send_opts *o, int argc, char **argv)

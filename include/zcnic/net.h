@@ -101,6 +101,11 @@ struct zn_addr4 {
 	uint16_t rsvd;		/* 0 */
 };
 
+/* Command-line forms: "A.B.C.D/N" (N 1..32) and "A.B.C.D:PORT" (PORT
+ * 1..65535), network order out. 0 or -EINVAL. */
+int zn_ipv4_parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix_len);
+int zn_addr4_parse(const char *s, struct zn_addr4 *addr);
+
 /*
  * RFC 1071 Internet checksum. zn_csum_add adds len bytes to a running
  * 32-bit sum as if p started at an even offset of the checksummed stream;

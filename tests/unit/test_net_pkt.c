@@ -6,6 +6,7 @@
  * exact reason; the ICMP echo reply against the kernel's own reply.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -383,6 +384,41 @@ static void test_kind_names(void **state)
 	assert_string_equal(zn_net_rx_kind_name(ZN_NET_RX_KINDS), "?");
 }
 
+/* Command-line address forms: exact values, and -EINVAL for every malformed one. */
+static void test_addr_parse(void **state)
+{
+	static const char *const bad_cidr[] = {
+		"10.0.0.1", "10.0.0.1/", "10.0.0.1/0", "10.0.0.1/33", "10.0.0.1/24x",
+		"10.0.0.1/-1", "/24", "10.0.0.256/24", "10.0.0.1/+8", "", "10.0.0.1/ 8",
+		"1234567890123456789012345678901234567890/8",
+	};
+	static const char *const bad_hp[] = {
+		"10.0.0.1", "10.0.0.1:", "10.0.0.1:0", "10.0.0.1:65536", "x:80", ":80",
+		"10.0.0.1:80:1", "10.0.0.1:-5", "10.0.0.1:99999999999999999999",
+	};
+	struct zn_addr4 a;
+	uint32_t ip;
+	uint8_t pl;
+
+	(void)state;
+	assert_int_equal(zn_ipv4_parse_cidr("10.1.2.3/24", &ip, &pl), 0);
+	assert_int_equal(ip, htonl(0x0a010203));
+	assert_int_equal(pl, 24);
+	assert_int_equal(zn_ipv4_parse_cidr("192.168.0.1/32", &ip, &pl), 0);
+	assert_int_equal(pl, 32);
+	for (size_t i = 0; i < sizeof(bad_cidr) / sizeof(bad_cidr[0]); i++)
+		assert_int_equal(zn_ipv4_parse_cidr(bad_cidr[i], &ip, &pl), -EINVAL);
+	assert_int_equal(zn_ipv4_parse_cidr(NULL, &ip, &pl), -EINVAL);
+	assert_int_equal(zn_addr4_parse("10.0.0.2:5201", &a), 0);
+	assert_int_equal(a.ip, htonl(0x0a000002));
+	assert_int_equal(a.port, htons(5201));
+	assert_int_equal(a.rsvd, 0);
+	assert_int_equal(zn_addr4_parse("1.2.3.4:65535", &a), 0);
+	assert_int_equal(a.port, htons(65535));
+	for (size_t i = 0; i < sizeof(bad_hp) / sizeof(bad_hp[0]); i++)
+		assert_int_equal(zn_addr4_parse(bad_hp[i], &a), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_arp),
 		cmocka_unit_test(test_icmp_echo_reply_matches_linux),
 		cmocka_unit_test(test_kind_names),
+		cmocka_unit_test(test_addr_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
