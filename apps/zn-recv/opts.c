@@ -44,7 +44,7 @@ static const char usage[] =
 "  --cq-entries N       CQ entries (default 8192)\n"
 "  -e, --expect BYTES   stop once this many payload bytes arrived (K/M/G ok)\n"
 "  -s, --size N         datagram payload size the sender uses: checks every byte\n"
-"                       against the pattern 'a' + i %% 26 (i = offset in the\n"
+"                       against the pattern 'a' + i % 26 (i = offset in the\n"
 "                       datagram; above 1472 the device gets MTU 9000)\n"
 "  --no-check           do not check the payload\n"
 "  -d, --duration-ms N  stop after N ms\n"

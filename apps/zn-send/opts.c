@@ -47,7 +47,7 @@ static const char usage[] =
 "                       zcnic DMA region mapped to the device\n"
 "  --wait-notif         a batch is sent only after every notification of the\n"
 "                       previous one came (zero copy waiting for each buffer)\n"
-"  --pattern on|off     payload 'a' + i %% 26 (default on), else zeros\n"
+"  --pattern on|off     payload 'a' + i % 26 (default on), else zeros\n"
 "  -d, --duration-ms N  send for N ms (default 2000)\n"
 "  -n, --count N        send N datagrams instead (K/M ok)\n"
 "  --pps N              at most N datagrams per second (K/M ok; default: no\n"
