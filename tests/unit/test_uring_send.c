@@ -585,6 +585,36 @@ static void test_sendmsg_zc_iovecs(void **state)
 	reap(c, 4);
 	check_zc(c, 4, 61, -EFAULT, 0);
 	check_zc(c, 4, 62, -EINVAL, 0);
+	/* a malformed msghdr, field by field: each its error, each with its
+	 * notification (the kernel's ___sys_sendmsg / udp_sendmsg codes) */
+	{
+		struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(PORT_U) };
+		struct iovec bad_iov[1] = { { (void *)(uintptr_t)4096, 100 } };
+		struct msghdr bad[5];
+		static const int want_res[5] = { -EMSGSIZE, -EINVAL, -EAFNOSUPPORT, -EFAULT,
+						 -EFAULT };
+		struct io_uring_cqe c10[10];
+		char ctl[32];
+
+		for (unsigned i = 0; i < 5; i++)
+			bad[i] = m;
+		bad[0].msg_iovlen = 1025;			/* > UIO_MAXIOV */
+		bad[1].msg_control = ctl;			/* no cmsgs on zcnic UDP */
+		bad[1].msg_controllen = sizeof(ctl);
+		bad[2].msg_name = &s6;				/* not IPv4 */
+		bad[2].msg_namelen = sizeof(s6);
+		bad[3].msg_iov = bad_iov;			/* unmapped payload */
+		bad[3].msg_iovlen = 1;
+		bad[4].msg_iov = (struct iovec *)(uintptr_t)4096;	/* unmapped iovec array */
+		for (unsigned i = 0; i < 5; i++) {
+			sqe = sqe_get();
+			io_uring_prep_sendmsg_zc(sqe, lone, &bad[i], 0);
+			sqe->user_data = 70 + i;
+		}
+		reap(c10, 10);
+		for (unsigned i = 0; i < 5; i++)
+			check_zc(c10, 10, 70 + i, want_res[i], 0);
+	}
 	zn_socket_close(lone);
 	free(cc);
 	assert_quiet();
