@@ -853,9 +853,61 @@ static void test_socket_close(void **state)
 	check_all_back(f);
 }
 
+/*
+ * Bad RECV_ZC SQEs on a ring with a live ifq (reference/uring.md 1.6, the
+ * kernel's io_recvzc_prep): each one CQE, no F_MORE, the exact error; the
+ * ifq is untouched and a good request still works afterwards.
+ */
+static void test_bad_sqes(void **state)
+{
+	struct fx *f = *state;
+	struct zn_zcrx_stats st;
+	struct io_uring_cqe cqe;
+	enum { N = 9 };
+	static const int want[N] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
+				     -EINVAL, -ENOTSOCK, -EBADF };
+
+	fx_start(f, 0, 0, 1 << 20);
+	for (unsigned i = 0; i < N; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
+
+		assert_non_null(sqe);
+		io_uring_prep_rw(IORING_OP_RECV_ZC, sqe, f->fd, NULL, 0, 0);
+		sqe->ioprio |= IORING_RECV_MULTISHOT;
+		sqe->zcrx_ifq_idx = f->zcrx_id;
+		sqe->user_data = 100 + i;
+		switch (i) {
+		case 0: sqe->ioprio = 0; break;				/* not multishot */
+		case 1: sqe->ioprio |= 1u << 5; break;			/* unknown ioprio bit */
+		case 2: sqe->addr = 0x1000; break;
+		case 3: sqe->off = 8; break;
+		case 4: sqe->addr3 = 1; break;
+		case 5: sqe->msg_flags = MSG_DONTWAIT; break;
+		case 6: sqe->zcrx_ifq_idx = f->zcrx_id + 7; break;	/* no such ifq */
+		case 7: sqe->fd = f->ring.ring_fd; break;		/* a handle, not a socket */
+		case 8: sqe->fd = 0; break;				/* an OS fd, not a handle */
+		}
+		/* one by one: without SUBMIT_ALL a failing SQE ends its batch */
+		assert_int_equal(io_uring_submit(&f->ring), 1);
+		assert_int_equal(urt_get_cqe(&f->ring, &cqe, WAIT_MS), 0);
+		assert_int_equal(cqe.user_data, 100 + i);
+		assert_int_equal(cqe.res, want[i]);
+		assert_int_equal(cqe.flags & IORING_CQE_F_MORE, 0);
+	}
+	assert_int_equal(io_uring_cq_ready(&f->ring), 0);
+	assert_int_equal(zn_zcrx_get_stats(zn_uring_from_handle(f->ring.ring_fd), f->zcrx_id,
+					   &st), 0);
+	assert_int_equal(st.cqes, 0);
+	assert_int_equal(st.free + st.nic + st.stack + st.user, st.nbufs);
+	/* the ifq still serves a good request */
+	arm(f, 0);
+	send_paced(f, 8, 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_bad_sqes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sizes_1500, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sizes_jumbo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_exhausted_copy, setup, teardown),
