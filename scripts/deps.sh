@@ -12,6 +12,8 @@ PKGS=(
   valgrind                   # callgrind: instructions per packet (bnxt_port.sh)
   liburing-dev               # zn-bench: the kernel io_uring path, measured against zcnic
   gnuplot-nox                # zn-bench: the requests/s plot (SVG)
+  python3                    # tests: zn-bench's JSON/CSV checked (zn_bench.sh, zn_run.sh)
+  procps                     # tests: pgrep for leftover processes
 )
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
 
