@@ -13,7 +13,8 @@
 #   scripts/bench-bnxt.sh [SECONDS_PER_RUN]        (default 5)
 # Environment: BUILD (default build), ZN_BENCH_REPS runs per size, the best
 # one reported (default 3: the pair shares its cores with whatever else runs),
-# ZN_BENCH_CG_FRAMES (default 20000),
+# ZN_BENCH_CG_FRAMES (default 20000), ZN_BENCH_CG_ONLY=1 runs only part 2
+# (callgrind: exact, not timing-dependent),
 # ZN_BENCH_LONG=1 also runs the 1,000,000-frame byte-exact test of
 # tests/integration/bnxt_pair.sh.
 set -euo pipefail
@@ -32,10 +33,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 num() { grep -m1 '^zn-fwd: [0-9]* sent, ' "$2" | grep -o "[0-9.]\+ $1" | head -n1 | cut -d' ' -f1; }
 
+[ "${ZN_BENCH_CG_ONLY:-0}" = 1 ] ||
 echo "bnxt over a pair wire (zn-fwd, private zn-nicsim, 1 queue, burst $BURST;"
+[ "${ZN_BENCH_CG_ONLY:-0}" = 1 ] ||
 echo "best of $REPS runs of $SECS s per size; every frame checked byte by byte)"
-printf '%8s %14s %10s %10s %10s\n' "bytes" "frames/s" "Gbit/s" "dropped" "mismatched"
+[ "${ZN_BENCH_CG_ONLY:-0}" = 1 ] || printf '%8s %14s %10s %10s %10s\n' "bytes" "frames/s" \
+	"Gbit/s" "dropped" "mismatched"
 for size in 64 1500 9000; do
+	[ "${ZN_BENCH_CG_ONLY:-0}" = 1 ] && break
 	mtu=1500
 	[ "$size" -gt 1514 ] && mtu=9000
 	best=
