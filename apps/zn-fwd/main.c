@@ -37,6 +37,7 @@ static struct fwd_opts o;
 struct rxq {
 	struct zn_pool *pool;
 	struct zn_buf_provider prov;
+	struct zn_rxq *h;		/* port1's queue, bound once */
 	uint64_t frames, bytes;
 };
 
@@ -198,6 +199,8 @@ static int port_up(int i, const char *dev)
 				strerror(-rc));
 			return rc;
 		}
+		if (i == 1)
+			g.rxq[q].h = zn_port_rxq(p, q);
 	}
 	for (uint16_t q = 0; q < pc.nb_txq; q++) {
 		rc = zn_port_txq_setup(p, q, &tc);
@@ -356,7 +359,7 @@ static bool placement_ok(const struct zn_rx_pkt *pkt)
 __attribute__((noinline)) static uint32_t fwd_rx_burst(uint16_t q, struct zn_rx_pkt *pkts,
 						       uint32_t n)
 {
-	return zn_port_rx_burst(g.p[1], q, pkts, n);
+	return zn_rxq_burst(g.rxq[q].h, pkts, n);
 }
 
 __attribute__((noinline)) static uint32_t fwd_tx_burst(uint16_t q, const struct zn_tx_pkt *pkts,
@@ -385,12 +388,14 @@ static void rx_one(uint16_t q, const struct zn_rx_pkt *pkt)
 	for (uint32_t s = 0; segs_ok && s < pkt->nseg; s++) {
 		const uint8_t *b;
 
+		/* the address the segment carries must be its buffer's */
 		if (pkt->seg[s].buf_id >= count || pkt->seg[s].off > o.buf_size ||
-		    pkt->seg[s].len > o.buf_size - pkt->seg[s].off) {
+		    pkt->seg[s].len > o.buf_size - pkt->seg[s].off ||
+		    pkt->seg[s].va != zn_pool_buf(rq->pool, pkt->seg[s].buf_id)) {
 			segs_ok = false;
 			break;
 		}
-		b = zn_pool_buf(rq->pool, pkt->seg[s].buf_id);
+		b = pkt->seg[s].va;
 		pc[npc++] = (struct fwd_piece){ b + pkt->seg[s].off, pkt->seg[s].len };
 		total += pkt->seg[s].len;
 	}

@@ -80,8 +80,10 @@ int zn_netif_create(struct zn_port *p, const struct zn_netif_conf *conf, struct 
 	nif->mask = htonl(conf->prefix_len == 32 ? 0xffffffffu : ~(0xffffffffu >> conf->prefix_len));
 	zn_port_info(p, &info);
 	memcpy(nif->mac, info.mac, ZN_ETH_ALEN);
-	for (uint16_t i = 0; i < conf->nb_rxq; i++)
+	for (uint16_t i = 0; i < conf->nb_rxq; i++) {
 		nif->prov[conf->rxq[i]] = zn_port_rx_provider(p, conf->rxq[i]);
+		nif->rxq[i] = zn_port_rxq(p, conf->rxq[i]);	/* set up, so configured */
+	}
 	zn_arp_init(&nif->arp);
 	nif->arp_next = UINT64_MAX;
 	nif->now = nif->conf.clock_ns(nif->conf.clock_ctx);

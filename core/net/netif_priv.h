@@ -84,6 +84,7 @@ struct zn_netif {
 	uint16_t ip_id;
 	/* RX */
 	const struct zn_buf_provider *prov[ZN_PORT_MAX_QUEUES];
+	struct zn_rxq *rxq[ZN_NETIF_MAX_RXQ];	/* bound once: conf.rxq[i]'s handle */
 	struct zn_rx_pkt *pkts;
 	/* TX */
 	struct zn_dma_region *slab;

@@ -91,6 +91,7 @@ static bool copy_out(const struct zn_buf_provider *prov, const struct zn_frame *
 			     prov->buf_size;
 
 		zn_frame_copy(f, in->payload_off + off, bufs[k].va, n);
+		d->seg[k].va = bufs[k].va;
 		d->seg[k].buf_id = bufs[k].id;
 		d->seg[k].off = 0;
 		d->seg[k].len = n;
@@ -126,6 +127,7 @@ static enum zn_net_rx_kind fill_segs(struct zn_netif *nif, const struct zn_buf_p
 			unused[nunused++] = pk->seg[k].buf_id;
 			continue;
 		}
+		d->seg[d->nseg].va = pk->seg[k].va;
 		d->seg[d->nseg].buf_id = pk->seg[k].buf_id;
 		d->seg[d->nseg].off = pk->seg[k].off + (lo - s);
 		d->seg[d->nseg].len = hi - lo;
@@ -177,12 +179,13 @@ static void rx_one(struct zn_netif *nif, uint16_t q, const struct zn_buf_provide
 	f.piece[0].len = pk->hdr_len;
 	f.len = pk->hdr_len;
 	for (uint32_t s = 0; s < pk->nseg && s < ZN_RX_MAX_SEGS; s++) {
-		const uint8_t *va = prov->va(prov->ctx, pk->seg[s].buf_id);
+		/* the driver carries the address the provider gave with the buffer */
+		const uint8_t *va = pk->seg[s].va;
 
 		if (!va) {
-			/* a buffer id the provider does not know: the device is wrong */
-			ZN_LOG_RL(ZN_LOG_WARN, NET_LOG, "rx queue %u: payload buffer %u unknown "
-				  "to its provider; frame dropped", q, pk->seg[s].buf_id);
+			/* a provider that gave no address: nothing to read */
+			ZN_LOG_RL(ZN_LOG_WARN, NET_LOG, "rx queue %u: payload buffer %u has no "
+				  "address; frame dropped", q, pk->seg[s].buf_id);
 			k = ZN_NET_DROP_RUNT;
 			goto out;
 		}
@@ -220,7 +223,7 @@ uint32_t zn_netif_rx(struct zn_netif *nif)
 	for (uint16_t i = 0; i < nif->conf.nb_rxq; i++) {
 		uint16_t q = nif->conf.rxq[i];
 		const struct zn_buf_provider *prov = nif->prov[q];
-		uint32_t n = zn_port_rx_burst(nif->port, q, nif->pkts, nif->conf.burst);
+		uint32_t n = zn_rxq_burst(nif->rxq[i], nif->pkts, nif->conf.burst);
 
 		for (uint32_t k = 0; k < n; k++)
 			rx_one(nif, q, prov, &nif->pkts[k]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* UDP endpoints: bind with an n-tuple rule, receive lists, zero-copy send. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +49,18 @@ void zn_udp_ep_done(struct zn_udp_ep *ep, uint64_t cookie, int32_t status)
 		zn_udp_ep_event(ep, ZN_UDP_EV_TX);
 }
 
+/* A descriptor up to its last used segment: a datagram has one or two
+ * segments of ZN_RX_MAX_SEGS, and the rest is not worth moving twice. */
+static void rx_copy(struct zn_udp_rx *dst, const struct zn_udp_rx *src)
+{
+	uint32_t n = src->nseg < ZN_RX_MAX_SEGS ? src->nseg : ZN_RX_MAX_SEGS;
+
+	memcpy(dst, src, offsetof(struct zn_udp_rx, seg) + n * sizeof(src->seg[0]));
+}
+
 bool zn_udp_ep_deliver(struct zn_udp_ep *ep, const struct zn_udp_rx *d)
 {
-	ep->rx[ep->rx_tail & ep->rx_mask] = *d;
+	rx_copy(&ep->rx[ep->rx_tail & ep->rx_mask], d);
 	ep->rx_tail++;
 	if (ep->rx_tail - ep->rx_head == 1)
 		zn_udp_ep_event(ep, ZN_UDP_EV_RX);
@@ -198,7 +208,7 @@ uint32_t zn_udp_recv(struct zn_udp_ep *ep, struct zn_udp_rx *out, uint32_t n)
 	uint32_t k;
 
 	for (k = 0; k < n && ep->rx_head != ep->rx_tail; k++, ep->rx_head++)
-		out[k] = ep->rx[ep->rx_head & ep->rx_mask];
+		rx_copy(&out[k], &ep->rx[ep->rx_head & ep->rx_mask]);
 	return k;
 }
 
@@ -209,14 +219,10 @@ uint32_t zn_udp_rx_pending(const struct zn_udp_ep *ep)
 
 const uint8_t *zn_udp_rx_data(struct zn_udp_ep *ep, const struct zn_udp_rx *d, uint32_t i)
 {
-	const struct zn_buf_provider *prov;
-	const uint8_t *va;
-
-	if (i >= d->nseg || d->queue >= ZN_PORT_MAX_QUEUES)
+	(void)ep;
+	if (i >= d->nseg || i >= ZN_RX_MAX_SEGS || !d->seg[i].va)
 		return NULL;
-	prov = ep->nif->prov[d->queue];
-	va = prov ? prov->va(prov->ctx, d->seg[i].buf_id) : NULL;
-	return va ? va + d->seg[i].off : NULL;
+	return d->seg[i].va + d->seg[i].off;
 }
 
 void zn_udp_rx_release(struct zn_udp_ep *ep, const struct zn_udp_rx *d)

@@ -32,7 +32,23 @@ struct zn_port_core {
 	bool started;
 	struct zn_port_pool *rxpool[ZN_PORT_MAX_QUEUES];
 	struct zn_port_mux *rxmux[ZN_PORT_MAX_QUEUES];	/* NULL: queue not set up */
+	struct zn_rxq rxq[ZN_PORT_MAX_QUEUES];		/* the handles (zn_port_rxq) */
 };
+
+/* A bound RX queue's burst while the port is stopped. */
+static uint32_t rxq_stopped(void *rxq, struct zn_rx_pkt *pkts, uint32_t n)
+{
+	(void)rxq;
+	(void)pkts;
+	(void)n;
+	return 0;
+}
+
+static void rxq_unbind_all(struct zn_port_core *c)
+{
+	for (uint16_t q = 0; q < ZN_PORT_MAX_QUEUES; q++)
+		c->rxq[q] = (struct zn_rxq){ .burst = rxq_stopped, .qid = q };
+}
 
 int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts, struct zn_port **out)
 {
@@ -80,6 +96,7 @@ int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts, struct z
 		goto err_port;
 	}
 	p->core->drv = drv;
+	rxq_unbind_all(p->core);
 	p->bus = bus;
 	rc = drv->probe(p, vendor, device);
 	if (rc < 0) {
@@ -232,17 +249,34 @@ int zn_port_start(struct zn_port *p)
 	if (p->core->started)
 		return 0;
 	rc = p->ops->start(p);
-	if (rc == 0)
-		p->core->started = true;
-	return rc;
+	if (rc < 0)
+		return rc;
+	p->core->started = true;
+	for (uint16_t q = 0; q < p->core->conf.nb_rxq; q++) {
+		p->core->rxq[q].drv = p->ops->rxq_get(p, q);
+		p->core->rxq[q].burst = p->ops->rxq_burst;
+	}
+	return 0;
 }
 
 void zn_port_stop(struct zn_port *p)
 {
 	if (!p || !p->core->started)
 		return;
+	rxq_unbind_all(p->core);
 	p->ops->stop(p);
 	p->core->started = false;
+}
+
+struct zn_rxq *zn_port_rxq(struct zn_port *p, uint16_t q)
+{
+	if (!p || !p->core->configured || q >= p->core->conf.nb_rxq) {
+		if (p)
+			ZN_ERR(PORT_LOG, "%s: rxq %u: configure the port with enough RX queues "
+			       "first", p->bus->name, q);
+		return NULL;
+	}
+	return &p->core->rxq[q];
 }
 
 int zn_port_flow_add(struct zn_port *p, const struct zn_flow_match *m, uint16_t q,

@@ -116,8 +116,10 @@ struct bnxt_ring {
 
 /* ---- RX queue (bnxt_rx.c) --------------------------------------------- */
 
-/* One AGG ring slot: the provider buffer posted there. */
+/* One AGG ring slot: the provider buffer posted there (its id, and its
+ * address, which rx segments carry so that nobody looks it up again). */
 struct bnxt_agg_slot {
+	uint8_t *va;
 	uint32_t buf_id;
 };
 

@@ -209,6 +209,7 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 			return bnxt_rx_bad(res, BNXT_BAD_AGG_LEN, 2);
 		total += a->len;
 		if (pkt) {
+			pkt->seg[i].va = c->agg_sw[(pos->agg_cons + i) & c->agg_mask].va;
 			pkt->seg[i].buf_id = c->agg_sw[(pos->agg_cons + i) & c->agg_mask].buf_id;
 			pkt->seg[i].off = 0;
 			pkt->seg[i].len = a->len;

@@ -187,6 +187,16 @@ static uint32_t bnxt_rx_burst_op(struct zn_port *p, uint16_t q, struct zn_rx_pkt
 	return zn_bnxt_rx_burst(bp->rxq[q], pkts, n);
 }
 
+static void *bnxt_rxq_get_op(struct zn_port *p, uint16_t q)
+{
+	return to_bp(p)->rxq[q];
+}
+
+static uint32_t bnxt_rxq_burst_op(void *rxq, struct zn_rx_pkt *pkts, uint32_t n)
+{
+	return zn_bnxt_rx_burst(rxq, pkts, n);
+}
+
 static uint32_t bnxt_tx_burst_op(struct zn_port *p, uint16_t q, const struct zn_tx_pkt *pkts,
 				 uint32_t n)
 {
@@ -313,6 +323,8 @@ static const struct zn_port_ops bnxt_ops = {
 	.start = bnxt_start_op,
 	.stop = bnxt_stop_op,
 	.rx_burst = bnxt_rx_burst_op,
+	.rxq_get = bnxt_rxq_get_op,
+	.rxq_burst = bnxt_rxq_burst_op,
 	.tx_burst = bnxt_tx_burst_op,
 	.tx_reap = bnxt_tx_reap_op,
 	.flow_add = bnxt_flow_add_op,

@@ -222,6 +222,7 @@ static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 
 			for (; src < end; src++, b++, sw++) {
 				b->addr = src->iova;
+				sw->va = src->va;
 				sw->buf_id = src->id;
 			}
 			i += run;
@@ -364,6 +365,7 @@ static __attribute__((noinline)) struct agg_res agg_more(const uint8_t *lo, cons
 		r.bad |= (a & 0xffffffff0000003full) ^ exp;
 		r.bad |= ((al - 1u) | (q->c.agg_buf_size - al)) & RX_SIGN;
 		r.total += al;
+		p->seg[i].va = q->agg_sw[as + i].va;
 		p->seg[i].buf_id = q->agg_sw[as + i].buf_id;
 		p->seg[i].off = 0;
 		p->seg[i].len = al;
@@ -453,6 +455,7 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 				(agg_prod_m1 - agg_cons) | (max - total)) & RX_SIGN;
 			/* buf_id and off = 0 in one store */
 			id_off = agg_sw[as].buf_id;
+			p->seg[0].va = agg_sw[as].va;
 			memcpy(&p->seg[0].buf_id, &id_off, sizeof(id_off));
 			p->seg[0].len = al;
 		} else if (k) {

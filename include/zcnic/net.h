@@ -311,6 +311,7 @@ struct zn_udp_rx {
 	const uint8_t *hdr;		/* Ethernet header; valid until the next poll */
 	uint32_t hdr_len;		/* up to the end of the UDP header */
 	struct {
+		const uint8_t *va;	/* the buffer (zn_rx_pkt's seg va): data at va + off */
 		uint32_t buf_id;	/* provider buffer */
 		uint32_t off;
 		uint32_t len;
@@ -344,10 +345,11 @@ void zn_udp_close(struct zn_udp_ep *ep);
 uint32_t zn_udp_id(const struct zn_udp_ep *ep);
 struct zn_udp_ep *zn_udp_by_id(struct zn_netif *nif, uint32_t id);
 
-/* Take up to n datagrams off the receive list; their buffers are now the caller's. */
+/* Take up to n datagrams off the receive list; their buffers are now the
+ * caller's. Only seg[0..nseg) of each descriptor is written. */
 uint32_t zn_udp_recv(struct zn_udp_ep *ep, struct zn_udp_rx *out, uint32_t n);
-/* Payload bytes of segment i (through the provider's va); NULL if the
- * provider cannot say. */
+/* Payload bytes of segment i (its va + off: no provider call); NULL if
+ * there is no such segment or the provider gave no address. */
 const uint8_t *zn_udp_rx_data(struct zn_udp_ep *ep, const struct zn_udp_rx *d, uint32_t i);
 /* Give a datagram's buffers back to its queue's provider. */
 void zn_udp_rx_release(struct zn_udp_ep *ep, const struct zn_udp_rx *d);

@@ -27,6 +27,9 @@
  * DMA memory). Payloads are read with zn_port_rx_payload() and buffers
  * given back with zn_port_rx_buf_put() (or the va/put of
  * zn_port_rx_provider(), the same thing), whatever provider the queue has.
+ * Each rx segment also carries its buffer's address (the zn_buf.va the
+ * provider gave), so the data path reads payloads without asking the
+ * provider again.
  *
  * Swapping providers (zn_port_rxq_set_provider): a started queue can take
  * its buffers from another provider (the zcrx area) and go back later. The
@@ -78,7 +81,7 @@ struct zn_port_core;
 /* A payload buffer as the provider hands it to the driver. */
 struct zn_buf {
 	uint64_t iova;
-	void *va;
+	void *va;		/* its address in this process, returned in rx segments */
 	uint32_t id;		/* the provider's handle, returned in rx segments */
 };
 
@@ -156,8 +159,15 @@ struct zn_rx_pkt {
 	uint32_t flags;		/* ZN_RX_F_* */
 	uint32_t pkt_len;	/* hdr_len + every segment's len */
 	uint32_t nseg;
+	/*
+	 * va is the zn_buf.va the provider gave with the buffer, kept by the
+	 * driver since it posted the buffer: the payload is at va + off, with
+	 * no lookup by id (zn_port_rx_payload gives the same address). buf_id
+	 * is what goes back to the provider (zn_port_rx_buf_put).
+	 */
 	struct {
-		uint32_t buf_id;	/* zn_buf.id from the provider */
+		uint8_t *va;		/* start of the buffer (zn_buf.va) */
+		uint32_t buf_id;	/* zn_buf.id, slot-tagged for a swapped-in provider */
 		uint32_t off;		/* offset of the data in that buffer */
 		uint32_t len;
 	} seg[ZN_RX_MAX_SEGS];
@@ -248,6 +258,14 @@ struct zn_port_ops {
 	int (*start)(struct zn_port *p);
 	void (*stop)(struct zn_port *p);
 	uint32_t (*rx_burst)(struct zn_port *p, uint16_t q, struct zn_rx_pkt *pkts, uint32_t n);
+	/*
+	 * Bound RX queues (zn_port_rxq): core/port calls rxq_get at start for
+	 * each RX queue (the driver's queue object, valid until the port
+	 * stops) and from then on calls rxq_burst with it, which checks
+	 * nothing of the port's state (only what the device writes).
+	 */
+	void *(*rxq_get)(struct zn_port *p, uint16_t q);
+	uint32_t (*rxq_burst)(void *rxq, struct zn_rx_pkt *pkts, uint32_t n);
 	uint32_t (*tx_burst)(struct zn_port *p, uint16_t q, const struct zn_tx_pkt *pkts, uint32_t n);
 	uint32_t (*tx_reap)(struct zn_port *p, uint16_t q, uint64_t *cookies, uint32_t n);
 	int (*flow_add)(struct zn_port *p, const struct zn_flow_match *m, uint16_t q,
@@ -322,9 +340,37 @@ const struct zn_buf_provider *zn_port_rx_provider(struct zn_port *p, uint16_t q)
 int zn_port_rxq_set_provider(struct zn_port *p, uint16_t q, const struct zn_buf_provider *prov);
 
 /*
- * Data path: inline, one indirect call per burst. rx_burst with n = 0
- * receives nothing and hands the previous burst's header buffers back to
- * the NIC (a poller that stops for a while should make that call).
+ * A bound RX queue: the handle the data path receives with, taken once
+ * with zn_port_rxq() after zn_port_configure (before or after start).
+ * zn_rxq_burst is one indirect call straight into the driver's burst,
+ * with no check of the queue index or of the port's state per burst:
+ * core/port binds the handle to the driver's queue when the port starts
+ * and points it at a burst that receives nothing when the port stops, so
+ * the handle stays usable (receiving nothing while stopped) until
+ * zn_port_close. The driver still validates everything the device writes.
+ */
+struct zn_rxq {
+	uint32_t (*burst)(void *rxq, struct zn_rx_pkt *pkts, uint32_t n);
+	void *drv;		/* the driver's queue object (NULL while stopped) */
+	uint16_t qid;
+};
+
+/* The handle of RX queue q (stable until zn_port_close), or NULL if the
+ * port is not configured with that queue. */
+struct zn_rxq *zn_port_rxq(struct zn_port *p, uint16_t q);
+
+static inline uint32_t zn_rxq_burst(struct zn_rxq *rq, struct zn_rx_pkt *pkts, uint32_t n)
+{
+	return rq->burst(rq->drv, pkts, n);
+}
+
+/*
+ * Data path by port and queue index: inline, one indirect call per burst,
+ * the index and state checked in the driver on every call (for callers
+ * that hold no handle: tests, tools). rx_burst with n = 0 receives
+ * nothing and hands the previous burst's header buffers back to the NIC
+ * (a poller that stops for a while should make that call; the same holds
+ * for zn_rxq_burst).
  */
 static inline uint32_t zn_port_rx_burst(struct zn_port *p, uint16_t q,
 					struct zn_rx_pkt *pkts, uint32_t n)

@@ -51,7 +51,7 @@ static uint32_t p_alloc(void *ctx, struct zn_buf *b, uint32_t n)
 
 		prov.out[id] = 1;
 		b[i].id = id;
-		b[i].va = NULL;
+		b[i].va = (void *)(uintptr_t)(0x200000u + (uint64_t)id * ABUF);	/* never read */
 		b[i].iova = 0x100000u + (uint64_t)id * ABUF;
 	}
 	return i;
@@ -115,6 +115,7 @@ static void init_queue(struct bnxt_rxq *q, const uint8_t *cq, uint32_t raw, uint
 		if (!p_alloc(NULL, &b, 1))
 			break;
 		agg_sw[q->pos.agg_prod & (AGG_SIZE - 1)].buf_id = b.id;
+		agg_sw[q->pos.agg_prod & (AGG_SIZE - 1)].va = b.va;
 		q->pos.agg_prod++;
 	}
 }
@@ -124,6 +125,7 @@ struct seen {
 	const uint8_t *hdr;
 	uint32_t hdr_len, pkt_len, nseg, flags, rss;
 	uint32_t id[ZN_RX_MAX_SEGS], len[ZN_RX_MAX_SEGS];
+	const uint8_t *va[ZN_RX_MAX_SEGS];
 };
 
 static void take(struct seen *s, const struct zn_rx_pkt *p)
@@ -138,6 +140,7 @@ static void take(struct seen *s, const struct zn_rx_pkt *p)
 	for (uint32_t i = 0; i < p->nseg && i < ZN_RX_MAX_SEGS; i++) {
 		s->id[i] = p->seg[i].buf_id;
 		s->len[i] = p->seg[i].len;
+		s->va[i] = p->seg[i].va;
 	}
 }
 
@@ -173,6 +176,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(p->nseg <= BNXT_RX_MAX_AGG);
 		for (uint32_t s = 0; s < p->nseg; s++) {
 			CHECK(p->seg[s].buf_id < NBUF && prov.out[p->seg[s].buf_id]);
+			/* the address the provider gave with that very buffer */
+			CHECK(p->seg[s].va == (uint8_t *)(uintptr_t)(0x200000u +
+								     (uint64_t)p->seg[s].buf_id * ABUF));
 			CHECK(p->seg[s].len >= 1 && p->seg[s].len <= ABUF && p->seg[s].off == 0);
 			sum += p->seg[s].len;
 		}

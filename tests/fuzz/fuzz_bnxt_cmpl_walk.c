@@ -105,8 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	       size - HDR_LEN < (size_t)c.cq_size * BNXT_CMPL_SIZE ? size - HDR_LEN :
 	       (size_t)c.cq_size * BNXT_CMPL_SIZE);
 	memset(hdr, 0xab, (size_t)rx_size * c.hdr_buf_size);
-	for (uint32_t i = 0; i < agg_size; i++)
+	for (uint32_t i = 0; i < agg_size; i++) {
 		agg_sw[i].buf_id = AGG_ID_BASE + i;
+		agg_sw[i].va = (uint8_t *)(uintptr_t)(0x10000u + (uint64_t)i * 0x1000u);	/* never read */
+	}
 	c.cq = cq;
 	c.hdr_va = hdr;
 	c.agg_sw = agg_sw;
@@ -137,6 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (uint32_t s = 0; s < pkt.nseg; s++) {
 				CHECK(pkt.seg[s].buf_id ==
 				      AGG_ID_BASE + ((pos.agg_cons + s) & c.agg_mask));
+				CHECK(pkt.seg[s].va == agg_sw[(pos.agg_cons + s) & c.agg_mask].va);
 				CHECK(pkt.seg[s].len >= 1 && pkt.seg[s].len <= c.agg_buf_size);
 				CHECK(pkt.seg[s].off + pkt.seg[s].len <= c.agg_buf_size);
 				total += pkt.seg[s].len;

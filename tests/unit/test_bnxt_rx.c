@@ -188,6 +188,8 @@ static void gather(struct rxt *t, const struct zn_rx_pkt *p, uint8_t *out)
 	for (uint32_t s = 0; s < p->nseg; s++) {
 		assert_true(p->seg[s].buf_id < t->prov->count);
 		assert_int_equal(t->prov->out[p->seg[s].buf_id], 1);
+		/* the segment carries the buffer's address: no lookup by id */
+		assert_ptr_equal(p->seg[s].va, t->prov->mem + (size_t)p->seg[s].buf_id * AGG_BUF);
 		memcpy(out + off, t->prov->mem + (size_t)p->seg[s].buf_id * AGG_BUF + p->seg[s].off,
 		       p->seg[s].len);
 		off += p->seg[s].len;

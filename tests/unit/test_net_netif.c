@@ -235,6 +235,7 @@ static uint32_t peer_recv(uint8_t *buf, uint32_t cap, unsigned ms)
 			assert_true(p.pkt_len <= cap);
 			memcpy(buf, p.hdr, p.hdr_len);
 			for (uint32_t k = 0; k < p.nseg; k++) {
+				assert_ptr_equal(p.seg[k].va, zn_port_rx_payload(F.b, 0, p.seg[k].buf_id));
 				memcpy(buf + off, zn_port_rx_payload(F.b, 0, p.seg[k].buf_id) +
 				       p.seg[k].off, p.seg[k].len);
 				off += p.seg[k].len;

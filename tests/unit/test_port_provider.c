@@ -274,6 +274,8 @@ static void exchange(uint32_t n, struct got *out, uint32_t hold)
 				assert_non_null(g->va);
 				/* the mux's va is the same look-up */
 				assert_ptr_equal(mux->va(mux->ctx, g->id), g->va);
+				/* and the segment carried that address from the start */
+				assert_ptr_equal(p->seg[0].va, g->va);
 				assert_true(len + p->seg[0].len <= sizeof(frame));
 				memcpy(frame + len, g->va + p->seg[0].off, p->seg[0].len);
 				len += p->seg[0].len;
@@ -455,6 +457,62 @@ static void test_swap_on_stopped_port(void **state)
 	assert_int_equal(F.nwarn, 0);
 }
 
+/* Receive k frames (the next ones sent) through a bound queue, byte for byte,
+ * payload read at the segment's va; the buffers go back. */
+static void recv_bound(struct zn_rxq *h, uint32_t k)
+{
+	uint8_t want[FRAME_MAX + 64], frame[FRAME_MAX + 64];
+	struct zn_rx_pkt pkts[ROUND];
+	uint64_t t0 = mono();
+	uint32_t r = 0;
+
+	send_round(k);
+	while (r < k) {
+		uint32_t m = zn_rxq_burst(h, pkts, k - r);
+
+		assert_true(mono() - t0 < WAIT_NS);
+		for (uint32_t i = 0; i < m; i++, r++) {
+			const struct zn_rx_pkt *p = &pkts[i];
+			uint32_t wl = build(want, F.seq + r);
+
+			assert_int_equal(p->queue, 0);
+			assert_int_equal(p->pkt_len, wl);
+			assert_int_equal(p->nseg, 1);
+			assert_ptr_equal(p->seg[0].va, zn_port_rx_payload(F.a, 0, p->seg[0].buf_id));
+			memcpy(frame, p->hdr, p->hdr_len);
+			memcpy(frame + p->hdr_len, p->seg[0].va + p->seg[0].off, p->seg[0].len);
+			assert_memory_equal(frame, want, wl);
+			zn_port_rx_buf_put(F.a, 0, &p->seg[0].buf_id, 1);
+		}
+	}
+	F.seq += k;
+}
+
+/* A queue bound once: the same handle across stop and start; nothing
+ * received while stopped; only configured queues have one. */
+static void test_bound_rxq(void **state)
+{
+	struct zn_rxq *h = zn_port_rxq(F.a, 0);
+	struct zn_rx_pkt pkts[ROUND];
+
+	(void)state;
+	assert_non_null(h);
+	assert_int_equal(h->qid, 0);
+	assert_int_equal(F.nwarn, 0);
+	assert_null(zn_port_rxq(F.a, 1));	/* configured with one RX queue */
+	assert_int_equal(F.nwarn, 1);
+	assert_null(zn_port_rxq(NULL, 0));
+	recv_bound(h, 8);
+	zn_port_stop(F.a);
+	assert_null(h->drv);
+	assert_int_equal(zn_rxq_burst(h, pkts, ROUND), 0);
+	assert_int_equal(zn_port_start(F.a), 0);
+	assert_ptr_equal(zn_port_rxq(F.a, 0), h);
+	assert_non_null(h->drv);
+	recv_bound(h, 8);
+	assert_int_equal(F.nwarn, 1);
+}
+
 /* A provider swapped in and one detached with a buffer still held: both get
  * detached() at close, after the driver gave back everything it held. */
 static void test_close_detaches(void **state)
@@ -487,6 +545,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_provider_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_on_stopped_port, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_detaches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bound_rxq, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
