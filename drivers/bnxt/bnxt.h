@@ -116,11 +116,16 @@ struct bnxt_ring {
 
 /* ---- RX queue (bnxt_rx.c) --------------------------------------------- */
 
-/* One AGG ring slot: the provider buffer posted there (its id, and its
- * address, which rx segments carry so that nobody looks it up again). */
+/*
+ * One AGG ring slot: the provider buffer posted there, its address (which rx
+ * segments carry, so that nobody looks it up again) and its id. Laid out as
+ * the first 16 bytes of a zn_rx_pkt segment (va, buf_id, off = 0), so that
+ * the burst fills a segment but its len with one 16-byte copy.
+ */
 struct bnxt_agg_slot {
 	uint8_t *va;
 	uint32_t buf_id;
+	uint32_t zero;			/* the segment's off: always 0 */
 };
 
 /*

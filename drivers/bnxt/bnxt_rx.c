@@ -335,10 +335,15 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 
 #define RX_SIGN 0x80000000u
 
-/* The burst writes buf_id + off, and hdr_len + queue, each with one store. */
-_Static_assert(offsetof(struct zn_rx_pkt, seg[0].off) == offsetof(struct zn_rx_pkt, seg[0].buf_id) + 4 &&
+/* The burst writes va + buf_id + off with one 16-byte copy from the AGG
+ * slot, and hdr_len + queue with one store. */
+_Static_assert(offsetof(struct zn_rx_pkt, seg[0].va) == offsetof(struct zn_rx_pkt, seg[0]) &&
+	       offsetof(struct zn_rx_pkt, seg[0].buf_id) == offsetof(struct zn_rx_pkt, seg[0]) + 8 &&
+	       offsetof(struct zn_rx_pkt, seg[0].off) == offsetof(struct zn_rx_pkt, seg[0]) + 12 &&
+	       offsetof(struct bnxt_agg_slot, buf_id) == 8 && offsetof(struct bnxt_agg_slot, zero) == 12 &&
+	       sizeof(struct bnxt_agg_slot) == 16 &&
 	       offsetof(struct zn_rx_pkt, queue) == offsetof(struct zn_rx_pkt, hdr_len) + 2,
-	       "zn_rx_pkt layout");
+	       "zn_rx_pkt / bnxt_agg_slot layout");
 
 struct agg_res {
 	uint64_t bad;
@@ -365,9 +370,7 @@ static __attribute__((noinline)) struct agg_res agg_more(const uint8_t *lo, cons
 		r.bad |= (a & 0xffffffff0000003full) ^ exp;
 		r.bad |= ((al - 1u) | (q->c.agg_buf_size - al)) & RX_SIGN;
 		r.total += al;
-		p->seg[i].va = q->agg_sw[as + i].va;
-		p->seg[i].buf_id = q->agg_sw[as + i].buf_id;
-		p->seg[i].off = 0;
+		memcpy(&p->seg[i], &q->agg_sw[as + i], sizeof(q->agg_sw[0]));	/* va, buf_id, off 0 */
 		p->seg[i].len = al;
 		exp += 1ull << 32;
 	}
@@ -445,7 +448,6 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 			/* The usual split frame: one AGG buffer, posted, the next. */
 			uint64_t a = *(const uint64_t *)(lo + 2 * BNXT_CMPL_SIZE);
 			uint32_t al = (uint32_t)(a >> 16) & 0xffffu;
-			uint64_t id_off;
 
 			as = agg_cons & agg_mask;
 			total += al;
@@ -453,10 +455,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 			bad |= (uint32_t)(a >> 32) ^ as;
 			bad |= ((len - 1u) | (hdr_size - len) | (al - 1u) | (agg_buf - al) |
 				(agg_prod_m1 - agg_cons) | (max - total)) & RX_SIGN;
-			/* buf_id and off = 0 in one store */
-			id_off = agg_sw[as].buf_id;
-			p->seg[0].va = agg_sw[as].va;
-			memcpy(&p->seg[0].buf_id, &id_off, sizeof(id_off));
+			/* va, buf_id and off = 0 in one copy */
+			memcpy(&p->seg[0], &agg_sw[as], sizeof(agg_sw[0]));
 			p->seg[0].len = al;
 		} else if (k) {
 			struct agg_res r = agg_more(lo, q, agg_cons & agg_mask, k,
