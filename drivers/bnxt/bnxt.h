@@ -45,7 +45,9 @@
 #define BNXT_HDR_BUF_MIN	128	/* room for Ethernet + IPv6 + TCP with options */
 #define BNXT_HDR_BUF_MAX	4096
 #define BNXT_MTU_DFLT		1500
-#define BNXT_MTU_MAX		9000	/* BNXT_PLAN.md decision 4 */
+#define BNXT_MTU_MAX		9000	/* jumbo: the usual 9000-byte ceiling, below the
+					 * hardware's own limit (Linux bnxt: BNXT_MAX_MTU);
+					 * bnxt_tx.c's length-hint table covers it */
 #define BNXT_L2_OVERHEAD	18	/* Ethernet header + one VLAN tag */
 #define BNXT_NQ_SIZE		256	/* async events only: a polling driver never arms CQs */
 #define BNXT_STATS_PERIOD_MS	250	/* stat context DMA period */
