@@ -73,9 +73,19 @@ $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBSO): $(LIB_OBJS)
+# The shared library exports exactly core/libzcnic.map: the library is
+# compiled with hidden visibility, and the installed headers give what they
+# declare default visibility (#pragma GCC visibility); the map names the ABI
+# and its version. scripts/check-exports.sh checks map == exports ==
+# declarations of the installed headers. The static archive holds the same
+# objects: hidden symbols link statically as before (apps, unit tests).
+LIBMAP    := core/libzcnic.map
+$(LIB_OBJS): CFLAGS += -fvisibility=hidden
+
+$(LIBSO): $(LIB_OBJS) $(LIBMAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libzcnic.so.0 $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libzcnic.so.0 -Wl,--version-script=$(LIBMAP) $(LDFLAGS) \
+	    $(LIB_OBJS) -o $@ $(LDLIBS)
 
 $(SIMA): $(SIM_OBJS)
 	@mkdir -p $(@D)
