@@ -6,16 +6,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "core/net/netif_priv.h"
 #include "zcnic/log.h"
 
 static uint64_t mono_ns(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return zn_now_ns();
 }
 
 static int check_conf(struct zn_port *p, const struct zn_netif_conf *c)

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "core/uring/uring_priv.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "zcnic/log.h"
@@ -315,20 +316,6 @@ static void ifq_dev_close(void *arg, struct zn_netdev *d)
 
 /* ---- registration ---- */
 
-static bool is_pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
-
-static uint32_t round_pow2(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
 /* Region descriptor checks of the kernel's io_create_region, in its order. */
 static int check_region(const struct io_uring_region_desc *rd, uint64_t need)
 {
@@ -486,8 +473,8 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 			return -EINVAL;
 		entries = ZN_ZCRX_MAX_RQ_ENTRIES;
 	}
-	entries = round_pow2(entries);
-	if (reg->rx_buf_len && (!is_pow2(reg->rx_buf_len) || reg->rx_buf_len < ZCRX_PAGE))
+	entries = (uint32_t)zn_roundup_pow2(entries);
+	if (reg->rx_buf_len && (!zn_is_pow2(reg->rx_buf_len) || reg->rx_buf_len < ZCRX_PAGE))
 		return -EINVAL;
 	if (reg->rx_buf_len && reg->rx_buf_len != ZN_ZCRX_BUF_SIZE) {
 		ZN_ERR(ZCRX_LOG, "rx_buf_len %u: zcnic's buffers are the netdev's payload "

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/barrier.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "zcnic/bus.h"
 #include "zcnic/mem.h"
@@ -92,14 +93,13 @@ void zn_bnxt_db_write_slow(const struct bnxt_db *db, uint64_t v);
 /*
  * Ring a P5 doorbell with a ring index (raw counter masked by size - 1).
  * Everything the device must see (BDs, consumed completions) is written
- * before: the release fence orders those stores before the doorbell store
- * (a compiler barrier on x86, where stores are not reordered with stores).
+ * before: zn_dma_wmb orders those stores before the doorbell store.
  */
 static inline void bnxt_db_write(const struct bnxt_db *db, uint32_t idx)
 {
 	uint64_t v = db->key | idx;
 
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	if (__builtin_expect(db->mmio != NULL, 1))
 		*db->mmio = v;
 	else

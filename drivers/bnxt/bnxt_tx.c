@@ -25,15 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "drivers/bnxt/bnxt.h"
 #include "zcnic/log.h"
 
 #define TX_PAD_BYTES	64
-
-static bool is_pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
-}
 
 int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *conf,
 		       struct bnxt_txq **out)
@@ -46,7 +42,7 @@ int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *co
 	char name[32];
 	int rc;
 
-	if (!is_pow2(ts) || ts < BNXT_RING_MIN || ts > BNXT_TX_RING_MAX) {
+	if (!zn_is_pow2(ts) || ts < BNXT_RING_MIN || ts > BNXT_TX_RING_MAX) {
 		ZN_ERR(BNXT_LOG, "%s: txq %u: ring size %u must be a power of two in %u..%u",
 		       bp->name, q, ts, BNXT_RING_MIN, BNXT_TX_RING_MAX);
 		return -EINVAL;
@@ -324,7 +320,7 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 
 		if (!bnxt_cmpl_valid(c, raw, q->cq_size))
 			break;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		type = c->flags_type & BNXT_CMPL_TYPE_MASK;
 		if (__builtin_expect(type == BNXT_CMPL_TYPE_TX_L2, 1)) {
 			x = c->opaque;
