@@ -2,6 +2,7 @@
 #
 #   make               libzcnic (static + shared), libznsim, the apps
 #   make SAN=1 ...     the same with AddressSanitizer + UBSan (separate build dir)
+#   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make fuzz          libFuzzer targets (clang)
@@ -17,12 +18,14 @@ VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 CC        ?= cc
 SAN       ?= 0
+OWNER     ?= 1
 BUILD     ?= $(if $(filter 1,$(SAN)),build-san,build)
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -Wno-missing-field-initializers
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -Iinclude -Iinclude/compat -I. -MMD -MP
+CFLAGS    += $(if $(filter 1,$(OWNER)),-DZN_DEBUG_OWNER)
 LDLIBS    := -lpci -lnuma -ljson-c -lpthread -lrt -lm
 ifeq ($(SAN),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

@@ -112,6 +112,7 @@ void zn_netif_destroy(struct zn_netif *nif)
 
 	if (!nif)
 		return;
+	zn_owner_reset(&nif->owner);	/* the caller's now: its poller is gone */
 	zn_udp_ep_free_all(nif);
 	/* The NIC may still read frames from the slab: wait (bounded) for
 	 * their completions before it is unmapped. */
@@ -136,6 +137,7 @@ int zn_netif_poll(struct zn_netif *nif)
 {
 	uint32_t work;
 
+	zn_owner_enter(&nif->owner, "netif");
 	nif->now = nif->conf.clock_ns(nif->conf.clock_ctx);
 	work = zn_netif_rx(nif);
 	work += zn_netif_reap(nif);

@@ -102,6 +102,7 @@ void zn_zcrx_ifq_put(struct zn_zcrx_ifq *ifq)
 
 void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq)
 {
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	/* after teardown the ring memory may be gone: never read it again */
 	if (ifq->registered)
 		zn_zcrx_refill(&ifq->rq, &ifq->area);
@@ -118,6 +119,7 @@ static uint32_t prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
 	struct zn_zcrx_area *a = &ifq->area;
 	uint32_t keep = copy_reserve(a), avail;
 
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	if (a->nfree < n + keep)
 		zn_zcrx_ifq_refill(ifq);
 	avail = a->nfree > keep ? a->nfree - keep : 0;
@@ -154,6 +156,7 @@ static void prov_detached(void *ctx)
 
 void zn_zcrx_waiter_add(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
 {
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	if (w->linked)
 		return;
 	w->prev = NULL;
@@ -166,6 +169,7 @@ void zn_zcrx_waiter_add(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
 
 void zn_zcrx_waiter_del(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
 {
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	if (!w->linked)
 		return;
 	if (w->prev)

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "base/barrier.h"
+#include "core/debug/owner.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "zcnic/bus.h"
 #include "zcnic/mem.h"
@@ -168,6 +169,7 @@ struct bnxt_rxq {
 	struct bnxt_db cq_db, rx_db, agg_db;
 	struct bnxt_rx_stats st;
 	uint32_t last_hwrm_done;	/* sequence_id of the last HWRM_DONE seen, + 0x10000 flag */
+	struct zn_owner owner;		/* the thread that bursts; reset by start */
 
 	/* Cold: set-up and teardown. */
 	struct bnxt_ring cq, rx, agg;
@@ -217,6 +219,7 @@ struct bnxt_txq {
 	struct bnxt_tx_stats st;
 	uint32_t last_hwrm_done;
 	uint16_t qid;
+	struct zn_owner owner;		/* the thread that bursts and reaps; reset by start */
 
 	/* Cold. */
 	struct bnxt_ring cq_ring, tx;

@@ -396,6 +396,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 	uint32_t other = 0, prod, cnt;
 	uint64_t bytes = 0;
 
+	zn_owner_enter(&q->owner, "RX queue");
+
 	/* At most one frame per posted RX slot: no per-frame check needed. */
 	pend = pkts + (n < rx_prod - rx_cons ? n : rx_prod - rx_cons);
 	while (p < pend) {

@@ -67,6 +67,7 @@ static int txq_start(struct bnxt *bp, struct bnxt_txq *q)
 	int rc;
 
 	q->max_frame = bp->conf.mtu + BNXT_L2_OVERHEAD;
+	zn_owner_reset(&q->owner);	/* a started port's queue may go to any thread */
 	zn_bnxt_txq_prepare(q);
 	rc = zn_bnxt_stat_ctx_alloc(bp, q->hw_stats_iova, &q->stat_ctx_id);
 	if (rc == 0)
@@ -88,6 +89,7 @@ static int rxq_start(struct bnxt *bp, struct bnxt_rxq *q)
 	int rc;
 
 	q->c.max_frame = bp->conf.mtu + BNXT_L2_OVERHEAD;
+	zn_owner_reset(&q->owner);
 	zn_bnxt_rxq_prepare(q);
 	rc = zn_bnxt_stat_ctx_alloc(bp, q->hw_stats_iova, &q->stat_ctx_id);
 	if (rc == 0)

@@ -214,6 +214,8 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 	uint32_t prod = q->prod, avail = mask - (prod - q->cons), last = 0, i;
 	uint64_t bytes = 0;
 
+	zn_owner_enter(&q->owner, "TX queue");
+
 	for (i = 0; i < n; i++) {
 		const struct zn_tx_pkt *p = &pkts[i];
 		const uint32_t start = prod, ps = prod & mask, ns = p->nseg, l0 = p->seg[0].len;
@@ -312,6 +314,8 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 	const uint32_t mask = q->mask;
 	struct bnxt_tx_slot *const sw = q->sw;	/* a local: cookies[] may alias q */
 	uint32_t raw = q->cq_raw, done = q->done, cons, k = 0;
+
+	zn_owner_enter(&q->owner, "TX queue");
 
 	for (uint32_t budget = q->cq_size; budget; budget--) {
 		const struct bnxt_tx_cmpl *c =
