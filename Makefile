@@ -2,6 +2,7 @@
 #
 #   make               libzcnic (static + shared), libznsim, the apps
 #   make SAN=1 ...     the same with AddressSanitizer + UBSan (separate build dir)
+#   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make fuzz          libFuzzer targets (clang)
@@ -17,12 +18,14 @@ VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 CC        ?= cc
 SAN       ?= 0
+OWNER     ?= 1
 BUILD     ?= $(if $(filter 1,$(SAN)),build-san,build)
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -Wno-missing-field-initializers
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -Iinclude -Iinclude/compat -I. -MMD -MP
+CFLAGS    += $(if $(filter 1,$(OWNER)),-DZN_DEBUG_OWNER)
 LDLIBS    := -lpci -lnuma -ljson-c -lpthread -lrt -lm
 ifeq ($(SAN),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -73,9 +76,19 @@ $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBSO): $(LIB_OBJS)
+# The shared library exports exactly core/libzcnic.map: the library is
+# compiled with hidden visibility, and the installed headers give what they
+# declare default visibility (#pragma GCC visibility); the map names the ABI
+# and its version. scripts/check-exports.sh checks map == exports ==
+# declarations of the installed headers. The static archive holds the same
+# objects: hidden symbols link statically as before (apps, unit tests).
+LIBMAP    := core/libzcnic.map
+$(LIB_OBJS): CFLAGS += -fvisibility=hidden
+
+$(LIBSO): $(LIB_OBJS) $(LIBMAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libzcnic.so.0 $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libzcnic.so.0 -Wl,--version-script=$(LIBMAP) $(LDFLAGS) \
+	    $(LIB_OBJS) -o $@ $(LDLIBS)
 
 $(SIMA): $(SIM_OBJS)
 	@mkdir -p $(@D)

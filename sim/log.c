@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "sim/log.h"
 
 #define MAX_COMPONENTS	16
@@ -128,11 +129,8 @@ void zn_sim_log(enum zn_sim_log_level level, const char *comp, const char *fmt, 
 
 bool zn_sim_ratelimit_allow(struct zn_sim_ratelimit *rl, uint32_t *suppressed)
 {
-	struct timespec ts;
-	uint64_t now;
+	uint64_t now = zn_now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	*suppressed = 0;
 	if (now - rl->window_ns >= RL_WINDOW_NS) {
 		*suppressed = rl->suppressed;

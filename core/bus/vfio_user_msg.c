@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "core/bus/vfio_user_priv.h"
 #include "zcnic/log.h"
 
@@ -66,14 +67,6 @@ void zn_vfuc_close_fds(int *fds, unsigned n)
 	}
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Wait for ev on fd until the deadline. Errors and hang-ups count as ready:
  * the following send or recv reports them. */
 static int wait_fd(int fd, short ev, int64_t deadline)
@@ -81,7 +74,7 @@ static int wait_fd(int fd, short ev, int64_t deadline)
 	struct pollfd pfd = { .fd = fd, .events = ev };
 
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - (int64_t)zn_now_ms();
 		int rc;
 
 		if (left <= 0)
@@ -97,7 +90,7 @@ static int wait_fd(int fd, short ev, int64_t deadline)
 int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = (int64_t)zn_now_ms() + timeout_ms;
 	int err;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
@@ -128,7 +121,7 @@ int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out)
 		close(s);
 		if (err != ECONNREFUSED && err != EAGAIN && err != EINTR)
 			break;
-		if (now_ms() + CONNECT_RETRY_MS > deadline)
+		if ((int64_t)zn_now_ms() + CONNECT_RETRY_MS > deadline)
 			break;
 		poll(NULL, 0, CONNECT_RETRY_MS);
 	}
@@ -341,7 +334,7 @@ static int serve_server_cmd(struct zn_vfuc_conn *c, const struct zn_vfu_hdr *h,
 int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
 {
 	int timeout = x->timeout_ms > 0 ? x->timeout_ms : c->timeout_ms;
-	int64_t deadline = now_ms() + timeout;
+	int64_t deadline = (int64_t)zn_now_ms() + timeout;
 	struct zn_vfu_hdr h = { .cmd = x->cmd, .flags = ZN_VFU_F_TYPE_COMMAND };
 	const char *name = zn_vfuc_cmd_name(x->cmd);
 	struct rx_fds rx = { .n = 0 };

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "zcnic/log.h"
 
 #define MAX_COMPONENTS 32
@@ -137,18 +138,10 @@ void zn_log(enum zn_log_level level, const char *comp, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 bool zn_ratelimit_allow(struct zn_ratelimit *rl, uint32_t burst,
 			uint64_t interval_ns, uint32_t *suppressed_out)
 {
-	uint64_t now = now_ns();
+	uint64_t now = zn_now_ns();
 
 	*suppressed_out = 0;
 	if (now - rl->window_start_ns >= interval_ns) {

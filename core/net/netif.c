@@ -6,16 +6,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "core/net/netif_priv.h"
 #include "zcnic/log.h"
 
 static uint64_t mono_ns(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return zn_now_ns();
 }
 
 static int check_conf(struct zn_port *p, const struct zn_netif_conf *c)
@@ -116,6 +114,7 @@ void zn_netif_destroy(struct zn_netif *nif)
 
 	if (!nif)
 		return;
+	zn_owner_reset(&nif->owner);	/* the caller's now: its poller is gone */
 	zn_udp_ep_free_all(nif);
 	/* The NIC may still read frames from the slab: wait (bounded) for
 	 * their completions before it is unmapped. */
@@ -140,6 +139,7 @@ int zn_netif_poll(struct zn_netif *nif)
 {
 	uint32_t work;
 
+	zn_owner_enter(&nif->owner, "netif");
 	nif->now = nif->conf.clock_ns(nif->conf.clock_ctx);
 	work = zn_netif_rx(nif);
 	work += zn_netif_reap(nif);

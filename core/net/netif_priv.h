@@ -16,6 +16,7 @@
 #ifndef ZCNIC_CORE_NET_NETIF_PRIV_H
 #define ZCNIC_CORE_NET_NETIF_PRIV_H
 
+#include "core/debug/owner.h"
 #include "core/net/arp_cache.h"
 #include "core/net/flow.h"
 #include "core/net/tx_tmpl.h"
@@ -82,6 +83,7 @@ struct zn_netif {
 	uint64_t now;			/* at the start of the current poll */
 	uint64_t arp_next;		/* earliest ARP deadline */
 	uint16_t ip_id;
+	struct zn_owner owner;		/* the thread that polls and sends */
 	/* RX */
 	const struct zn_buf_provider *prov[ZN_PORT_MAX_QUEUES];
 	struct zn_rxq *rxq[ZN_NETIF_MAX_RXQ];	/* bound once: conf.rxq[i]'s handle */

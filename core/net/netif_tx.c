@@ -79,6 +79,7 @@ uint32_t zn_netif_slot_get(struct zn_netif *nif, bool ctrl)
 {
 	uint32_t *head = ctrl ? &nif->free_ctrl : &nif->free_hdr, i = *head;
 
+	zn_owner_enter(&nif->owner, "netif");	/* every send takes a slot */
 	if (i == NO_SLOT)
 		return NO_SLOT;
 	*head = nif->slots[i].next_free;
@@ -112,6 +113,7 @@ uint32_t zn_netif_flush(struct zn_netif *nif)
 	struct zn_tx_pkt pkts[FLUSH_CHUNK];
 	uint32_t done = 0;
 
+	zn_owner_enter(&nif->owner, "netif");
 	while (done < nif->nbatch) {
 		uint32_t m = nif->nbatch - done < FLUSH_CHUNK ? nif->nbatch - done : FLUSH_CHUNK, acc;
 

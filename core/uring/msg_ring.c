@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/barrier.h"
 #include "core/uring/uring_priv.h"
 
 #define ZN_INBOX_MIN	64
@@ -120,7 +121,7 @@ bool zn_inbox_empty(struct zn_inbox *ib)
 void zn_uring_wake(struct zn_uring *r)
 {
 	/* Pairs with the fence in the waiter: it sees our message or we see it asleep. */
-	atomic_thread_fence(memory_order_seq_cst);
+	zn_smp_mb();
 	if (!atomic_load_explicit(&r->sleeping, memory_order_relaxed))
 		return;
 	atomic_fetch_add(&r->wake_seq, 1);

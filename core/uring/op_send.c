@@ -64,6 +64,7 @@
 #include <sys/uio.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "core/uring/net_ops.h"
 #include "zcnic/log.h"
 
@@ -500,14 +501,6 @@ static void tx_serve(struct zn_sock *s)
 	}
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* The socket closes or its ring exits: waiters are cancelled, frames on the
  * NIC are waited for (their notifications posted while the ring lives). */
 static void tx_fini(struct zn_sock *s)
@@ -524,11 +517,11 @@ static void tx_fini(struct zn_sock *s)
 		wait_drop_slot(tx, req);
 		zn_uring_req_complete(req, -ECANCELED, 0);
 	}
-	end = mono_ms() + TX_DRAIN_MS;
+	end = zn_now_ms() + TX_DRAIN_MS;
 	while (tx->inflight) {
 		zn_netdev_poll(s->dev);
 		tx_reap(tx, post);
-		if (mono_ms() > end)
+		if (zn_now_ms() > end)
 			break;
 	}
 	if (tx->inflight) {

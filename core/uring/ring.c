@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "core/uring/uring_priv.h"
 #include "zcnic/log.h"
 
@@ -30,15 +31,6 @@ static _Thread_local char thread_tag;
 const void *zn_uring_thread_tag(void)
 {
 	return &thread_tag;
-}
-
-static uint32_t roundup_pow2(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
 }
 
 /* The kernel's checks and rounding, in the kernel's order. */
@@ -61,7 +53,7 @@ static int fill_params(unsigned entries, struct io_uring_params *p)
 			return -EINVAL;
 		entries = ZN_URING_MAX_ENTRIES;
 	}
-	p->sq_entries = roundup_pow2(entries);
+	p->sq_entries = (uint32_t)zn_roundup_pow2(entries);
 	if (p->flags & IORING_SETUP_CQSIZE) {
 		if (!p->cq_entries)
 			return -EINVAL;
@@ -70,7 +62,7 @@ static int fill_params(unsigned entries, struct io_uring_params *p)
 				return -EINVAL;
 			p->cq_entries = ZN_URING_MAX_CQ_ENTRIES;
 		}
-		p->cq_entries = roundup_pow2(p->cq_entries);
+		p->cq_entries = (uint32_t)zn_roundup_pow2(p->cq_entries);
 		if (p->cq_entries < p->sq_entries)
 			return -EINVAL;
 	} else {

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/barrier.h"
+#include "base/clock.h"
 #include "core/uring/uring_priv.h"
 
 #define ZN_URING_SPIN_NS	50000	/* busy passes before a wait may sleep */
@@ -33,23 +35,6 @@
 
 #define ENTER_FLAGS (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP |		\
 	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
 
 static unsigned run_hooks(struct zn_uring *r)
 {
@@ -90,10 +75,10 @@ static void sleep_once(struct zn_uring *r, uint64_t deadline)
 	struct timespec ts, *tsp = NULL;
 
 	atomic_store(&r->sleeping, 1);
-	atomic_thread_fence(memory_order_seq_cst);
+	zn_smp_mb();
 	if (zn_inbox_empty(&r->inbox)) {
 		if (deadline) {
-			uint64_t now = now_ns();
+			uint64_t now = zn_now_ns();
 			uint64_t left = deadline > now ? deadline - now : 0;
 
 			ts.tv_sec = (time_t)(left / 1000000000ull);
@@ -110,7 +95,7 @@ static void sleep_once(struct zn_uring *r, uint64_t deadline)
 static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_ns)
 {
 	bool timed = timeout_ns >= 0;
-	uint64_t start = now_ns();
+	uint64_t start = zn_now_ns();
 	uint64_t deadline = timed ? start + (uint64_t)timeout_ns : 0;
 	uint64_t spin_until = start + ZN_URING_SPIN_NS;
 	unsigned idle = 0;
@@ -121,7 +106,7 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 
 		if (ready >= min_complete)
 			return 0;
-		now = now_ns();
+		now = zn_now_ns();
 		if (timed && now >= deadline)
 			return ready ? 0 : -ETIME;
 		if (r->busy_hooks || now < spin_until) {
@@ -129,7 +114,7 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 			if (idle >= ZN_URING_YIELD_AFTER)
 				sched_yield();
 			else
-				cpu_relax();
+				zn_cpu_relax();
 			continue;
 		}
 		sleep_once(r, deadline);

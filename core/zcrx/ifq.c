@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "core/uring/uring_priv.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "zcnic/log.h"
@@ -101,6 +102,7 @@ void zn_zcrx_ifq_put(struct zn_zcrx_ifq *ifq)
 
 void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq)
 {
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	/* after teardown the ring memory may be gone: never read it again */
 	if (ifq->registered)
 		zn_zcrx_refill(&ifq->rq, &ifq->area);
@@ -117,6 +119,7 @@ static uint32_t prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
 	struct zn_zcrx_area *a = &ifq->area;
 	uint32_t keep = copy_reserve(a), avail;
 
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	if (a->nfree < n + keep)
 		zn_zcrx_ifq_refill(ifq);
 	avail = a->nfree > keep ? a->nfree - keep : 0;
@@ -153,6 +156,7 @@ static void prov_detached(void *ctx)
 
 void zn_zcrx_waiter_add(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
 {
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	if (w->linked)
 		return;
 	w->prev = NULL;
@@ -165,6 +169,7 @@ void zn_zcrx_waiter_add(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
 
 void zn_zcrx_waiter_del(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w)
 {
+	zn_owner_enter(&ifq->owner, "zcrx ifq");
 	if (!w->linked)
 		return;
 	if (w->prev)
@@ -314,20 +319,6 @@ static void ifq_dev_close(void *arg, struct zn_netdev *d)
 }
 
 /* ---- registration ---- */
-
-static bool is_pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
-
-static uint32_t round_pow2(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
 
 /* Region descriptor checks of the kernel's io_create_region, in its order. */
 static int check_region(const struct io_uring_region_desc *rd, uint64_t need)
@@ -486,8 +477,8 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 			return -EINVAL;
 		entries = ZN_ZCRX_MAX_RQ_ENTRIES;
 	}
-	entries = round_pow2(entries);
-	if (reg->rx_buf_len && (!is_pow2(reg->rx_buf_len) || reg->rx_buf_len < ZCRX_PAGE))
+	entries = (uint32_t)zn_roundup_pow2(entries);
+	if (reg->rx_buf_len && (!zn_is_pow2(reg->rx_buf_len) || reg->rx_buf_len < ZCRX_PAGE))
 		return -EINVAL;
 	if (reg->rx_buf_len && reg->rx_buf_len != ZN_ZCRX_BUF_SIZE) {
 		ZN_ERR(ZCRX_LOG, "rx_buf_len %u: zcnic's buffers are the netdev's payload "

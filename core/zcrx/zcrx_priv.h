@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "compat/liburing/io_uring.h"
+#include "core/debug/owner.h"
 #include "zcnic/mem.h"
 #include "zcnic/netdev.h"
 #include "zcnic/port.h"
@@ -133,6 +134,7 @@ struct zn_zcrx_ifq {
 	bool registered;		/* still in its ring's list */
 	int close_id;
 	unsigned refs;
+	struct zn_owner owner;		/* the thread that refills and receives */
 	struct zn_buf_provider prov;
 	struct zn_zcrx_waiter *waiters;
 	struct zn_zcrx_ifq *next;	/* ring's list */

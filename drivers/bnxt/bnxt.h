@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/barrier.h"
+#include "core/debug/owner.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "zcnic/bus.h"
 #include "zcnic/mem.h"
@@ -45,7 +47,9 @@
 #define BNXT_HDR_BUF_MIN	128	/* room for Ethernet + IPv6 + TCP with options */
 #define BNXT_HDR_BUF_MAX	4096
 #define BNXT_MTU_DFLT		1500
-#define BNXT_MTU_MAX		9000	/* BNXT_PLAN.md decision 4 */
+#define BNXT_MTU_MAX		9000	/* jumbo: the usual 9000-byte ceiling, below the
+					 * hardware's own limit (Linux bnxt: BNXT_MAX_MTU);
+					 * bnxt_tx.c's length-hint table covers it */
 #define BNXT_L2_OVERHEAD	18	/* Ethernet header + one VLAN tag */
 #define BNXT_NQ_SIZE		256	/* async events only: a polling driver never arms CQs */
 #define BNXT_STATS_PERIOD_MS	250	/* stat context DMA period */
@@ -90,14 +94,13 @@ void zn_bnxt_db_write_slow(const struct bnxt_db *db, uint64_t v);
 /*
  * Ring a P5 doorbell with a ring index (raw counter masked by size - 1).
  * Everything the device must see (BDs, consumed completions) is written
- * before: the release fence orders those stores before the doorbell store
- * (a compiler barrier on x86, where stores are not reordered with stores).
+ * before: zn_dma_wmb orders those stores before the doorbell store.
  */
 static inline void bnxt_db_write(const struct bnxt_db *db, uint32_t idx)
 {
 	uint64_t v = db->key | idx;
 
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	if (__builtin_expect(db->mmio != NULL, 1))
 		*db->mmio = v;
 	else
@@ -173,6 +176,7 @@ struct bnxt_rxq {
 	struct bnxt_db cq_db, rx_db, agg_db;
 	struct bnxt_rx_stats st;
 	uint32_t last_hwrm_done;	/* sequence_id of the last HWRM_DONE seen, + 0x10000 flag */
+	struct zn_owner owner;		/* the thread that bursts; reset by start */
 
 	/* Cold: set-up and teardown. */
 	struct bnxt_ring cq, rx, agg;
@@ -222,6 +226,7 @@ struct bnxt_txq {
 	struct bnxt_tx_stats st;
 	uint32_t last_hwrm_done;
 	uint16_t qid;
+	struct zn_owner owner;		/* the thread that bursts and reaps; reset by start */
 
 	/* Cold. */
 	struct bnxt_ring cq_ring, tx;

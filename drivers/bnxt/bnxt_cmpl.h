@@ -148,7 +148,7 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 	if (!bnxt_cmpl_valid(lo, raw, c->cq_size))
 		return 0;
 	/* V first, then the rest: the device writes V last. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	zn_dma_rmb();
 	ft = lo->flags_type;
 	type = ft & BNXT_CMPL_TYPE_MASK;
 
@@ -189,7 +189,7 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 	if (n) {
 		if (!bnxt_cmpl_valid(bnxt_cq_slot(c, raw + 1 + n), raw + 1 + n, c->cq_size))
 			return 0;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 	}
 	if (lo->opaque != (pos->rx_cons & c->rx_mask) || pos->rx_prod == pos->rx_cons)
 		return bnxt_rx_bad(res, BNXT_BAD_OPAQUE, 2);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "drivers/bnxt/bnxt.h"
 #include "zcnic/log.h"
 
@@ -178,14 +179,6 @@ void zn_bnxt_hwrm_fini(struct bnxt *bp)
 	h->sreq = NULL;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* §3.2 step 3: the request in 32-bit stores, then zeros to the window end. */
 static int write_window(struct bnxt *bp, const void *buf, uint32_t len, uint32_t win)
 {
@@ -241,7 +234,7 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 		*seq_out = seq;
 	/* §3.2 step 1: no stale valid byte may survive into this command. */
 	memset((void *)h->resp, 0, BNXT_HWRM_RESP_BUF);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	zn_dma_wmb();
 
 	/* §3.5: longer than the window, or the firmware insists. */
 	short_cmd = req_len > h->win_len || h->short_cmd_required;
@@ -266,7 +259,7 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 			return -E2BIG;
 		}
 		memcpy(h->sreq, req, req_len);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		zn_dma_wmb();
 		rc = write_window(bp, &si, sizeof(si), sizeof(si));
 	} else {
 		rc = write_window(bp, req, req_len, h->win_len);
@@ -285,7 +278,7 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 		timeout *= HWRM_RESET_TIMEOUT_MULT;
 	if (timeout > h->max_timeout_ms)
 		timeout = h->max_timeout_ms;
-	deadline = now_ms() + timeout;
+	deadline = zn_now_ms() + timeout;
 
 	/* §3.3: resp_len, then our seq_id, then the valid byte written last. */
 	for (;;) {
@@ -304,7 +297,7 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 				break;
 			}
 		}
-		if (now_ms() > deadline) {
+		if (zn_now_ms() > deadline) {
 			h->dead = true;
 			if (other_seq)
 				ZN_ERR(BNXT_LOG, "%s: %s (0x%x) timed out after %u ms: the only "
@@ -323,7 +316,7 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 			nanosleep(&ts, NULL);
 		}
 	}
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	zn_dma_rmb();
 
 	{
 		struct bnxt_hwrm_resp_hdr rh;

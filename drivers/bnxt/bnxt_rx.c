@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "drivers/bnxt/bnxt_cmpl.h"
 #include "zcnic/log.h"
 
@@ -60,20 +61,6 @@ uint32_t zn_bnxt_cmpl_parse(const struct bnxt_rx_ctx *c, const struct bnxt_rx_po
 	return bnxt_rx_decode(c, pos, pkt, res);
 }
 
-static uint32_t pow2_ceil(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
-static bool is_pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
-}
-
 int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *conf,
 		       struct bnxt_rxq **out)
 {
@@ -86,7 +73,7 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 	char name[32];
 	int rc;
 
-	if (!is_pow2(rs) || rs < BNXT_RING_MIN || rs > BNXT_RX_RING_MAX) {
+	if (!zn_is_pow2(rs) || rs < BNXT_RING_MIN || rs > BNXT_RX_RING_MAX) {
 		ZN_ERR(BNXT_LOG, "%s: rxq %u: ring size %u must be a power of two in %u..%u",
 		       bp->name, q, rs, BNXT_RING_MIN, BNXT_RX_RING_MAX);
 		return -EINVAL;
@@ -114,7 +101,7 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 			"frame; longer frames are dropped", bp->name, q, hdr, prov->buf_size,
 			mtu + BNXT_L2_OVERHEAD);
 	as = rs * BNXT_AGG_FACTOR;
-	cs = pow2_ceil(2 * rs + as);
+	cs = (uint32_t)zn_roundup_pow2(2 * rs + as);
 
 	rxq = calloc(1, sizeof(*rxq));
 	if (!rxq)
@@ -414,6 +401,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 	uint32_t other = 0, prod, cnt;
 	uint64_t bytes = 0;
 
+	zn_owner_enter(&q->owner, "RX queue");
+
 	/* At most one frame per posted RX slot: no per-frame check needed. */
 	pend = pkts + (n < rx_prod - rx_cons ? n : rx_prod - rx_cons);
 	while (p < pend) {
@@ -428,10 +417,10 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 		nxt = (uintptr_t)lo + (size_t)(2 + k) * BNXT_CMPL_SIZE;
 		if (__builtin_expect(nxt > cq_end, 0))
 			goto slow;	/* the group crosses the ring's end */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		ev = *(const volatile uint32_t *)(lo + BNXT_CMPL_SIZE + 8);
 		vl = *(const volatile uint32_t *)(nxt - 8);	/* the group's last slot */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		w0 = *(const uint64_t *)lo;
 		len = (uint32_t)(w0 >> 16) & 0xffffu;
 		rs = rx_cons & rx_mask;

@@ -18,18 +18,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "drivers/bnxt/bnxt.h"
 #include "zcnic/log.h"
 
 #define DONE_POLL_NS	100000	/* between looks for HWRM_DONE */
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* §4 step 9: FUNC_CFG reserves what start is about to allocate. */
 static int func_cfg_reserve(struct bnxt *bp)
@@ -74,6 +67,7 @@ static int txq_start(struct bnxt *bp, struct bnxt_txq *q)
 	int rc;
 
 	q->max_frame = bp->conf.mtu + BNXT_L2_OVERHEAD;
+	zn_owner_reset(&q->owner);	/* a started port's queue may go to any thread */
 	zn_bnxt_txq_prepare(q);
 	rc = zn_bnxt_stat_ctx_alloc(bp, q->hw_stats_iova, &q->stat_ctx_id);
 	if (rc == 0)
@@ -95,6 +89,7 @@ static int rxq_start(struct bnxt *bp, struct bnxt_rxq *q)
 	int rc;
 
 	q->c.max_frame = bp->conf.mtu + BNXT_L2_OVERHEAD;
+	zn_owner_reset(&q->owner);
 	zn_bnxt_rxq_prepare(q);
 	rc = zn_bnxt_stat_ctx_alloc(bp, q->hw_stats_iova, &q->stat_ctx_id);
 	if (rc == 0)
@@ -130,12 +125,12 @@ static void free_and_wait(struct bnxt *bp, struct bnxt_ring *r, uint16_t cq_id,
 	}
 	if (zn_bnxt_ring_free(bp, r, cq_id, &seq) < 0)
 		return;
-	deadline = now_ms() + bp->hwrm.timeout_ms;
+	deadline = zn_now_ms() + bp->hwrm.timeout_ms;
 	for (;;) {
 		drain(q);
 		if (*last_done == ((uint32_t)seq | BNXT_HWRM_DONE_SEEN))
 			return;
-		if (now_ms() > deadline)
+		if (zn_now_ms() > deadline)
 			break;
 		nanosleep(&(struct timespec){ 0, DONE_POLL_NS }, NULL);
 	}
@@ -298,7 +293,7 @@ int zn_bnxt_nq_poll(struct bnxt *bp)
 
 		if (!bnxt_cmpl_valid(b, raw, bp->nq.size))
 			break;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		type = b->type & BNXT_CMPL_TYPE_MASK;
 		if (type == BNXT_CMPL_TYPE_HWRM_ASYNC_EVENT) {
 			const struct bnxt_async_event_cmpl *e = (const void *)b;

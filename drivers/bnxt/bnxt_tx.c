@@ -25,15 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "drivers/bnxt/bnxt.h"
 #include "zcnic/log.h"
 
 #define TX_PAD_BYTES	64
-
-static bool is_pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
-}
 
 int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *conf,
 		       struct bnxt_txq **out)
@@ -46,7 +42,7 @@ int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *co
 	char name[32];
 	int rc;
 
-	if (!is_pow2(ts) || ts < BNXT_RING_MIN || ts > BNXT_TX_RING_MAX) {
+	if (!zn_is_pow2(ts) || ts < BNXT_RING_MIN || ts > BNXT_TX_RING_MAX) {
 		ZN_ERR(BNXT_LOG, "%s: txq %u: ring size %u must be a power of two in %u..%u",
 		       bp->name, q, ts, BNXT_RING_MIN, BNXT_TX_RING_MAX);
 		return -EINVAL;
@@ -218,6 +214,8 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 	uint32_t prod = q->prod, avail = mask - (prod - q->cons), last = 0, i;
 	uint64_t bytes = 0;
 
+	zn_owner_enter(&q->owner, "TX queue");
+
 	for (i = 0; i < n; i++) {
 		const struct zn_tx_pkt *p = &pkts[i];
 		const uint32_t start = prod, ps = prod & mask, ns = p->nseg, l0 = p->seg[0].len;
@@ -317,6 +315,8 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 	struct bnxt_tx_slot *const sw = q->sw;	/* a local: cookies[] may alias q */
 	uint32_t raw = q->cq_raw, done = q->done, cons, k = 0;
 
+	zn_owner_enter(&q->owner, "TX queue");
+
 	for (uint32_t budget = q->cq_size; budget; budget--) {
 		const struct bnxt_tx_cmpl *c =
 			(const void *)(q->cq + (size_t)(raw & q->cq_mask) * BNXT_CMPL_SIZE);
@@ -324,7 +324,7 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 
 		if (!bnxt_cmpl_valid(c, raw, q->cq_size))
 			break;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		type = c->flags_type & BNXT_CMPL_TYPE_MASK;
 		if (__builtin_expect(type == BNXT_CMPL_TYPE_TX_L2, 1)) {
 			x = c->opaque;

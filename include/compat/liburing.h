@@ -36,6 +36,8 @@
 #include "liburing/io_uring.h"
 #include "liburing/barrier.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 /* <linux/io_uring.h> of an older kernel may have won the include guard. */
 #ifndef IORING_MSG_RING_FLAGS_PASS
 #define IORING_MSG_RING_FLAGS_PASS	(1U << 1)
@@ -613,5 +615,7 @@ IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* LIB_URING_H */

@@ -20,6 +20,8 @@
 
 #include "zcnic/mem.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 enum {
 	ZN_BUS_BAR0 = 0,
 	ZN_BUS_BAR5 = 5,
@@ -147,5 +149,7 @@ int zn_vfio_open(const char *bdf, const struct zn_bus_open_opts *opts,
 		 struct zn_bus_dev **out);
 int zn_vfio_user_open(const char *path, const struct zn_bus_open_opts *opts,
 		      struct zn_bus_dev **out);
+
+#pragma GCC visibility pop
 
 #endif

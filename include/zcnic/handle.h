@@ -31,6 +31,8 @@
 
 #include <stdbool.h>
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 #define ZN_HANDLE_BASE		(1 << 28)
 #define ZN_HANDLE_MAX		65536	/* live handles per process */
 
@@ -62,5 +64,7 @@ static inline bool zn_handle_is_handle(int h)
  * caller's to free afterwards. 0, or -EBADF if h is not live.
  */
 int zn_handle_close(int h);
+
+#pragma GCC visibility pop
 
 #endif

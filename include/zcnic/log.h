@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 enum zn_log_level {
 	ZN_LOG_OFF = 0,
 	ZN_LOG_ERR,
@@ -73,5 +75,7 @@ bool zn_ratelimit_allow(struct zn_ratelimit *rl, uint32_t burst,
 			zn_log((lvl), (comp), fmt, ##__VA_ARGS__);        \
 		}                                                         \
 	} while (0)
+
+#pragma GCC visibility pop
 
 #endif

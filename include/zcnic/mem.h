@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 #define ZN_PAGE_4K (4096ul)
 #define ZN_PAGE_2M (2ul << 20)
 
@@ -128,5 +130,7 @@ size_t zn_pool_buf_size(const struct zn_pool *p);
 /* Buffer index <-> pointer, for rings that carry indices. */
 void *zn_pool_buf(const struct zn_pool *p, uint32_t idx);
 int zn_pool_index(const struct zn_pool *p, const void *buf, uint32_t *idx);
+
+#pragma GCC visibility pop
 
 #endif

@@ -70,6 +70,8 @@
 
 #include "zcnic/port.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 /* ---- wire formats ------------------------------------------------------- */
 
 #define ZN_ETH_HLEN		14
@@ -370,5 +372,7 @@ int zn_udp_send_buf(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const void
 /* Take up to n send completions, in the order the NIC finished them (a
  * frame that waited for ARP completes after later ones to resolved hosts). */
 uint32_t zn_udp_tx_reap(struct zn_udp_ep *ep, struct zn_udp_tx_done *out, uint32_t n);
+
+#pragma GCC visibility pop
 
 #endif

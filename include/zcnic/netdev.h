@@ -35,6 +35,8 @@
 #include "zcnic/net.h"
 #include "zcnic/port.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 #define ZN_NETDEV_MAX		64	/* open netdevs per process (ifindex 1..64) */
 #define ZN_NETDEV_DFLT_RING	1024	/* RX and TX descriptors */
 #define ZN_NETDEV_DFLT_BUF	4096	/* payload buffer bytes: a page, like a zcrx niov */
@@ -92,5 +94,7 @@ int zn_netdev_iova(struct zn_netdev *d, const void *va, size_t len, uint64_t *io
 int zn_netdev_on_close(struct zn_netdev *d, void (*fn)(void *arg, struct zn_netdev *d),
 		       void *arg);
 void zn_netdev_on_close_del(struct zn_netdev *d, int id);
+
+#pragma GCC visibility pop
 
 #endif

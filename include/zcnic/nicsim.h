@@ -14,6 +14,8 @@
 
 #include <sys/types.h>
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 struct zn_nicsim {
 	pid_t pid;
 	char dir[64];
@@ -28,5 +30,7 @@ struct zn_nicsim {
 int zn_nicsim_start(struct zn_nicsim *s, const char *prog, const char *model_opts);
 /* Stop (SIGTERM, then SIGKILL after 5 s) and remove its directory. Idempotent. */
 void zn_nicsim_stop(struct zn_nicsim *s);
+
+#pragma GCC visibility pop
 
 #endif

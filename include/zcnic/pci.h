@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 #define ZN_SYSFS_ROOT_ENV	"ZN_SYSFS_ROOT"
 #define ZN_SYSFS_ROOT_DEFAULT	"/sys"
 #define ZN_PCI_BDF_LEN		16	/* "0000:3b:00.0" + NUL, with room for wide domains */
@@ -137,5 +139,7 @@ int zn_pci_bind_vfio(const char *bdf, const struct zn_pci_bind_opts *opts);
  * opts->reprobe, ask the kernel to probe it again (its own driver takes it).
  */
 int zn_pci_unbind(const char *bdf, const struct zn_pci_bind_opts *opts);
+
+#pragma GCC visibility pop
 
 #endif

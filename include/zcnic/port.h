@@ -68,6 +68,8 @@
 
 #include "zcnic/bus.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 #define ZN_RX_MAX_SEGS 8	/* payload segments per frame (bnxt: 1 RX + 7 AGG) */
 #define ZN_TX_MAX_SEGS 4
 #define ZN_RSS_KEY_LEN 40
@@ -389,5 +391,7 @@ static inline uint32_t zn_port_tx_reap(struct zn_port *p, uint16_t q,
 {
 	return p->ops->tx_reap(p, q, cookies, n);
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -28,6 +28,8 @@
 #include "zcnic/net.h"
 #include "zcnic/netdev.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 struct zn_socket_conf {
 	struct zn_addr4 local;	/* ip 0: the netdev's; port != 0 (network order) */
 	struct zn_addr4 remote;	/* connected peer (default destination, RX filter); 0: none */
@@ -41,5 +43,7 @@ int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf);
 /* Close: requests in flight on it complete with -ECANCELED (RECV/RECV_ZC)
  * or get their notification once the NIC is done (sends). 0 or -EBADF. */
 int zn_socket_close(int fd);
+
+#pragma GCC visibility pop
 
 #endif

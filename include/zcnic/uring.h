@@ -39,6 +39,8 @@
 
 #include "zcnic/handle.h"
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 struct io_uring_params;
 struct io_uring_sqe;
 struct io_uring_cqe;
@@ -252,5 +254,7 @@ struct zn_uring_stats {
 	uint64_t hook_polls;
 };
 void zn_uring_get_stats(const struct zn_uring *r, struct zn_uring_stats *st);
+
+#pragma GCC visibility pop
 
 #endif

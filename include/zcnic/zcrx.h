@@ -38,6 +38,8 @@
 
 #include <stdint.h>
 
+#pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
+
 struct zn_uring;
 
 #define ZN_ZCRX_BUF_SHIFT	12
@@ -77,5 +79,7 @@ int zn_zcrx_get_stats(struct zn_uring *r, uint32_t zcrx_id, struct zn_zcrx_stats
 
 /* Areas whose NIC buffers have not all come back yet (teardown pending). */
 unsigned zn_zcrx_areas_pending(void);
+
+#pragma GCC visibility pop
 
 #endif

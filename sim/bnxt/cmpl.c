@@ -86,7 +86,7 @@ static bool post(struct bsim *m, struct bsim_ring *r, uint8_t *recs, unsigned n)
 	if (!bsim_ring_copy(m, r, r->prod, recs, n, true))
 		return false;
 	/* release: the whole group is visible once this V is */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	if (zn_vfu_dma_write(m->dev, r->base + (r->prod & r->mask) * 16ull + 8, &v0, 4)) {
 		r->dead = true;
 		BSIM_INC(m, ring_faults);

@@ -666,7 +666,7 @@ static void respond(struct bsim *m, uint64_t addr, const struct bsim_resp *rs)
 		return;
 	}
 	/* release: the response is whole before its valid byte says so */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	zn_vfu_dma_write(m->dev, addr + rs->len - 1u, &valid, 1);
 }
 
@@ -812,7 +812,7 @@ int bsim_hwrm_poll(struct bsim *m, uint64_t now_ns, uint64_t *deadline_ns)
 		}
 		uint8_t valid = BNXT_HWRM_RESP_VALID_KEY;
 
-		__atomic_thread_fence(__ATOMIC_RELEASE);
+		zn_dma_wmb();
 		zn_vfu_dma_write(m->dev, m->valid_addr, &valid, 1);
 		m->valid_pending = false;
 		work++;

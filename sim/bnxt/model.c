@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "sim/bnxt/bnxt_sim.h"
 #include "sim/bnxt/priv.h"
 
@@ -25,15 +26,6 @@
 #define BSIM_PCI_REVISION	0x01
 #define BSIM_PCI_CLASS		0x020000	/* Ethernet controller */
 #define BSIM_MAX_DELAY_MS	10000
-
-static uint64_t pow2_at_least(uint64_t v)
-{
-	uint64_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
 
 /* Resource maxima from the queue count: a queue is a TX ring with its CQ and
  * an RX ring with its AGG ring and CQ; plus an NQ per queue and one for
@@ -55,7 +47,7 @@ static void set_limits(struct bsim *m)
 	if (m->ndpi < BSIM_DPI_MIN)
 		m->ndpi = BSIM_DPI_MIN;
 	m->first_dpi = bnxt_mdb_first_dpi(false, BSIM_DB_PAGE);
-	m->bar2_size = pow2_at_least((uint64_t)(m->first_dpi + m->ndpi) * BSIM_DB_PAGE);
+	m->bar2_size = zn_roundup_pow2((uint64_t)(m->first_dpi + m->ndpi) * BSIM_DB_PAGE);
 }
 
 /* ---- trapped BAR accesses ---- */

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/barrier.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "sim/log.h"
 #include "sim/model.h"

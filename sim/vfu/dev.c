@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/bits.h"
 #include "sim/vfu/priv.h"
 
 #define LISTEN_BACKLOG	8	/* clients waiting while one is served */
@@ -18,11 +19,6 @@
 #define MAX_IO_BAR	256u
 #define MAX_MEM32_BAR	(1ull << 31)
 #define MAX_MSIX	2048u
-
-static bool pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
 
 int zn_vfu_dev_new(const char *name, struct zn_vfu_dev **out)
 {
@@ -93,7 +89,7 @@ static int validate(const struct zn_vfu_dev_desc *d, const char *name)
 				BAD("%s: BAR%u has areas but no size", name, i);
 			continue;
 		}
-		if (!pow2(b->size))
+		if (!zn_is_pow2(b->size))
 			BAD("%s: BAR%u size %#llx is not a power of two", name, i,
 			    (unsigned long long)b->size);
 		if (b->type == ZN_VFU_BAR_IO &&
@@ -124,7 +120,7 @@ static int validate(const struct zn_vfu_dev_desc *d, const char *name)
 					BAD("%s: BAR areas %u and %u overlap", name, j, k);
 		}
 	}
-	if (d->msi_vectors && (!pow2(d->msi_vectors) || d->msi_vectors > 32))
+	if (d->msi_vectors && (!zn_is_pow2(d->msi_vectors) || d->msi_vectors > 32))
 		BAD("%s: MSI vectors %u: want 1, 2, 4, 8, 16 or 32", name, d->msi_vectors);
 	if (d->msix_vectors > MAX_MSIX)
 		BAD("%s: %u MSI-X vectors, max %u", name, d->msix_vectors, MAX_MSIX);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "sim/vfu/priv.h"
 
 /* Timer slack of the loop thread: the default 50 us would swamp short sleeps. */
@@ -53,10 +54,7 @@ struct zn_vfu_loop {
 
 uint64_t zn_vfu_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return zn_now_ns();
 }
 
 int zn_vfu_loop_new(struct zn_vfu_loop **out)

@@ -136,7 +136,7 @@ static int hwrm(void *req, uint32_t len, void *out, uint32_t out_len)
 {
 	struct bnxt_hwrm_req_hdr *h = req;
 	volatile struct bnxt_hwrm_resp_hdr *rh = (volatile void *)hw.resp;
-	uint64_t deadline = tap_now_ms() + HWRM_TIMEOUT_MS;
+	uint64_t deadline = zn_now_ms() + HWRM_TIMEOUT_MS;
 	uint16_t seq = hw.seq++;
 	int rc;
 
@@ -176,7 +176,7 @@ static int hwrm(void *req, uint32_t len, void *out, uint32_t out_len)
 				tap_diag("%s: error_code %#x", hwrm_name(h->req_type), rh->error_code);
 			return rh->error_code;
 		}
-		if (tap_now_ms() > deadline) {
+		if (zn_now_ms() > deadline) {
 			tap_diag("%s: no response within %d ms", hwrm_name(h->req_type),
 				 HWRM_TIMEOUT_MS);
 			return -ETIMEDOUT;
@@ -540,11 +540,11 @@ static struct expect *find(uint32_t opaque)
 /* Reads TX completions until the sentinel's, or the deadline. */
 static unsigned reap(unsigned *unexpected)
 {
-	uint64_t deadline = tap_now_ms() + CMPL_WAIT_MS;
+	uint64_t deadline = zn_now_ms() + CMPL_WAIT_MS;
 	unsigned n = 0;
 
 	*unexpected = 0;
-	while (tap_now_ms() < deadline) {
+	while (zn_now_ms() < deadline) {
 		uint8_t *slot = hw.cq + (hw.cq_raw % CQ_SIZE) * BNXT_CMPL_SIZE;
 		struct bnxt_tx_cmpl c;
 		struct expect *e;

@@ -68,10 +68,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fds0 = count_fds();
-	t0 = tap_now_ms();
+	t0 = zn_now_ms();
 	for (unsigned i = 0; i < cycles; i++) {
 		struct pt_port p0, p1;
-		uint64_t c_start = tap_now_ms();
+		uint64_t c_start = zn_now_ms();
 		uint8_t frame[128];
 		bool ok;
 
@@ -100,14 +100,14 @@ int main(int argc, char **argv)
 		pt_close(&p0);
 		if (ok)
 			done++;
-		if (tap_now_ms() - c_start > worst)
-			worst = tap_now_ms() - c_start;
+		if (zn_now_ms() - c_start > worst)
+			worst = zn_now_ms() - c_start;
 		if (!ok && done == 0 && i >= 2)
 			break;	/* nothing works: do not spend 100 cycles on it */
 	}
 	fds1 = count_fds();
 	tap_diag("%u cycles in %" PRIu64 " ms (slowest %" PRIu64 " ms)", cycles,
-		 tap_now_ms() - t0, worst);
+		 zn_now_ms() - t0, worst);
 	tap_check(done == cycles, "%u of %u bring-up/teardown cycles succeeded", done, cycles);
 	tap_check(crossed == cycles, "frames crossed the wire in %u of %u cycles", crossed, cycles);
 	tap_check(g.bad == 0, "no foreign or stale frame arrived (%u)", g.bad);

@@ -210,14 +210,14 @@ static inline void pt_reap(struct pt_port *pp)
  * or the buffers are full for longer than a second. */
 static inline int pt_send(struct pt_port *pp, uint16_t q, const void *frame, uint32_t len)
 {
-	uint64_t deadline = tap_now_ms() + 1000;
+	uint64_t deadline = zn_now_ms() + 1000;
 	struct zn_tx_pkt pkt = { .nseg = 1 };
 	uint8_t *b;
 	uint32_t idx;
 
 	while (!(b = zn_pool_get(pp->tx))) {
 		pt_reap(pp);
-		if (tap_now_ms() > deadline)
+		if (zn_now_ms() > deadline)
 			return -EAGAIN;
 	}
 	memcpy(b, frame, len);
@@ -227,7 +227,7 @@ static inline int pt_send(struct pt_port *pp, uint16_t q, const void *frame, uin
 	pkt.cookie = idx;
 	while (zn_port_tx_burst(pp->p, q, &pkt, 1) != 1) {
 		pt_reap(pp);
-		if (tap_now_ms() > deadline) {
+		if (zn_now_ms() > deadline) {
 			zn_pool_put(pp->tx, b);
 			return -EAGAIN;
 		}
@@ -301,10 +301,10 @@ static inline uint32_t pt_rx(struct pt_port *pp, pt_rx_fn fn, void *arg)
 static inline uint32_t pt_rx_wait(struct pt_port *pp, uint32_t want, uint32_t timeout_ms,
 				  pt_rx_fn fn, void *arg)
 {
-	uint64_t deadline = tap_now_ms() + timeout_ms;
+	uint64_t deadline = zn_now_ms() + timeout_ms;
 	uint32_t got = 0;
 
-	while (got < want && tap_now_ms() < deadline)
+	while (got < want && zn_now_ms() < deadline)
 		got += pt_rx(pp, fn, arg);
 	return got;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
@@ -54,14 +55,6 @@ static bool check_line(bool ok, const char *fmt, ...)
 	if (!ok)
 		failures++;
 	return ok;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* ---- Toeplitz, as hw-docs/bnxt.md §11 describes it --------------------- */
@@ -232,10 +225,10 @@ static uint32_t send_frames(struct side *a, const struct side *b, struct sent *o
 			return sent + acc;
 		/* Wait for the completions: the slab is reused. */
 		{
-			uint64_t cookies[BURST], t0 = now_ms();
+			uint64_t cookies[BURST], t0 = zn_now_ms();
 			uint32_t got = 0;
 
-			while (got < m && now_ms() - t0 < WAIT_MS) {
+			while (got < m && zn_now_ms() - t0 < WAIT_MS) {
 				uint32_t r = zn_port_tx_reap(a->p, 0, cookies + got, m - got);
 
 				for (uint32_t i = 0; i < r; i++)
@@ -265,10 +258,10 @@ static void recv_frames(struct side *b, struct sent *s, uint32_t n, uint32_t see
 {
 	struct zn_rx_pkt pkts[BURST];
 	uint8_t buf[MAX_FRAME + 64];
-	uint64_t t0 = now_ms();
+	uint64_t t0 = zn_now_ms();
 	uint32_t want = r->got + n;
 
-	while (r->got < want && now_ms() - t0 < WAIT_MS) {
+	while (r->got < want && zn_now_ms() - t0 < WAIT_MS) {
 		for (uint16_t q = 0; q < b->nrxq; q++) {
 			uint32_t m = zn_port_rx_burst(b->p, q, pkts, BURST);
 

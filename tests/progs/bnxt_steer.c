@@ -158,7 +158,7 @@ static void rss_phase(const struct zn_rss_conf *rss, const char *name)
 		if (i % PT_BURST == PT_BURST - 1)	/* keep the RX ring from filling */
 			pt_rx(&p1, on_rx, NULL);
 	}
-	for (uint64_t end = tap_now_ms() + RX_WAIT_MS; tap_now_ms() < end && arrived() < FLOWS;)
+	for (uint64_t end = zn_now_ms() + RX_WAIT_MS; zn_now_ms() < end && arrived() < FLOWS;)
 		pt_rx(&p1, on_rx, NULL);
 	for (unsigned i = 0; i < FLOWS; i++) {
 		uint32_t h;
@@ -214,8 +214,8 @@ static int rule_round(const struct zn_rss_conf *rss, unsigned fi, uint64_t base,
 			pt_rx(&p1, on_rx, NULL);
 	}
 	/* counts from the start of the round: pt_rx above may have taken some */
-	for (uint64_t end = tap_now_ms() + RX_WAIT_MS;
-	     tap_now_ms() < end && arrived() < FLOWS - 1 + RULE_FRAMES;)
+	for (uint64_t end = zn_now_ms() + RX_WAIT_MS;
+	     zn_now_ms() < end && arrived() < FLOWS - 1 + RULE_FRAMES;)
 		pt_rx(&p1, on_rx, NULL);
 	for (unsigned k = 0; k < RULE_FRAMES; k++) {
 		int got = seen[base + k].queue;

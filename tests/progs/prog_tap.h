@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 
@@ -109,14 +110,6 @@ static inline bool tap_log_has(const char *needle)
 	return false;
 }
 
-static inline uint64_t tap_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /*
  * Wait up to timeout_ms for an eventfd to fire; returns its counter (which
  * the read resets), 0 on timeout, -1 on error.
@@ -144,7 +137,7 @@ static inline int64_t tap_eventfd_wait(int fd, int timeout_ms)
 static inline int tap_wait_reg(struct zn_bus_dev *d, unsigned bar, uint64_t off, unsigned size,
 			       uint64_t mask, uint64_t want, int timeout_ms, uint64_t *last)
 {
-	uint64_t deadline = tap_now_ms() + (uint64_t)timeout_ms;
+	uint64_t deadline = zn_now_ms() + (uint64_t)timeout_ms;
 
 	for (;;) {
 		uint32_t v32 = 0;
@@ -160,7 +153,7 @@ static inline int tap_wait_reg(struct zn_bus_dev *d, unsigned bar, uint64_t off,
 			*last = v;
 		if ((v & mask) == want)
 			return 0;
-		if (tap_now_ms() >= deadline)
+		if (zn_now_ms() >= deadline)
 			return -ETIMEDOUT;
 		usleep(TAP_POLL_US);
 	}

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
@@ -67,14 +68,6 @@ static void check(bool ok, const char *fmt, ...)
 	printf("\n");
 	fflush(stdout);
 	failures += !ok;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 static void fill(uint8_t *p, uint32_t len, uint32_t seq, uint32_t salt)
@@ -129,7 +122,7 @@ static void reap(struct zside *z)
 static int zsend(struct zside *z, const struct zn_addr4 *to, uint32_t seq, uint32_t salt,
 		 uint32_t len, bool with_csum)
 {
-	uint64_t t0 = now_ms();
+	uint64_t t0 = zn_now_ms();
 	uint32_t s;
 	int rc;
 
@@ -138,7 +131,7 @@ static int zsend(struct zside *z, const struct zn_addr4 *to, uint32_t seq, uint3
 			;
 		if (s < NSLOT)
 			break;
-		if (now_ms() - t0 > WAIT_MS)
+		if (zn_now_ms() - t0 > WAIT_MS)
 			return -ETIMEDOUT;
 		zn_netif_poll(z->nif);
 		reap(z);
@@ -214,8 +207,8 @@ static int zcnic_side(const char *sock, const char *cidr, const char *peer, uint
 		if (rc)
 			send_err++;
 	}
-	t0 = now_ms();
-	while (!bye && now_ms() - t0 < RUN_SECONDS * 1000u) {
+	t0 = zn_now_ms();
+	while (!bye && zn_now_ms() - t0 < RUN_SECONDS * 1000u) {
 		struct zn_udp_rx d[32];
 		uint32_t n;
 
@@ -256,7 +249,7 @@ static int zcnic_side(const char *sock, const char *cidr, const char *peer, uint
 		}
 	}
 	/* let the last completions come back */
-	for (uint64_t t1 = now_ms(); z.inflight && now_ms() - t1 < WAIT_MS;) {
+	for (uint64_t t1 = zn_now_ms(); z.inflight && zn_now_ms() - t1 < WAIT_MS;) {
 		zn_netif_poll(z.nif);
 		reap(&z);
 	}

@@ -122,8 +122,8 @@ static volatile uint64_t *map_bars(struct zn_bus_dev *d)
 	TAP_CHECK(zn_bus_read32(d, 2, EDU_MSIX_TABLE + 12, &v) == 0,
 		  "BAR2 page 1 (MSI-X table) is reached through REGION_READ");
 	page_wr(page, EDU_DB_ECHO_DOORBELL, 0xabcdef);
-	end = tap_now_ms() + WAIT_MS;
-	while (page_rd(page, EDU_DB_ECHO) != 0xabcdef && tap_now_ms() < end)
+	end = zn_now_ms() + WAIT_MS;
+	while (page_rd(page, EDU_DB_ECHO) != 0xabcdef && zn_now_ms() < end)
 		usleep(50);
 	TAP_CHECK(page_rd(page, EDU_DB_ECHO) == 0xabcdef && page_rd(page, EDU_DB_REACTIONS) == 1,
 		  "doorbell store in the mapped page: the model echoes it (reactions %llu)",
@@ -220,11 +220,11 @@ static int mode_device(const char *sock)
 			    page_rd(page, EDU_DB_DMA_ERRORS) == 0),
 		  "reset cleared the doorbell page");
 	if (page) {
-		uint64_t end = tap_now_ms() + WAIT_MS;
+		uint64_t end = zn_now_ms() + WAIT_MS;
 
 		/* and its counters start again from 0 */
 		page_wr(page, EDU_DB_ECHO_DOORBELL, 0x77);
-		while (page_rd(page, EDU_DB_ECHO) != 0x77 && tap_now_ms() < end)
+		while (page_rd(page, EDU_DB_ECHO) != 0x77 && zn_now_ms() < end)
 			usleep(50);
 		TAP_CHECK(page_rd(page, EDU_DB_ECHO) == 0x77 &&
 			  page_rd(page, EDU_DB_REACTIONS) == 1,
@@ -250,19 +250,19 @@ static int mode_server_death(const char *sock, pid_t server)
 		  zn_bus_read32(d, 0, EDU_REG_ID, &v) == 0 && v == EDU_ID_VALUE,
 		  "the device answers before the server dies");
 	TAP_CHECK(kill(server, SIGKILL) == 0, "killed zn-nicsim (pid %d)", (int)server);
-	t0 = tap_now_ms();
+	t0 = zn_now_ms();
 	/* Until the kernel has torn the process down, a call may still find it
 	 * alive; each call is bounded by the timeout anyway. */
 	do {
 		rc = zn_bus_read32(d, 0, EDU_REG_ID, &v);
-	} while (rc == 0 && tap_now_ms() - t0 < TIMEOUT_MS);
-	dt = tap_now_ms() - t0;
+	} while (rc == 0 && zn_now_ms() - t0 < TIMEOUT_MS);
+	dt = zn_now_ms() - t0;
 	TAP_CHECK(rc == -ENOTCONN || rc == -EPIPE, "the next call fails with %s (%d)",
 		  strerror(-rc), rc);
 	TAP_CHECK(dt < 1000, "and it fails promptly (%llu ms)", (unsigned long long)dt);
-	t0 = tap_now_ms();
+	t0 = zn_now_ms();
 	rc = zn_bus_write32(d, 0, EDU_REG_LIVENESS, 1);
-	dt = tap_now_ms() - t0;
+	dt = zn_now_ms() - t0;
 	TAP_CHECK(rc == -ENOTCONN && dt < 50, "later calls fail at once with -ENOTCONN (%d, %llu ms)",
 		  rc, (unsigned long long)dt);
 	zn_bus_close(d);

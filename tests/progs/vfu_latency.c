@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "sim/edu/edu_hw.h"
 #include "zcnic/bus.h"
 
@@ -36,14 +37,6 @@
 #define CPU_SETTLE_US	100000	/* past the server's spin and back-off ramp */
 #define CPU_WINDOW_US	1000000
 #define REACT_LIMIT_NS	(1000ull * 1000 * 1000)	/* a doorbell unseen for 1 s: broken */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -62,15 +55,15 @@ static void report(const char *what, uint64_t *ns, unsigned n)
 /* Store v into the doorbell and wait for the model's echo; 0 or -ETIMEDOUT. */
 static int ring(volatile uint64_t *page, uint64_t v, uint64_t *dt)
 {
-	uint64_t t0 = now_ns(), t;
+	uint64_t t0 = zn_now_ns(), t;
 
 	__atomic_store_n(&page[EDU_DB_ECHO_DOORBELL / 8], v, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&page[EDU_DB_ECHO / 8], __ATOMIC_ACQUIRE) != v) {
-		t = now_ns();
+		t = zn_now_ns();
 		if (t - t0 > REACT_LIMIT_NS)
 			return -ETIMEDOUT;
 	}
-	*dt = now_ns() - t0;
+	*dt = zn_now_ns() - t0;
 	return 0;
 }
 
@@ -98,11 +91,11 @@ static int idle_cpu(int pid)
 	int rc;
 
 	usleep(CPU_SETTLE_US);
-	t0 = now_ns();
+	t0 = zn_now_ns();
 	if ((rc = sched_read(pid, &ns0, &sl0)) < 0)
 		return rc;
 	usleep(CPU_WINDOW_US);
-	t1 = now_ns();
+	t1 = zn_now_ns();
 	if ((rc = sched_read(pid, &ns1, &sl1)) < 0)
 		return rc;
 	printf("(c) server CPU, client connected and idle     %.2f %%   (%.0f wake-ups/s)\n",
@@ -142,20 +135,20 @@ int main(int argc, char **argv)
 	page = va;
 
 	for (unsigned i = 0; i < n + WARMUP; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = zn_now_ns();
 
 		if ((rc = zn_bus_write32(d, 0, EDU_REG_LIVENESS, i)) < 0)
 			goto fail;
-		ns[i] = now_ns() - t0;
+		ns[i] = zn_now_ns() - t0;
 	}
 	report("(a) trapped write, REGION_WRITE round trip", ns + WARMUP, n);
 	for (unsigned i = 0; i < n + WARMUP; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = zn_now_ns();
 		uint32_t v;
 
 		if ((rc = zn_bus_read32(d, 0, EDU_REG_LIVENESS, &v)) < 0)
 			goto fail;
-		ns[i] = now_ns() - t0;
+		ns[i] = zn_now_ns() - t0;
 	}
 	report("    trapped read, REGION_READ round trip", ns + WARMUP, n);
 

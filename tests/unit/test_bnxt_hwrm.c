@@ -14,6 +14,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "bnxt_fake.h"
 #include "drivers/bnxt/bnxt.h"
 
@@ -50,14 +51,6 @@ static int teardown_channel(void **state)
 	free(c);
 	zn_log_set_sink(NULL, NULL);
 	return 0;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* The device reads exactly our 24 bytes, then zeros to the 128-byte window. */
@@ -206,10 +199,10 @@ static void test_silent_firmware(void **state)
 	c->bp->hwrm.timeout_ms = SHORT_TIMEOUT_MS;
 	c->f->mis = FAKE_SILENT;
 	c->f->mis_type = 0xffff;
-	t0 = now_ms();
+	t0 = zn_now_ms();
 	assert_int_equal(zn_bnxt_hwrm_send(c->bp, &req, sizeof(req), NULL, 0, 0), -ETIMEDOUT);
-	assert_true(now_ms() - t0 >= 4 * SHORT_TIMEOUT_MS);
-	assert_true(now_ms() - t0 < 40 * SHORT_TIMEOUT_MS);
+	assert_true(zn_now_ms() - t0 >= 4 * SHORT_TIMEOUT_MS);
+	assert_true(zn_now_ms() - t0 < 40 * SHORT_TIMEOUT_MS);
 	assert_true(fake_logs_have("FUNC_RESET (0x11) timed out after 100 ms"));
 }
 

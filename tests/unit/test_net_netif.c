@@ -20,6 +20,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "core/net/arp_cache.h"
 #include "tests/unit/support/bnxt_test_client.h"
 #include "zcnic/log.h"
@@ -94,18 +95,10 @@ static struct {
 	uint32_t ip_a, ip_b;
 } F;
 
-static uint64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t test_clock(void *ctx)
 {
 	(void)ctx;
-	return mono() + F.clock_off;
+	return zn_now_ns() + F.clock_off;
 }
 
 static int open_port(const char *path, struct zn_port **p, uint16_t nrxq,
@@ -210,21 +203,21 @@ static int teardown(void **state)
 static void peer_send(const uint8_t *frame, uint32_t len)
 {
 	struct zn_tx_pkt t = { .nseg = 1 };
-	uint64_t c, t0 = mono();
+	uint64_t c, t0 = zn_now_ns();
 
 	memcpy(F.peer_mem->va, frame, len);
 	t.seg[0].iova = F.peer_mem->iova;
 	t.seg[0].len = len;
 	assert_int_equal(zn_port_tx_burst(F.b, 0, &t, 1), 1);
 	while (zn_port_tx_reap(F.b, 0, &c, 1) == 0)
-		assert_true(mono() - t0 < WAIT_NS);
+		assert_true(zn_now_ns() - t0 < WAIT_NS);
 }
 
 /* The next frame the peer receives (gathered), polling the netif meanwhile;
  * 0 if none within ms. */
 static uint32_t peer_recv(uint8_t *buf, uint32_t cap, unsigned ms)
 {
-	uint64_t t0 = mono();
+	uint64_t t0 = zn_now_ns();
 	struct zn_rx_pkt p;
 
 	do {
@@ -243,13 +236,13 @@ static uint32_t peer_recv(uint8_t *buf, uint32_t cap, unsigned ms)
 			}
 			return p.pkt_len;
 		}
-	} while (mono() - t0 < (uint64_t)ms * 1000000u);
+	} while (zn_now_ns() - t0 < (uint64_t)ms * 1000000u);
 	return 0;
 }
 
 /* Poll the netif until cond or the deadline. */
-#define POLL_UNTIL(cond) do { uint64_t t0_ = mono();                             \
-		while (!(cond) && mono() - t0_ < WAIT_NS) zn_netif_poll(F.nif);   \
+#define POLL_UNTIL(cond) do { uint64_t t0_ = zn_now_ns();                             \
+		while (!(cond) && zn_now_ns() - t0_ < WAIT_NS) zn_netif_poll(F.nif);   \
 	} while (0)
 
 static uint32_t udp_to_a(uint8_t *f, uint16_t sport, uint16_t dport, uint32_t len, uint32_t seed)
@@ -562,9 +555,9 @@ static void test_udp_send(void **state)
 	}
 	assert_int_equal(got, 5);
 	{
-		uint64_t t0 = mono();
+		uint64_t t0 = zn_now_ns();
 
-		while (ndone < 5 && mono() - t0 < WAIT_NS) {
+		while (ndone < 5 && zn_now_ns() - t0 < WAIT_NS) {
 			zn_netif_poll(F.nif);
 			ndone += zn_udp_tx_reap(ep, done + ndone, 8 - ndone);
 		}

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "tests/unit/support/bnxt_test_client.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
@@ -111,14 +112,6 @@ static void sink(enum zn_log_level level, const char *comp, const char *msg, voi
 	if (level <= ZN_LOG_WARN)
 		F.nwarn++;
 	snprintf(F.last, sizeof(F.last), "%s", msg);
-}
-
-static uint64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static int tp_open(struct tp *t)
@@ -214,7 +207,7 @@ static uint32_t build(uint8_t *f, uint32_t seq)
 static void send_round(uint32_t n)
 {
 	struct zn_tx_pkt t[ROUND];
-	uint64_t c[ROUND], t0 = mono();
+	uint64_t c[ROUND], t0 = zn_now_ns();
 	uint32_t reaped = 0;
 
 	assert_true(n <= ROUND);
@@ -228,7 +221,7 @@ static void send_round(uint32_t n)
 	assert_int_equal(zn_port_tx_burst(F.b, 0, t, n), n);
 	while (reaped < n) {
 		reaped += zn_port_tx_reap(F.b, 0, c, ROUND);
-		assert_true(mono() - t0 < WAIT_NS);
+		assert_true(zn_now_ns() - t0 < WAIT_NS);
 	}
 }
 
@@ -252,13 +245,13 @@ static void exchange(uint32_t n, struct got *out, uint32_t hold)
 
 	for (uint32_t done = 0; done < n;) {
 		uint32_t k = n - done < ROUND ? n - done : ROUND, r = 0;
-		uint64_t t0 = mono();
+		uint64_t t0 = zn_now_ns();
 
 		send_round(k);
 		while (r < k) {
 			uint32_t m = zn_port_rx_burst(F.a, 0, pkts, k - r);
 
-			assert_true(mono() - t0 < WAIT_NS);
+			assert_true(zn_now_ns() - t0 < WAIT_NS);
 			for (uint32_t i = 0; i < m; i++, r++) {
 				const struct zn_rx_pkt *p = &pkts[i];
 				uint32_t wl = build(want, F.seq + r), len = p->hdr_len;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "sim/log.h"
 #include "sim/wire.h"
 #include "zcnic/net.h"
@@ -80,19 +81,11 @@ static void init(struct end *e, const char *name)
 	e->port.opaque = e;
 }
 
-static uint64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void pump(struct zn_sim_wire **w, unsigned nw, struct end *e, unsigned want)
 {
-	uint64_t t0 = mono(), dl = UINT64_MAX;
+	uint64_t t0 = zn_now_ns(), dl = UINT64_MAX;
 
-	while (e->got < want && mono() - t0 < WAIT_NS)
+	while (e->got < want && zn_now_ns() - t0 < WAIT_NS)
 		for (unsigned i = 0; i < nw; i++)
 			zn_sim_wire_poll(w[i], 0, &dl);
 }

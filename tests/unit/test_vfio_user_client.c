@@ -31,6 +31,7 @@
 
 #include <json-c/json.h>
 
+#include "base/clock.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 #include "zcnic/vfio_user.h"
@@ -65,14 +66,6 @@ static void log_sink(enum zn_log_level level, const char *comp, const char *msg,
 		log_errs++;
 		snprintf(log_last, sizeof(log_last), "%s", msg);
 	}
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int count_fds(void)
@@ -499,14 +492,14 @@ static void srv_finish(struct srv *S)
 	char text[600] = "";
 	int status = 0;
 	ssize_t n;
-	int64_t end = now_ms() + 10000;
+	int64_t end = (int64_t)zn_now_ms() + 10000;
 
 	if (S->pid <= 0)
 		return;
 	if (S->reaped)
 		status = S->status;
 	while (!S->reaped && waitpid(S->pid, &status, WNOHANG) == 0) {
-		if (now_ms() > end) {
+		if ((int64_t)zn_now_ms() > end) {
 			kill(S->pid, SIGKILL);
 			waitpid(S->pid, &status, 0);
 			snprintf(text, sizeof(text), "fake server did not finish");
@@ -1390,12 +1383,12 @@ static void test_malformed(void **state)
 		if (c->rc == 0) {
 			assert_int_equal(ii.count, 4);
 		}
-		t0 = now_ms();
+		t0 = (int64_t)zn_now_ms();
 		rc = d->ops->get_irq_info(d, 2, &ii);
 		if (c->dead) {
 			/* Marked dead: fails at once, without waiting for anything. */
 			assert_int_equal(rc, -ENOTCONN);
-			assert_true(now_ms() - t0 < 100);
+			assert_true((int64_t)zn_now_ms() - t0 < 100);
 		} else {
 			assert_int_equal(rc, 0);
 			assert_int_equal(ii.count, 16);
@@ -1456,19 +1449,19 @@ static void check_dead_server(script_fn fn, bool wait_exit)
 		cur_srv.status = status;
 		/* A big write: the send itself hits the closed socket (EPIPE),
 		 * which must not raise SIGPIPE (default action: kill us). */
-		t0 = now_ms();
+		t0 = (int64_t)zn_now_ms();
 		rc = d->ops->region_write(d, 0, 0, big, sizeof(big));
 	} else {
-		t0 = now_ms();
+		t0 = (int64_t)zn_now_ms();
 		rc = d->ops->region_read(d, 0, 0, &v, 4);
 	}
 	assert_true(rc == -ENOTCONN || rc == -EPIPE);
-	assert_true(now_ms() - t0 < TEST_TIMEOUT_MS / 2);
+	assert_true((int64_t)zn_now_ms() - t0 < TEST_TIMEOUT_MS / 2);
 	assert_int_equal(log_errs, 1);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	assert_int_equal(d->ops->region_read(d, 0, 0, &v, 4), -ENOTCONN);
 	assert_int_equal(zn_bus_reset(d), -ENOTCONN);
-	assert_true(now_ms() - t0 < 50);
+	assert_true((int64_t)zn_now_ms() - t0 < 50);
 	assert_int_equal(log_errs, 1);
 	zn_bus_close(d);
 	srv_finish(&cur_srv);
@@ -1500,11 +1493,11 @@ static void script_silent(int s, const void *arg)
 	(void)arg;
 	srv_handshake(s, &hs_default);
 	srv_expect_access(s, ZN_VFU_REGION_READ, 0, 0, 4);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	srv_expect_eof(s);
 	/* The client dropped the connection when it gave up, not at close. */
-	SCHECK(now_ms() - t0 < 1000, "client hung up only after %lld ms",
-	       (long long)(now_ms() - t0));
+	SCHECK((int64_t)zn_now_ms() - t0 < 1000, "client hung up only after %lld ms",
+	       (long long)((int64_t)zn_now_ms() - t0));
 }
 
 static void test_server_never_answers(void **state)
@@ -1516,14 +1509,14 @@ static void test_server_never_answers(void **state)
 	(void)state;
 	srv_start(&cur_srv, script_silent, NULL);
 	d = open_dev(&cur_srv, 300);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	assert_int_equal(d->ops->region_read(d, 0, 0, &v, 4), -ETIMEDOUT);
-	dt = now_ms() - t0;
+	dt = (int64_t)zn_now_ms() - t0;
 	assert_true(dt >= 290 && dt < 1000);
 	assert_int_equal(log_errs, 1);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	assert_int_equal(d->ops->region_read(d, 0, 0, &v, 4), -ENOTCONN);
-	assert_true(now_ms() - t0 < 50);
+	assert_true((int64_t)zn_now_ms() - t0 < 50);
 	srv_finish(&cur_srv);	/* the child saw the hang-up before close */
 	zn_bus_close(d);
 }
@@ -1568,9 +1561,9 @@ static void test_no_server(void **state)
 	/* No socket file: a mistyped path fails at once, not after the timeout. */
 	o.timeout_ms = 5000;
 	snprintf(spec, sizeof(spec), "vfio-user:%s/none", dir);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	assert_int_equal(zn_bus_open(spec, &o, &d), -ENOENT);
-	dt = now_ms() - t0;
+	dt = (int64_t)zn_now_ms() - t0;
 	assert_true(dt < 100);
 	assert_null(d);
 	assert_int_equal(log_errs, 1);
@@ -1586,9 +1579,9 @@ static void test_no_server(void **state)
 	ls = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	assert_int_equal(bind(ls, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	snprintf(spec, sizeof(spec), "vfio-user:%s", sa.sun_path);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	assert_int_equal(zn_bus_open(spec, &o, &d), -ECONNREFUSED);
-	dt = now_ms() - t0;
+	dt = (int64_t)zn_now_ms() - t0;
 	assert_true(dt >= 180 && dt < 1000);
 	assert_int_equal(log_errs, 2);
 	assert_non_null(strstr(log_last, "within 200 ms: Connection refused"));
@@ -1601,9 +1594,9 @@ static void test_no_server(void **state)
 	assert_int_equal(bind(ls, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	assert_int_equal(listen(ls, 1), 0);
 	snprintf(spec, sizeof(spec), "vfio-user:%s", sa.sun_path);
-	t0 = now_ms();
+	t0 = (int64_t)zn_now_ms();
 	assert_int_equal(zn_bus_open(spec, &o, &d), -ETIMEDOUT);
-	dt = now_ms() - t0;
+	dt = (int64_t)zn_now_ms() - t0;
 	assert_true(dt >= 190 && dt < 1000);
 	assert_null(d);
 	close(ls);
@@ -1620,13 +1613,13 @@ static void test_server_starting(void **state)
 {
 	struct zn_device_info info;
 	struct zn_bus_dev *d;
-	int64_t t0 = now_ms(), dt;
+	int64_t t0 = (int64_t)zn_now_ms(), dt;
 
 	(void)state;
 	cur_srv.listen_delay_ms = 150;
 	srv_start(&cur_srv, script_handshake, NULL);
 	d = open_dev(&cur_srv, TEST_TIMEOUT_MS);
-	dt = now_ms() - t0;
+	dt = (int64_t)zn_now_ms() - t0;
 	assert_true(dt >= 140 && dt < TEST_TIMEOUT_MS);
 	assert_int_equal(d->ops->get_device_info(d, &info), 0);
 	assert_int_equal(info.num_regions, 12);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "sim/edu/edu_hw.h"
 #include "sim/log.h"
 #include "sim/model.h"
@@ -779,14 +780,6 @@ static void test_region_info_argsz_and_doorbell(void **state)
 	close(fd);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -811,15 +804,15 @@ static void test_doorbell_latency(void **state)
 	reply_free(&r);
 	enable(fd, 0x2);
 	for (int i = 0; i < N; i++) {
-		uint64_t v = 1000 + (uint64_t)i, t0 = mono_ns();
+		uint64_t v = 1000 + (uint64_t)i, t0 = zn_now_ns();
 
 		if (i == N / 2)
 			sleep_ms(5);	/* let the loop back off once: the slow path */
-		t0 = mono_ns();
+		t0 = zn_now_ns();
 		__atomic_store_n(&page[EDU_DB_ECHO_DOORBELL / 8], v, __ATOMIC_RELEASE);
 		while (__atomic_load_n(&page[EDU_DB_ECHO / 8], __ATOMIC_ACQUIRE) != v)
-			assert_true(mono_ns() - t0 < WAIT_MS * 1000000ull);
-		lat[i] = mono_ns() - t0;
+			assert_true(zn_now_ns() - t0 < WAIT_MS * 1000000ull);
+		lat[i] = zn_now_ns() - t0;
 	}
 	assert_int_equal(page[EDU_DB_REACTIONS / 8], N);
 	qsort(lat, N, sizeof(lat[0]), cmp_u64);

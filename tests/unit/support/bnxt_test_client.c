@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "sim/log.h"
 #include "sim/vfu/vfu.h"
 #include "tests/unit/support/bnxt_test_client.h"
@@ -21,10 +22,7 @@ void btc_sleep_ms(int ms)
 
 int64_t btc_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)zn_now_ms();
 }
 
 static void spin_pause(void)

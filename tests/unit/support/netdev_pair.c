@@ -5,15 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "tests/unit/support/netdev_pair.h"
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 int ndp_open(struct ndp *n, const char *model_opts)
 {
@@ -63,7 +56,7 @@ int ndp_resolve(struct ndp *n, int ms)
 	struct zn_udp_conf uc = { .local = { 0, htons(9) }, .no_steer = true };
 	struct zn_addr4 to_b = { n->ip_b, htons(9) }, to_a = { n->ip_a, htons(9) };
 	struct zn_udp_ep *ea = NULL, *eb = NULL;
-	uint64_t end = now_ms() + (uint64_t)ms;
+	uint64_t end = zn_now_ms() + (uint64_t)ms;
 	uint8_t mac[ZN_ETH_ALEN];
 	int rc = -ETIMEDOUT;
 
@@ -72,7 +65,7 @@ int ndp_resolve(struct ndp *n, int ms)
 		goto out;
 	zn_udp_send(ea, &to_b, NULL, 0, 1);
 	zn_udp_send(eb, &to_a, NULL, 0, 2);
-	while (now_ms() < end) {
+	while (zn_now_ms() < end) {
 		struct zn_udp_tx_done d[8];
 		struct zn_udp_rx rx;
 
