@@ -456,14 +456,14 @@ static void recv_bound(struct zn_rxq *h, uint32_t k)
 {
 	uint8_t want[FRAME_MAX + 64], frame[FRAME_MAX + 64];
 	struct zn_rx_pkt pkts[ROUND];
-	uint64_t t0 = mono();
+	uint64_t t0 = zn_now_ns();
 	uint32_t r = 0;
 
 	send_round(k);
 	while (r < k) {
 		uint32_t m = zn_rxq_burst(h, pkts, k - r);
 
-		assert_true(mono() - t0 < WAIT_NS);
+		assert_true(zn_now_ns() - t0 < WAIT_NS);
 		for (uint32_t i = 0; i < m; i++, r++) {
 			const struct zn_rx_pkt *p = &pkts[i];
 			uint32_t wl = build(want, F.seq + r);
