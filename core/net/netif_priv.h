@@ -20,7 +20,7 @@
 #include "core/net/flow.h"
 #include "core/net/tx_tmpl.h"
 #include "zcnic/mem.h"
-#include "zcnic/net.h"
+#include "core/net/netif.h"
 
 #define NET_LOG			"net"
 #define ZN_NETIF_HDR_SLOT	64	/* bytes: 42 of headers, cache-line aligned */

@@ -68,7 +68,6 @@ int zn_netdev_ifindex(const struct zn_netdev *d);
 struct zn_netdev *zn_netdev_by_ifindex(int ifindex);
 
 struct zn_port *zn_netdev_port(const struct zn_netdev *d);
-struct zn_netif *zn_netdev_netif(const struct zn_netdev *d);
 const struct zn_netdev_conf *zn_netdev_conf(const struct zn_netdev *d);
 /* One pass of the netif (receive, answer, deliver, reap, send): work done. */
 int zn_netdev_poll(struct zn_netdev *d);

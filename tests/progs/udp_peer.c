@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/net/netif.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "core/net/arp_cache.h"
+#include "core/net/netif.h"
 #include "tests/unit/support/bnxt_test_client.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/net/netif.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "tests/unit/uring_test.h"

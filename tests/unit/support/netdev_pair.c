@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "tests/unit/support/netdev_pair.h"
+#include "core/net/netif.h"
 
 static uint64_t now_ms(void)
 {

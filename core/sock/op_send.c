@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * IORING_OP_SEND, IORING_OP_SEND_ZC and IORING_OP_SENDMSG_ZC on zcnic UDP
- * sockets (see core/uring/net_ops.h for the path a send takes).
+ * sockets (see core/sock/net_ops.h for the path a send takes).
  *
  * SQE validation and error codes follow the kernel's io_uring/net.c
  * (io_sendmsg_prep, io_send_setup, io_send_zc_prep, io_sendmsg_zc,
@@ -64,7 +64,7 @@
 #include <sys/uio.h>
 #include <time.h>
 
-#include "core/uring/net_ops.h"
+#include "core/sock/net_ops.h"
 #include "zcnic/log.h"
 
 #define SEND_LOG	"uring-send"
@@ -398,7 +398,7 @@ static int try_send(struct tx_state *tx, struct zn_uring_req *req)
 		dst.ip = p->dst.ip;
 		dst.port = p->dst.port;
 	}
-	rc = zn_udp_send(tx->s->ep, p->dst.state == NET_DST_OK ? &dst : NULL, sl->seg, sl->nseg,
+	rc = zn_sock_send(tx->s, p->dst.state == NET_DST_OK ? &dst : NULL, sl->seg, sl->nseg,
 			 idx);
 	if (rc == -EAGAIN)
 		return rc;
@@ -469,7 +469,7 @@ static void tx_reap(struct tx_state *tx, bool post)
 	struct zn_udp_tx_done d[TX_REAP_BATCH];
 	uint32_t n;
 
-	while ((n = zn_udp_tx_reap(tx->s->ep, d, TX_REAP_BATCH)) > 0)
+	while ((n = zn_sock_tx_reap(tx->s, d, TX_REAP_BATCH)) > 0)
 		for (uint32_t i = 0; i < n; i++) {
 			if (d[i].cookie >= TX_SLOTS) {
 				ZN_LOG_RL(ZN_LOG_ERR, SEND_LOG, "send completion with unknown "

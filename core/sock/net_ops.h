@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The network ops of the ring (SEND, RECV, SEND_ZC, SENDMSG_ZC) over zcnic
- * sockets (core/uring/sock.h): what op_send.c, op_recv.c, net_mem.c and
+ * sockets (core/sock/sock.h): what op_send.c, op_recv.c, net_mem.c and
  * ucopy.c share.
  *
  * Send path, one socket:
@@ -25,14 +25,15 @@
  * Everything here belongs to the thread that owns the ring and its netdevs
  * (a ring polls its netdevs inside its owner's calls).
  */
-#ifndef ZCNIC_CORE_URING_NET_OPS_H
-#define ZCNIC_CORE_URING_NET_OPS_H
+#ifndef ZCNIC_CORE_SOCK_NET_OPS_H
+#define ZCNIC_CORE_SOCK_NET_OPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "core/uring/sock.h"
+#include "core/sock/sock.h"
+#include "core/sock/sock_ops.h"
 #include "zcnic/mem.h"
 
 /* ---- user memory (ucopy.c) ---------------------------------------------- */
@@ -94,12 +95,5 @@ void zn_net_fixmap_put(struct net_fixmap *fm);
 int zn_net_notif_defer(struct zn_uring *r, uint64_t user_data, int32_t res);
 /* Is the ring being destroyed (no CQE may be posted)? */
 bool zn_net_ring_exiting(struct zn_uring *r);
-
-/* ---- ops ----------------------------------------------------------------- */
-
-extern const struct zn_uring_op zn_send_op;
-extern const struct zn_uring_op zn_send_zc_op;
-extern const struct zn_uring_op zn_sendmsg_zc_op;
-extern const struct zn_uring_op zn_recv_op;
 
 #endif
