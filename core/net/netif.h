@@ -13,7 +13,7 @@
  *                                         --> UDP: flow table -> endpoint's
  *                                             receive list (descriptors)
  *                                         --> anything else: counted, dropped
- *       tx_reap --> slab slots free, cookies to their endpoints' lists
+ *       tx_reap --> slab slots free, each cookie to its endpoint's tx_done
  *       ARP timers (retries, expiry)
  *       one tx_burst with every frame queued since the last poll
  *
@@ -32,9 +32,18 @@
  * mapped to the port's device) and queues a frame {header slot, the caller's
  * segments by IOVA}; the next poll (or zn_netif_flush) posts every queued
  * frame with one tx_burst. When the NIC is done with the frame, the cookie
- * comes back on the endpoint's completion list (zn_udp_tx_reap): from then
- * on the caller may reuse its buffers. Each accepted send yields exactly one
+ * comes back through the endpoint's tx_done callback: from then on the
+ * caller may reuse its buffers. Each accepted send yields exactly one
  * completion, also when the frame was dropped (status < 0).
+ *
+ * One cookie, one path: the caller's cookie is kept in the netif's TX slot
+ * (the only per-frame state below the caller), the driver carries the
+ * slot's index, and the reap hands the caller's cookie straight to
+ * tx_done; no layer keeps a list of completions or limits sends of its
+ * own. How many sends a caller keeps in flight is the caller's limit
+ * (sockets: ZN_SOCK_SEND_MAX, core/sock/net_ops.h); the header slab
+ * (zn_netif_conf.tx_slots, shared by the netif's endpoints) is a resource
+ * that says -EAGAIN when it runs out, as a full ARP queue does.
  *
  * UDP checksum on TX: computed in software when the caller gives the VA of
  * every segment (zn_udp_send_buf always does); otherwise sent as 0, which
@@ -53,8 +62,8 @@
  *
  * For the socket layer (core/sock): RECV and RECV_ZC map to zn_udp_recv +
  * zn_udp_rx_release, SEND and SEND_ZC to zn_udp_send with the socket's send
- * slot index as the cookie; the endpoint's notify callback says when its
- * receive or completion list became non-empty.
+ * slot index as the cookie, which comes back to the socket's tx_done; the
+ * endpoint's notify callback says when its receive list became non-empty.
  */
 #ifndef ZCNIC_CORE_NET_NETIF_H
 #define ZCNIC_CORE_NET_NETIF_H
@@ -138,7 +147,6 @@ int zn_netif_arp_lookup(struct zn_netif *nif, uint32_t ip, uint8_t mac[ZN_ETH_AL
 
 enum {
 	ZN_UDP_EV_RX = 1u << 0,		/* the receive list became non-empty */
-	ZN_UDP_EV_TX = 1u << 1,		/* the completion list became non-empty */
 };
 
 struct zn_udp_conf {
@@ -149,7 +157,17 @@ struct zn_udp_conf {
 	uint32_t rx_ring;		/* receive list entries, power of two; 0 = 256 */
 	/* Called from zn_netif_poll, at most once per poll per endpoint. */
 	void (*notify)(void *arg, struct zn_udp_ep *ep, unsigned events);
-	void *arg;
+	/*
+	 * A send's completion: the cookie it was queued with; status 0 sent,
+	 * -EHOSTUNREACH ARP gave up. Exactly once per accepted send, from
+	 * inside zn_netif_poll (its reap or its ARP timers), in the order the
+	 * NIC finished (a frame that waited for ARP completes after later ones
+	 * to resolved hosts); not after zn_udp_close or zn_udp_tx_forget. It
+	 * takes its cookie back and must not send, close or poll. NULL: no one
+	 * is told.
+	 */
+	void (*tx_done)(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t status);
+	void *arg;			/* of notify and tx_done */
 };
 
 /* A received datagram. */
@@ -176,12 +194,6 @@ struct zn_net_seg {
 };
 #define ZN_UDP_MAX_SEGS (ZN_TX_MAX_SEGS - 1)	/* one slot goes to the header */
 
-struct zn_udp_tx_done {
-	uint64_t cookie;
-	int32_t status;			/* 0 sent; -EHOSTUNREACH: ARP gave up */
-	uint32_t rsvd;
-};
-
 /*
  * Bind: local ip must be the netif's, port not in use (-EADDRINUSE), rxq
  * one of the netif's queues; installs the n-tuple rule (its error is
@@ -189,8 +201,11 @@ struct zn_udp_tx_done {
  */
 int zn_udp_open(struct zn_netif *nif, const struct zn_udp_conf *conf, struct zn_udp_ep **out);
 /* Removes the rule, gives back the buffers of undelivered datagrams;
- * frames in flight complete without a cookie. */
+ * frames in flight complete without telling anyone. */
 void zn_udp_close(struct zn_udp_ep *ep);
+/* Frames queued or in flight now complete without a tx_done (their sender
+ * gave up waiting for them). */
+void zn_udp_tx_forget(struct zn_udp_ep *ep);
 uint32_t zn_udp_id(const struct zn_udp_ep *ep);
 struct zn_udp_ep *zn_udp_by_id(struct zn_netif *nif, uint32_t id);
 
@@ -215,8 +230,4 @@ int zn_udp_send(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const struct z
 /* The same for one buffer given by VA, in a DMA region mapped to the device. */
 int zn_udp_send_buf(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const void *buf,
 		    uint32_t len, uint64_t cookie);
-/* Take up to n send completions, in the order the NIC finished them (a
- * frame that waited for ARP completes after later ones to resolved hosts). */
-uint32_t zn_udp_tx_reap(struct zn_udp_ep *ep, struct zn_udp_tx_done *out, uint32_t n);
-
 #endif

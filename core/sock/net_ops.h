@@ -9,14 +9,22 @@
  *   issue ---> tx state: wait FIFO (requests that found the TX path full,
  *              |          or asked POLL_FIRST) ---- tx_serve retries, in order
  *              v
- *   capture: payload segments by IOVA (registered buffer made DMA-reachable,
- *            or a zn region mapped to the netdev), else copied into a bounce
- *            buffer of the netdev's pool; one slot per send
+ *   capture: a send slot (at most ZN_SOCK_SEND_MAX per socket); payload
+ *            segments by IOVA (registered buffer made DMA-reachable, or a
+ *            zn region mapped to the netdev), else copied into a bounce
+ *            buffer of the netdev's pool
  *              v
- *   zn_udp_send(cookie = slot) -> result CQE (bytes; SEND_ZC: F_MORE)
+ *   zn_sock_send(cookie = slot index) -> result CQE (bytes; SEND_ZC: F_MORE)
+ *              |  the cookie rides in the netif's TX slot; the driver
+ *              |  carries the netif slot's index and hands it back
  *              v
- *   tx_serve: zn_udp_tx_reap -> per slot: bounce buffer back, registered-
- *             buffer mapping unreferenced, SEND_ZC: notification CQE
+ *   netif TX reap -> endpoint tx_done -> zn_sock_tx_done -> send_done(slot):
+ *             bounce buffer back, registered-buffer mapping unreferenced,
+ *             SEND_ZC: notification CQE
+ *
+ * One cookie and one callback from the request to the NIC and back: no
+ * layer below keeps a completion list. A stream protocol will call
+ * zn_sock_tx_done when the peer acknowledged the bytes instead.
  *
  * Notifications of sends that failed (their result CQE is posted by the
  * ring core after prep/issue returns) wait on the ring's list and are
@@ -35,6 +43,17 @@
 #include "core/sock/sock.h"
 #include "core/sock/sock_ops.h"
 #include "zcnic/mem.h"
+
+/*
+ * Sends a socket may have captured at once: in flight to the NIC (result
+ * CQE posted, notification not yet) or waiting with their payload taken.
+ * The one in-flight limit of the send path: core/net and the drivers keep
+ * none of their own per sender (the netif's header slab, ARP queues and
+ * the bounce pool are shared resources that make a send wait when they
+ * run out). A send past it waits in the socket's FIFO until a completion
+ * frees a slot; with MSG_DONTWAIT it fails with -EAGAIN.
+ */
+#define ZN_SOCK_SEND_MAX	512
 
 /* ---- user memory (ucopy.c) ---------------------------------------------- */
 

@@ -35,6 +35,7 @@ static void sock_detach(struct zn_sock *s)
 	if (s->tx_fini)
 		s->tx_fini(s);
 	s->rx_serve = s->tx_serve = NULL;
+	s->tx_done = NULL;
 	s->rx_fini = s->tx_fini = NULL;
 	s->rx_priv = s->tx_priv = NULL;
 	if (b) {

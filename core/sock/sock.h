@@ -39,7 +39,9 @@ struct zn_sock;
 /*
  * A protocol under a socket. Receive hands out datagram descriptors whose
  * buffers are the caller's until rx_release; send queues one message and
- * its completion comes back later through zn_sock_tx_done with the cookie.
+ * its completion comes back later through zn_sock_tx_done with the cookie
+ * (UDP: when the NIC finished reading the frame; a stream protocol would
+ * call it when the peer acknowledged the bytes).
  */
 struct zn_sock_proto {
 	const char *name;
@@ -52,7 +54,8 @@ struct zn_sock_proto {
 	void (*rx_release)(struct zn_sock *s, const struct zn_udp_rx *d);
 	int (*send)(struct zn_sock *s, const struct zn_addr4 *dst, const struct zn_net_seg *segs,
 		    uint32_t nseg, uint64_t cookie);
-	uint32_t (*tx_reap)(struct zn_sock *s, struct zn_udp_tx_done *out, uint32_t n);
+	/* Sends queued or in flight will not come back to zn_sock_tx_done. */
+	void (*tx_forget)(struct zn_sock *s);
 };
 
 struct zn_sock {
@@ -66,7 +69,10 @@ struct zn_sock {
 	bool closing;
 	/* the ops' state; NULL serve functions are skipped */
 	void (*rx_serve)(struct zn_sock *s);	/* datagrams are waiting */
-	void (*tx_serve)(struct zn_sock *s);	/* send completions may be waiting */
+	void (*tx_serve)(struct zn_sock *s);	/* waiting sends may go now */
+	/* A send's completion (zn_sock_tx_done); runs inside the netdev's poll
+	 * and must not send, close or poll. */
+	void (*tx_done)(struct zn_sock *s, uint64_t cookie, int32_t status);
 	void *rx_priv;				/* receive side (RECV queue, RECV_ZC request) */
 	void *tx_priv;				/* send side (notification slots, bounce buffers) */
 	/*
@@ -125,9 +131,17 @@ static inline int zn_sock_send(struct zn_sock *s, const struct zn_addr4 *dst,
 	return s->proto->send(s, dst, segs, nseg, cookie);
 }
 
-static inline uint32_t zn_sock_tx_reap(struct zn_sock *s, struct zn_udp_tx_done *out, uint32_t n)
+/* The protocol hands a send's cookie back (exactly once per accepted send,
+ * unless tx_forget came first). */
+static inline void zn_sock_tx_done(struct zn_sock *s, uint64_t cookie, int32_t status)
 {
-	return s->proto->tx_reap(s, out, n);
+	if (s->tx_done)
+		s->tx_done(s, cookie, status);
+}
+
+static inline void zn_sock_tx_forget(struct zn_sock *s)
+{
+	s->proto->tx_forget(s);
 }
 
 #endif

@@ -12,6 +12,12 @@ static struct zn_udp_ep *ep_of(struct zn_sock *s)
 	return s->pcb;
 }
 
+static void udp_tx_done(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t status)
+{
+	(void)ep;
+	zn_sock_tx_done(arg, cookie, status);
+}
+
 static int udp_open(struct zn_sock *s, const struct zn_socket_conf *conf)
 {
 	struct zn_udp_conf uc;
@@ -23,6 +29,8 @@ static int udp_open(struct zn_sock *s, const struct zn_socket_conf *conf)
 	uc.remote = conf->remote;
 	uc.rxq = conf->rxq;
 	uc.rx_ring = conf->rx_ring ? conf->rx_ring : UDP_SOCK_DFLT_RX_RING;
+	uc.tx_done = udp_tx_done;
+	uc.arg = s;
 	rc = zn_udp_open(zn_netdev_netif(s->dev), &uc, &ep);
 	if (rc == 0)
 		s->pcb = ep;
@@ -61,9 +69,9 @@ static int udp_send(struct zn_sock *s, const struct zn_addr4 *dst, const struct 
 	return zn_udp_send(ep_of(s), dst, segs, nseg, cookie);
 }
 
-static uint32_t udp_tx_reap(struct zn_sock *s, struct zn_udp_tx_done *out, uint32_t n)
+static void udp_tx_forget(struct zn_sock *s)
 {
-	return zn_udp_tx_reap(ep_of(s), out, n);
+	zn_udp_tx_forget(ep_of(s));
 }
 
 static const struct zn_sock_proto udp_proto = {
@@ -75,7 +83,7 @@ static const struct zn_sock_proto udp_proto = {
 	.rx_data = udp_rx_data,
 	.rx_release = udp_rx_release,
 	.send = udp_send,
-	.tx_reap = udp_tx_reap,
+	.tx_forget = udp_tx_forget,
 };
 
 int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
