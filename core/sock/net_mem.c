@@ -414,9 +414,3 @@ int zn_net_notif_defer(struct zn_uring *r, uint64_t user_data, int32_t res)
 	nr->defer[nr->ndefer++] = (struct net_notif){ user_data, res };
 	return 0;
 }
-
-bool zn_net_ring_exiting(struct zn_uring *r)
-{
-	/* zn_uring_destroy closes the ring's handle before anything else */
-	return zn_uring_from_handle(zn_uring_handle(r)) != r;
-}

@@ -112,7 +112,5 @@ void zn_net_fixmap_put(struct net_fixmap *fm);
 /* Queue a notification CQE to be posted after the current submission
  * (its result CQE goes first). 0 or -ENOMEM. */
 int zn_net_notif_defer(struct zn_uring *r, uint64_t user_data, int32_t res);
-/* Is the ring being destroyed (no CQE may be posted)? */
-bool zn_net_ring_exiting(struct zn_uring *r);
 
 #endif

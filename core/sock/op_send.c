@@ -118,7 +118,6 @@ struct tx_state {
 	struct net_dev *nd;
 	uint32_t mtu_payload;
 	uint32_t inflight;		/* slots handed to zn_sock_send */
-	bool post;			/* completions post notifications (the ring lives) */
 	uint32_t nfree;
 	uint16_t free_head;
 	struct zn_uring_req *wait_head, *wait_tail;
@@ -168,7 +167,7 @@ static void slot_done(struct tx_state *tx, uint16_t idx)
 	struct tx_slot *sl = &tx->slot[idx];
 
 	sl->busy = false;
-	if (sl->notif && tx->post)
+	if (sl->notif && !tx->s->ring_exiting)
 		zn_uring_post_cqe(tx->ring, sl->notif_ud, notif_res(sl->report, sl->copied || !sl->used),
 				  IORING_CQE_F_NOTIF, NULL, 0);
 	tx->inflight--;
@@ -509,7 +508,6 @@ static void tx_fini(struct zn_sock *s)
 
 	if (!tx)
 		return;
-	tx->post = !zn_net_ring_exiting(tx->ring);
 	while ((req = wait_pop(tx))) {
 		wait_drop_slot(tx, req);
 		zn_uring_req_complete(req, -ECANCELED, 0);
@@ -551,7 +549,6 @@ static struct tx_state *tx_get(struct zn_sock *s)
 	tx->s = s;
 	tx->ring = s->ring;
 	tx->mtu_payload = c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
-	tx->post = true;
 	for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
 		tx->slot[i].next_free = (uint16_t)(i + 1);
 	tx->nfree = ZN_SOCK_SEND_MAX;

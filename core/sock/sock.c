@@ -47,6 +47,7 @@ static void sock_detach(struct zn_sock *s)
 	}
 	s->bind = NULL;
 	s->ring = NULL;
+	s->ring_exiting = false;
 }
 
 static int binding_poll(struct zn_uring *r, void *arg)
@@ -90,6 +91,8 @@ static void binding_ring_exit(struct zn_uring *r, void *arg)
 	struct zn_sock_binding *b = arg;
 
 	(void)r;
+	for (uint32_t i = 0; i < b->nsocks; i++)
+		b->socks[i]->ring_exiting = true;
 	zn_netdev_on_close_del(b->dev, b->close_id);
 	binding_free(b);
 }

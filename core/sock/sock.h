@@ -11,16 +11,18 @@
  * A socket is tied to one ring by its first request (zn_sock_bind). Each
  * (ring, netdev) pair has one poll hook, a "binding", that runs:
  *
- *   zn_netdev_poll(dev)                  the NIC: receive, deliver, reap, send
+ *   zn_netdev_poll(dev)                  the NIC: receive, deliver, reap, send;
+ *                                        each send completion goes straight to
+ *                                        s->tx_done (zn_sock_tx_done)
  *   for every socket of the binding:
  *     rx: datagrams on its receive list and a receiver armed
  *         -> s->rx_serve(s)              (RECV and RECV_ZC install theirs)
- *     tx: send completions on the endpoint
+ *     tx: sends waiting for room
  *         -> s->tx_serve(s)              (SEND / SEND_ZC install theirs)
  *
  * Level-triggered: a socket with work left (a receiver that stopped half
- * way, completions not yet taken) is served again on the next pass, not
- * only when its endpoint says its list became non-empty.
+ * way, sends still waiting) is served again on the next pass, not only
+ * when its endpoint says its list became non-empty.
  */
 #ifndef ZCNIC_CORE_SOCK_SOCK_H
 #define ZCNIC_CORE_SOCK_SOCK_H
@@ -67,6 +69,9 @@ struct zn_sock {
 	struct zn_sock_binding *bind;
 	int close_id;				/* zn_netdev_on_close registration */
 	bool closing;
+	/* Its ring is being destroyed: completions still coming in (while any
+	 * socket of the ring drains its sends) post no CQE. */
+	bool ring_exiting;
 	/* the ops' state; NULL serve functions are skipped */
 	void (*rx_serve)(struct zn_sock *s);	/* datagrams are waiting */
 	void (*tx_serve)(struct zn_sock *s);	/* waiting sends may go now */
