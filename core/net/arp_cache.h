@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "zcnic/net.h"
+#include "core/net/netif.h"
 
 #define ZN_ARP_ENTRIES	64
 #define ZN_ARP_TTL_NS	(60ull * 1000000000ull)	/* Linux's base_reachable_time is 30 s,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/net/netif.h"
 #include "zcnic/log.h"
 #include "zcnic/netdev.h"
 

@@ -11,7 +11,8 @@
  *                 \-------------------^
  *   ARP_WAIT -> FREE when ARP gives up (the endpoint gets -EHOSTUNREACH)
  *
- * The cookie given to the port is the slot index; tx_reap hands it back.
+ * The cookie given to the port is the slot index; tx_reap hands it back,
+ * and the slot's own cookie (the sender's) goes to its endpoint's tx_done.
  */
 #ifndef ZCNIC_CORE_NET_NETIF_PRIV_H
 #define ZCNIC_CORE_NET_NETIF_PRIV_H
@@ -21,7 +22,7 @@
 #include "core/net/flow.h"
 #include "core/net/tx_tmpl.h"
 #include "zcnic/mem.h"
-#include "zcnic/net.h"
+#include "core/net/netif.h"
 
 #define NET_LOG			"net"
 #define ZN_NETIF_HDR_SLOT	64	/* bytes: 42 of headers, cache-line aligned */
@@ -35,14 +36,13 @@
 #define ZN_NETIF_REAP_BURST	64
 #define ZN_NETIF_DRAIN_NS	(100ull * 1000000ull)	/* destroy waits this long for the NIC */
 #define ZN_UDP_DFLT_RING	256
-#define ZN_UDP_TX_RING		256	/* sends in flight + unreaped completions per endpoint */
 
 enum slot_state { SLOT_FREE = 0, SLOT_ARP_WAIT, SLOT_BATCH, SLOT_NIC };
 
 struct tx_slot {
 	struct zn_tx_pkt pkt;		/* the frame; pkt.cookie = slot index */
-	struct zn_udp_ep *ep;		/* NULL: the netif's own frame, or endpoint closed */
-	uint64_t cookie;		/* the endpoint's */
+	struct zn_udp_ep *ep;		/* NULL: the netif's own frame, or nobody to tell */
+	uint64_t cookie;		/* the sender's, for its endpoint's tx_done */
 	uint32_t next_free;
 	uint8_t state;
 	uint8_t *va;			/* the slot's memory */
@@ -56,16 +56,13 @@ struct zn_udp_ep {
 	bool has_rule;
 	uint32_t rule_id;
 	void (*notify)(void *arg, struct zn_udp_ep *ep, unsigned events);
+	void (*tx_done)(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t status);
 	void *arg;
 	unsigned events;		/* to notify at the end of this poll */
 	bool notify_queued;
 	/* receive list: ring of descriptors, the netif produces, recv consumes */
 	struct zn_udp_rx *rx;
 	uint32_t rx_mask, rx_head, rx_tail;
-	/* send completions: ring, reap consumes */
-	struct zn_udp_tx_done done[ZN_UDP_TX_RING];
-	uint32_t done_head, done_tail;
-	uint32_t inflight;		/* sends accepted, not completed yet */
 	/* the last destination's header */
 	struct zn_udp_tmpl tmpl;
 	bool tmpl_ok;			/* tmpl built (maybe unresolved) */

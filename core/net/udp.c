@@ -37,16 +37,8 @@ void zn_udp_ep_event(struct zn_udp_ep *ep, unsigned ev)
 
 void zn_udp_ep_done(struct zn_udp_ep *ep, uint64_t cookie, int32_t status)
 {
-	struct zn_udp_tx_done *d = &ep->done[ep->done_tail % ZN_UDP_TX_RING];
-
-	/* never full: inflight + unreaped <= ZN_UDP_TX_RING (zn_udp_send checks) */
-	d->cookie = cookie;
-	d->status = status;
-	d->rsvd = 0;
-	ep->done_tail++;
-	ep->inflight--;
-	if (ep->done_tail - ep->done_head == 1)
-		zn_udp_ep_event(ep, ZN_UDP_EV_TX);
+	if (ep->tx_done)
+		ep->tx_done(ep->arg, ep, cookie, status);
 }
 
 /* A descriptor up to its last used segment: a datagram has one or two
@@ -117,6 +109,7 @@ int zn_udp_open(struct zn_netif *nif, const struct zn_udp_conf *c, struct zn_udp
 	ep->rxq = c->rxq;
 	ep->rx_mask = ring - 1;
 	ep->notify = c->notify;
+	ep->tx_done = c->tx_done;
 	ep->arg = c->arg;
 	key = ep_key(ep);
 	rc = zn_flow_add(&nif->flows, &key, ep);
@@ -166,10 +159,7 @@ static void ep_free(struct zn_udp_ep *ep)
 	zn_flow_del(&nif->flows, &key);
 	while (zn_udp_recv(ep, &d, 1))
 		zn_udp_rx_release(ep, &d);
-	/* frames still queued or in flight complete without a cookie */
-	for (uint32_t i = 0; i < nif->nslots; i++)
-		if (nif->slots[i].ep == ep)
-			nif->slots[i].ep = NULL;
+	zn_udp_tx_forget(ep);
 	for (uint32_t i = 0; i < nif->nnotify; i++)
 		if (nif->notify[i] == ep) {
 			nif->notify[i] = nif->notify[--nif->nnotify];
@@ -240,13 +230,13 @@ void zn_udp_rx_release(struct zn_udp_ep *ep, const struct zn_udp_rx *d)
 	prov->put(prov->ctx, ids, d->nseg);
 }
 
-uint32_t zn_udp_tx_reap(struct zn_udp_ep *ep, struct zn_udp_tx_done *out, uint32_t n)
+void zn_udp_tx_forget(struct zn_udp_ep *ep)
 {
-	uint32_t k;
+	struct zn_netif *nif = ep->nif;
 
-	for (k = 0; k < n && ep->done_head != ep->done_tail; k++, ep->done_head++)
-		out[k] = ep->done[ep->done_head % ZN_UDP_TX_RING];
-	return k;
+	for (uint32_t i = 0; i < nif->nslots; i++)
+		if (nif->slots[i].ep == ep)
+			nif->slots[i].ep = NULL;
 }
 
 /* Limited broadcast, or our subnet's (none on /31 and /32 links: RFC 3021). */
@@ -326,8 +316,6 @@ int zn_udp_send(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const struct z
 		if (len > nif->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN)
 			return -EMSGSIZE;
 	}
-	if (ep->inflight + (ep->done_tail - ep->done_head) >= ZN_UDP_TX_RING)
-		return -EAGAIN;
 	rc = tmpl_get(ep, &d, &wait);
 	if (rc < 0)
 		return rc;
@@ -361,7 +349,6 @@ int zn_udp_send(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const struct z
 	s->pkt.seg[0].len = ZN_UDP_HDRS;
 	s->ep = ep;
 	s->cookie = cookie;
-	ep->inflight++;
 	if (wait) {
 		zn_arp_queue(wait, i);	/* room checked above */
 		s->state = SLOT_ARP_WAIT;

@@ -210,6 +210,11 @@ int zn_uring_handle(const struct zn_uring *r)
 	return r->handle;
 }
 
+unsigned zn_uring_flags(const struct zn_uring *r)
+{
+	return r->flags;
+}
+
 struct zn_uring *zn_uring_from_handle(int h)
 {
 	return zn_handle_peek(h, ZN_HANDLE_URING);

@@ -53,19 +53,12 @@ int zn_uring_register_buffers(struct zn_uring *r, const struct iovec *iov, unsig
 	return 0;
 }
 
-static void (*buf_unreg_hook)(struct zn_uring *r);
-
-void zn_uring_set_buf_unreg_hook(void (*fn)(struct zn_uring *r))
-{
-	buf_unreg_hook = fn;
-}
-
 int zn_uring_unregister_buffers(struct zn_uring *r)
 {
 	if (!r->bufs)
 		return -ENXIO;
-	if (buf_unreg_hook)
-		buf_unreg_hook(r);
+	if (zn_uring_plugins.bufs_unregistering)
+		zn_uring_plugins.bufs_unregistering(r);
 	free(r->bufs);
 	r->bufs = NULL;
 	r->nbufs = 0;
@@ -132,6 +125,11 @@ int zn_uring_unregister_files(struct zn_uring *r)
 	return 0;
 }
 
+const struct iovec *zn_uring_buf(const struct zn_uring *r, unsigned idx)
+{
+	return idx < r->nbufs ? &r->bufs[idx] : NULL;
+}
+
 int zn_uring_fixed_file(struct zn_uring *r, unsigned idx)
 {
 	if (idx >= r->nfiles || r->files[idx] == -1)
@@ -139,16 +137,9 @@ int zn_uring_fixed_file(struct zn_uring *r, unsigned idx)
 	return r->files[idx];
 }
 
-static zn_uring_ifq_fn ifq_handler;
-
-void zn_uring_set_ifq_handler(zn_uring_ifq_fn fn)
-{
-	ifq_handler = fn;
-}
-
 int zn_uring_register_ifq(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 {
-	if (!ifq_handler)
+	if (!zn_uring_plugins.register_ifq)
 		return -EOPNOTSUPP;
-	return ifq_handler(r, reg);
+	return zn_uring_plugins.register_ifq(r, reg);
 }

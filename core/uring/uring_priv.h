@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * core/uring internals: the ring object, its shared block, the MSG_RING
- * inbox. One ring = one owner thread (see include/zcnic/uring.h).
+ * inbox. One ring = one owner thread (see include/zcnic/uring.h). Private
+ * to core/uring: other layers use core/uring/uring_op.h.
  */
 #ifndef ZN_URING_PRIV_H
 #define ZN_URING_PRIV_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "compat/liburing/io_uring.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 #define ZN_CACHELINE 64
@@ -158,8 +160,6 @@ void zn_inbox_fini(struct zn_inbox *ib);
 unsigned zn_inbox_drain(struct zn_uring *r);
 bool zn_inbox_empty(struct zn_inbox *ib);
 int zn_inbox_post(struct zn_uring *target, uint64_t user_data, int32_t res, uint32_t cflags);
-/* msg_ring.c */
-extern const struct zn_uring_op zn_msg_ring_op;
 
 static inline uint32_t zn_load_acq(const uint32_t *p)
 {

@@ -26,7 +26,8 @@
 #include <string.h>
 
 #include "base/bits.h"
-#include "core/uring/uring_priv.h"
+#include "core/net/netif.h"
+#include "core/uring/uring_op.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "zcnic/log.h"
 
@@ -458,7 +459,8 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 	int rc;
 
 	/* RECV_ZC posts data CQEs from the owner's poll, with the zcrx half */
-	if (!(r->flags & IORING_SETUP_DEFER_TASKRUN) || !(r->flags & IORING_SETUP_CQE32))
+	if (!(zn_uring_flags(r) & IORING_SETUP_DEFER_TASKRUN) ||
+	    !(zn_uring_flags(r) & IORING_SETUP_CQE32))
 		return -EINVAL;
 	if (!reg || zn_zcrx_user_range_ok((uintptr_t)reg, sizeof(*reg), true))
 		return -EFAULT;
@@ -473,7 +475,7 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 		return -EINVAL;
 	entries = reg->rq_entries;
 	if (entries > ZN_ZCRX_MAX_RQ_ENTRIES) {
-		if (!(r->flags & IORING_SETUP_CLAMP))
+		if (!(zn_uring_flags(r) & IORING_SETUP_CLAMP))
 			return -EINVAL;
 		entries = ZN_ZCRX_MAX_RQ_ENTRIES;
 	}
@@ -571,4 +573,29 @@ err_area:
 err_free:
 	free(ifq);
 	return rc;
+}
+
+struct zn_zcrx_area *zn_zcrx_ifq_area(struct zn_zcrx_ifq *ifq)
+{
+	return &ifq->area;
+}
+
+uint16_t zn_zcrx_ifq_rxq(const struct zn_zcrx_ifq *ifq)
+{
+	return ifq->rxq;
+}
+
+struct zn_netdev *zn_zcrx_ifq_dev(const struct zn_zcrx_ifq *ifq)
+{
+	return ifq->dev;
+}
+
+uint32_t zn_zcrx_ifq_id(const struct zn_zcrx_ifq *ifq)
+{
+	return ifq->id;
+}
+
+void zn_zcrx_ifq_hold(struct zn_zcrx_ifq *ifq)
+{
+	ifq->refs++;
 }

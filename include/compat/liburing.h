@@ -6,16 +6,18 @@
  * the include path changed (-I<prefix>/include/zcnic-compat, which
  * `pkg-config --cflags zcnic` gives): the names, signatures, return
  * conventions (0 / count, or a negative errno) and inline/library split
- * follow liburing (axboe/liburing src/include/liburing.h; see
- * /work/shared/reference/uring.md section 4). Written for zcnic.
+ * follow liburing (axboe/liburing src/include/liburing.h). Written for
+ * zcnic.
  *
  * What is different underneath (docs/uring.md has the full list):
  *  - there is no kernel: io_uring_submit/wait run zcnic's ring code in the
  *    calling thread, which also polls the NIC queues bound to the ring;
  *  - "file descriptors" in SQEs and ring.ring_fd are zcnic handles
  *    (include/zcnic/handle.h), not OS fds;
- *  - only the opcodes zcnic implements do something; others complete with
- *    -EOPNOTSUPP (IORING_OP_NOP and IORING_OP_MSG_RING today).
+ *  - only the opcodes zcnic implements do something (NOP, MSG_RING, and on
+ *    zcnic sockets SEND, RECV, SEND_ZC, SENDMSG_ZC, RECV_ZC);
+ *    io_uring_opcode_supported says which; others complete with
+ *    -EOPNOTSUPP.
  *
  * struct io_uring has liburing's layout (216 bytes on LP64), so code that
  * reads ring.ring_fd, ring.flags, ring.features or the sq/cq members works.

@@ -4,7 +4,7 @@
  *
  * An SQE names its file by an int (sqe->fd), and liburing programs keep
  * rings in ints (ring.ring_fd). In zcnic these ints are handles from one
- * process-wide table: rings (core/uring), sockets/endpoints (core/net), and
+ * process-wide table: rings (core/uring), sockets (core/sock), and
  * whatever later layers register. A handle is usable as sqe->fd, in the
  * registered-file table (io_uring_register_files) and as a MSG_RING target.
  *
@@ -39,7 +39,7 @@
 enum zn_handle_type {
 	ZN_HANDLE_ANY = 0,	/* for lookups: match any type */
 	ZN_HANDLE_URING = 1,	/* struct zn_uring (core/uring) */
-	ZN_HANDLE_SOCKET = 2,	/* an endpoint of core/net */
+	ZN_HANDLE_SOCKET = 2,	/* a socket of core/sock */
 	ZN_HANDLE_ZCRX = 3,	/* an exported zcrx interface queue */
 	ZN_HANDLE_TEST = 14,	/* tests: a handle that is none of the above */
 	ZN_HANDLE_TYPE_MAX = 15,

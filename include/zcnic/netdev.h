@@ -70,7 +70,6 @@ int zn_netdev_ifindex(const struct zn_netdev *d);
 struct zn_netdev *zn_netdev_by_ifindex(int ifindex);
 
 struct zn_port *zn_netdev_port(const struct zn_netdev *d);
-struct zn_netif *zn_netdev_netif(const struct zn_netdev *d);
 const struct zn_netdev_conf *zn_netdev_conf(const struct zn_netdev *d);
 /* One pass of the netif (receive, answer, deliver, reap, send): work done. */
 int zn_netdev_poll(struct zn_netdev *d);
@@ -84,16 +83,6 @@ int zn_netdev_dma_map(struct zn_netdev *d, const struct zn_dma_region *r);
 int zn_netdev_dma_unmap(struct zn_netdev *d, const struct zn_dma_region *r);
 /* The IOVA of [va, va + len) if it lies in a region mapped to d: 0 or -EFAULT. */
 int zn_netdev_iova(struct zn_netdev *d, const void *va, size_t len, uint64_t *iova);
-
-/*
- * Called (owner thread) when the netdev is about to close, so that layers
- * holding state on it (sockets, zcrx interface queues) let go first. At most
- * ZN_NETDEV_MAX_CLOSERS per netdev. id >= 0 for zn_netdev_on_close_del.
- */
-#define ZN_NETDEV_MAX_CLOSERS	64
-int zn_netdev_on_close(struct zn_netdev *d, void (*fn)(void *arg, struct zn_netdev *d),
-		       void *arg);
-void zn_netdev_on_close_del(struct zn_netdev *d, int id);
 
 #pragma GCC visibility pop
 

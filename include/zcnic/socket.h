@@ -2,7 +2,7 @@
 /*
  * zcnic sockets: what an io_uring program's sqe->fd names.
  *
- * A socket is a core/net UDP endpoint on a netdev, wrapped in a handle
+ * A socket (core/sock) is a UDP endpoint of core/net on a netdev, in a handle
  * (ZN_HANDLE_SOCKET, include/zcnic/handle.h) so that it works as sqe->fd,
  * in io_uring_register_files and with IOSQE_FIXED_FILE. It is the one
  * place a ported liburing program changes:

@@ -64,7 +64,7 @@ static int is_ring(int h)
 }
 
 /*
- * The network ops (core/uring/op_send.c, op_recv.c) on a file that is no
+ * The network ops (core/sock/op_send.c, op_recv.c) on a file that is no
  * socket (none of the mapped fds is one), with addr2 = 0 and, for
  * SENDMSG_ZC, a NULL msghdr (the harness sets them): prep's checks, then
  * -ENOTSOCK at issue.

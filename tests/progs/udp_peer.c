@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "core/net/netif.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
@@ -101,20 +102,19 @@ struct zside {
 	uint32_t done_ok, done_bad;
 };
 
-static void reap(struct zside *z)
+/* A send's completion, from inside zn_netif_poll. */
+static void tx_done(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t status)
 {
-	struct zn_udp_tx_done d[NSLOT];
-	uint32_t n = zn_udp_tx_reap(z->ep, d, NSLOT);
+	struct zside *z = arg;
 
-	for (uint32_t i = 0; i < n; i++) {
-		if (d[i].cookie < NSLOT && z->busy[d[i].cookie] && d[i].status == 0)
-			z->done_ok++;
-		else
-			z->done_bad++;
-		if (d[i].cookie < NSLOT)
-			z->busy[d[i].cookie] = false;
-		z->inflight--;
-	}
+	(void)ep;
+	if (cookie < NSLOT && z->busy[cookie] && status == 0)
+		z->done_ok++;
+	else
+		z->done_bad++;
+	if (cookie < NSLOT)
+		z->busy[cookie] = false;
+	z->inflight--;
 }
 
 /* Send a patterned datagram from a free slot; with_csum: give the VA so
@@ -134,7 +134,6 @@ static int zsend(struct zside *z, const struct zn_addr4 *to, uint32_t seq, uint3
 		if (zn_now_ms() - t0 > WAIT_MS)
 			return -ETIMEDOUT;
 		zn_netif_poll(z->nif);
-		reap(z);
 	}
 	{
 		uint8_t *buf = (uint8_t *)z->mem->va + (size_t)s * SLOT_SIZE;
@@ -159,10 +158,11 @@ static int zcnic_side(const char *sock, const char *cidr, const char *peer, uint
 				  .payload_buf_size = 2048, .numa_node = -1 };
 	struct zn_txq_conf tq = { .ring_size = 256, .numa_node = -1 };
 	struct zn_netif_conf nc = { .nb_rxq = 2, .rxq = { 0, 1 }, .txq = 0, .mtu = 1500 };
-	struct zn_udp_conf uc = { .local = { 0, htons(ZN_PORT) }, .rxq = 1 };
+	struct zside z = { 0 };
+	struct zn_udp_conf uc = { .local = { 0, htons(ZN_PORT) }, .rxq = 1, .tx_done = tx_done,
+				  .arg = &z };
 	struct zn_addr4 kpeer = { inet_addr(peer), htons(K_PORT) };
 	struct zn_netif_stats st;
-	struct zside z = { 0 };
 	char spec[600], ipbuf[32], *slash;
 	uint32_t got = 0, bad = 0, wrong_queue = 0, replies = 0, send_err = 0, csum0 = 0;
 	uint64_t t0;
@@ -213,7 +213,6 @@ static int zcnic_side(const char *sock, const char *cidr, const char *peer, uint
 		uint32_t n;
 
 		zn_netif_poll(z.nif);
-		reap(&z);
 		n = zn_udp_recv(z.ep, d, 32);
 		for (uint32_t i = 0; i < n; i++) {
 			uint8_t buf[1500];
@@ -249,10 +248,8 @@ static int zcnic_side(const char *sock, const char *cidr, const char *peer, uint
 		}
 	}
 	/* let the last completions come back */
-	for (uint64_t t1 = zn_now_ms(); z.inflight && zn_now_ms() - t1 < WAIT_MS;) {
+	for (uint64_t t1 = zn_now_ms(); z.inflight && zn_now_ms() - t1 < WAIT_MS;)
 		zn_netif_poll(z.nif);
-		reap(&z);
-	}
 	zn_netif_stats(z.nif, &st);
 	check(bye, "zcnic: the kernel side said bye within %u s", RUN_SECONDS);
 	check(st.tx_arp_request >= 1 && st.arp_learned >= 1,

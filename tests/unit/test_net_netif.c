@@ -22,6 +22,7 @@
 
 #include "base/clock.h"
 #include "core/net/arp_cache.h"
+#include "core/net/netif.h"
 #include "tests/unit/support/bnxt_test_client.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
@@ -475,6 +476,11 @@ static void test_drops_counted(void **state)
 
 struct notes {
 	unsigned calls, ev;
+	struct {
+		uint64_t cookie;
+		int32_t status;
+	} done[8];
+	uint32_t ndone;
 };
 
 static void on_note(void *arg, struct zn_udp_ep *ep, unsigned ev)
@@ -486,18 +492,28 @@ static void on_note(void *arg, struct zn_udp_ep *ep, unsigned ev)
 	n->ev |= ev;
 }
 
+static void on_done(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t status)
+{
+	struct notes *n = arg;
+
+	(void)ep;
+	assert_true(n->ndone < 8);
+	n->done[n->ndone].cookie = cookie;
+	n->done[n->ndone].status = status;
+	n->ndone++;
+}
+
 /* zcnic sends: ARP resolves the peer first, the frames waited for it. */
 static void test_udp_send(void **state)
 {
 	struct notes nt = { 0 };
 	struct zn_udp_conf uc = { .local = { 0, htons(EP_PORT + 4) }, .rxq = 1,
-				  .notify = on_note, .arg = &nt };
+				  .notify = on_note, .tx_done = on_done, .arg = &nt };
 	struct zn_addr4 dst = { F.ip_b, htons(PEER_PORT) };
 	struct zn_udp_ep *ep;
 	uint8_t *pay = F.a_mem->va, r[1600];
 	static const uint32_t lens[] = { 0, 1, 18, 333, 1472 };
-	struct zn_udp_tx_done done[8];
-	uint32_t got = 0, ndone = 0, off = 0;
+	uint32_t got = 0, off = 0;
 
 	(void)state;
 	assert_int_equal(zn_udp_open(F.nif, &uc, &ep), 0);
@@ -530,7 +546,7 @@ static void test_udp_send(void **state)
 	}
 	/* (only 4 could wait; the 5th went now that the peer is known) */
 	assert_int_equal(zn_udp_send_buf(ep, &dst, pay + off, lens[4], 104), -EAGAIN);
-	POLL_UNTIL(nt.ev & ZN_UDP_EV_TX);
+	POLL_UNTIL(nt.ndone > 0);
 	assert_int_equal(zn_udp_send_buf(ep, &dst, pay + off, lens[4], 104), 0);
 	for (unsigned i = 0; i < 5; i++) {
 		uint8_t want[1600];
@@ -557,32 +573,29 @@ static void test_udp_send(void **state)
 	{
 		uint64_t t0 = zn_now_ns();
 
-		while (ndone < 5 && zn_now_ns() - t0 < WAIT_NS) {
+		while (nt.ndone < 5 && zn_now_ns() - t0 < WAIT_NS)
 			zn_netif_poll(F.nif);
-			ndone += zn_udp_tx_reap(ep, done + ndone, 8 - ndone);
-		}
 	}
-	assert_int_equal(ndone, 5);
+	assert_int_equal(nt.ndone, 5);
 	for (unsigned i = 0; i < 5; i++) {
-		assert_int_equal(done[i].cookie, 100 + i);
-		assert_int_equal(done[i].status, 0);
+		assert_int_equal(nt.done[i].cookie, 100 + i);
+		assert_int_equal(nt.done[i].status, 0);
 	}
-	assert_true(nt.calls >= 1);
 	zn_udp_close(ep);
 }
 
 /* Nobody answers: ZN_ARP_RETRIES requests, then the sends fail. */
 static void test_arp_gives_up(void **state)
 {
-	struct zn_udp_conf uc = { .local = { 0, htons(EP_PORT + 5) }, .rxq = 1 };
+	struct notes nt = { 0 };
+	struct zn_udp_conf uc = { .local = { 0, htons(EP_PORT + 5) }, .rxq = 1,
+				  .tx_done = on_done, .arg = &nt };
 	struct zn_addr4 dst = { inet_addr("10.1.0.77"), htons(PEER_PORT) };
 	struct zn_addr4 far = { inet_addr("192.168.7.7"), htons(PEER_PORT) };
 	struct zn_udp_ep *ep;
-	struct zn_udp_tx_done done[4];
 	struct zn_netif_stats s0 = stats();
 	uint8_t r[1600];
 	unsigned reqs = 0;
-	uint32_t nd = 0;
 
 	(void)state;
 	assert_int_equal(zn_udp_open(F.nif, &uc, &ep), 0);
@@ -597,13 +610,13 @@ static void test_arp_gives_up(void **state)
 				reqs++;
 		F.clock_off += 600ull * 1000000ull;	/* past the retry time */
 	}
-	POLL_UNTIL((nd += zn_udp_tx_reap(ep, done + nd, 4 - nd)) >= 2);
+	POLL_UNTIL(nt.ndone >= 2);
 	assert_int_equal(reqs, ZN_ARP_RETRIES);
-	assert_int_equal(nd, 2);
-	assert_int_equal(done[0].cookie, 1);
-	assert_int_equal(done[0].status, -EHOSTUNREACH);
-	assert_int_equal(done[1].cookie, 2);
-	assert_int_equal(done[1].status, -EHOSTUNREACH);
+	assert_int_equal(nt.ndone, 2);
+	assert_int_equal(nt.done[0].cookie, 1);
+	assert_int_equal(nt.done[0].status, -EHOSTUNREACH);
+	assert_int_equal(nt.done[1].cookie, 2);
+	assert_int_equal(nt.done[1].status, -EHOSTUNREACH);
 	assert_int_equal(stats().tx_unresolved, s0.tx_unresolved + 2);
 	assert_int_equal(stats().arp_failed, s0.arp_failed + 1);
 	zn_udp_close(ep);

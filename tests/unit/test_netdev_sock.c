@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/uring/sock.h"
+#include "core/sock/sock.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "tests/unit/uring_test.h"
 #include "zcnic/socket.h"
@@ -119,9 +119,9 @@ static void count_rx(struct zn_sock *s)
 {
 	struct zn_udp_rx d;
 
-	while (zn_udp_recv(s->ep, &d, 1)) {
+	while (zn_sock_recv(s, &d, 1)) {
 		polls++;
-		zn_udp_rx_release(s->ep, &d);
+		zn_sock_rx_release(s, &d);
 	}
 }
 

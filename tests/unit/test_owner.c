@@ -5,6 +5,7 @@
  * zn-nicsim; the violation hook records instead of aborting, and one test
  * runs the default hook in a child that must die of SIGABRT with its line.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -21,12 +22,15 @@
 #include <cmocka.h>
 
 #include "core/debug/owner.h"
+#include "core/net/netif.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "zcnic/net.h"
 #include "zcnic/netdev.h"
 #include "zcnic/port.h"
+#include "zcnic/socket.h"
 #include "zcnic/uring.h"
+#include "liburing.h"
 
 #define MAX_SEEN	64
 #define RQ_ENTRIES	64
@@ -215,6 +219,55 @@ static void test_zcrx_ifq(void **state)
 	munmap(area_mem, AREA_LEN);
 }
 
+/* A SEND on sock from a ring of the calling thread; its CQE's res. */
+static int send_on(int sock)
+{
+	static const char msg[] = "owner";
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	int res;
+
+	assert_int_equal(io_uring_queue_init(4, &ring, 0), 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_send(sqe, sock, msg, sizeof(msg), 0);
+	assert_int_equal(io_uring_submit_and_wait(&ring, 1), 1);
+	assert_int_equal(io_uring_peek_cqe(&ring, &cqe), 0);
+	res = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	io_uring_queue_exit(&ring);
+	return res;
+}
+
+static int other_sock, other_res;
+
+static void *send_other(void *arg)
+{
+	(void)arg;
+	other_res = send_on(other_sock);
+	return NULL;
+}
+
+static void test_socket(void **state)
+{
+	struct ndp *n = *state;
+	struct zn_socket_conf sc = { .local = { 0, htons(4000) },
+				     .remote = { n->ip_b, htons(4001) } };
+	int fd = zn_udp_socket(n->a, &sc);
+
+	assert_true(fd > 0);
+	assert_int_equal(ndp_resolve(n, 3000), 0);
+	/* This thread's ring takes the socket; its ring is gone afterwards,
+	 * the socket's owner stays. */
+	assert_int_equal(send_on(fd), 6);
+	assert_int_equal(count("socket"), 0);
+	other_sock = fd;
+	on_other_thread(send_other, NULL);
+	assert_true(nseen >= 1);
+	assert_string_equal(seen[0], "socket");	/* the request's entry, before any poll */
+	zn_socket_close(fd);
+}
+
 static struct zn_owner child_obj;
 
 static void *enter_child_obj(void *arg)
@@ -259,6 +312,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_port_queues, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_netif, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zcrx_ifq, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_socket, setup, teardown),
 		cmocka_unit_test(test_default_aborts),
 	};
 

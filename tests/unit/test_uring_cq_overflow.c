@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/uring_test.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 static int init_small_cq(struct io_uring *ring, unsigned sq, unsigned cq)

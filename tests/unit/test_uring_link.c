@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/uring_test.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 #define LINK_SIZE 6
@@ -255,7 +256,7 @@ static void test_async_member(void **state)
 	struct io_uring_sqe *sqe;
 	int hook;
 
-	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, &async_op), 0);
+	assert_int_equal(zn_uring_op_override(IORING_OP_SEND, &async_op), 0);
 	for (int round = 0; round < 2; round++) {
 		int res = round ? -EPIPE : 77;
 
@@ -276,7 +277,7 @@ static void test_async_member(void **state)
 		expect_cqe(ring, 2, round ? -ECANCELED : 0);
 		assert_int_equal(zn_uring_hook_del(r, hook), 0);
 	}
-	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, saved), 0);
+	assert_int_equal(zn_uring_op_override(IORING_OP_SEND, saved), 0);
 }
 
 /* ring exit with a request in flight: the op's cancel runs, nothing leaks */
@@ -301,7 +302,7 @@ static void test_exit_with_inflight(void **state)
 	struct io_uring_sqe *sqe;
 
 	(void)state;
-	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, &async_op), 0);
+	assert_int_equal(zn_uring_op_override(IORING_OP_SEND, &async_op), 0);
 	assert_int_equal(io_uring_queue_init(4, &ring, 0), 0);
 	sqe = io_uring_get_sqe(&ring);
 	io_uring_prep_send(sqe, 0, NULL, 1, 0);
@@ -315,7 +316,7 @@ static void test_exit_with_inflight(void **state)
 	io_uring_queue_exit(&ring);
 	assert_int_equal(cancels, 1);
 	assert_null(pending);
-	assert_int_equal(zn_uring_op_register(IORING_OP_SEND, saved), 0);
+	assert_int_equal(zn_uring_op_override(IORING_OP_SEND, saved), 0);
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/uring_test.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 struct rings {

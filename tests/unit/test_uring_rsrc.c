@@ -17,6 +17,7 @@
 
 #include "tests/unit/uring_test.h"
 #include "zcnic/handle.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 static int setup(void **state)

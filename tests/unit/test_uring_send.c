@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include "core/sock/net_ops.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "tests/unit/uring_test.h"
 #include "zcnic/mem.h"
@@ -671,6 +672,82 @@ static void test_zc_many_overflow(void **state)
 	assert_int_equal(open_ring(0), 0);
 }
 
+/*
+ * The send path's one in-flight limit, ZN_SOCK_SEND_MAX, is all usable: as
+ * many zero-copy sends get their result at once, before any completion can
+ * come back; the one past it waits (no CQE, no error) until a completion
+ * frees a slot, then goes. Every send: result, then exactly one notification.
+ */
+static void test_zc_limit_reachable(void **state)
+{
+	enum { N = ZN_SOCK_SEND_MAX + 1 };
+	static struct io_uring_cqe c[2 * N];
+	struct io_uring_params p = { .flags = IORING_SETUP_SUBMIT_ALL };
+	uint8_t *buf = (uint8_t *)F.zr->va + 400000;
+	uint8_t seen[N] = { 0 };
+	unsigned notifs_before_last = 0, got;
+
+	(void)state;
+	io_uring_queue_exit(&F.ring);
+	assert_int_equal(io_uring_queue_init_params(1024, &F.ring, &p), 0);
+	fill(buf, 256, 9);
+	for (unsigned i = 0; i < N; i++) {
+		struct io_uring_sqe *sqe = sqe_get();
+
+		io_uring_prep_send_zc(sqe, F.fa, buf + (i % 64), 64, 0, 0);
+		sqe->user_data = 5000 + i;
+	}
+	/* one submit: every send is issued, then one poll pass posts the frames
+	 * (its reap ran before they were posted: nothing completed yet) */
+	assert_int_equal(io_uring_submit(&F.ring), N);
+	assert_int_equal(io_uring_cq_ready(&F.ring), ZN_SOCK_SEND_MAX);
+	for (got = 0; got < ZN_SOCK_SEND_MAX; got++) {
+		struct io_uring_cqe *cqe;
+
+		assert_int_equal(io_uring_peek_cqe(&F.ring, &cqe), 0);
+		c[got] = *cqe;
+		io_uring_cqe_seen(&F.ring, cqe);
+		assert_int_equal(c[got].user_data, 5000 + got);
+		assert_int_equal(c[got].res, 64);
+		assert_int_equal(c[got].flags, IORING_CQE_F_MORE);
+		seen[got] = 1;
+	}
+	/* the rest: the last one's result and every notification */
+	for (; got < 2 * N; got++) {
+		unsigned k;
+		int rc = urt_get_cqe(&F.ring, &c[got], WAIT_MS);
+
+		if (rc)
+			fail_msg("CQE %u of %u: %s", got + 1, 2 * N, strerror(-rc));
+		k = (unsigned)(c[got].user_data - 5000);
+		assert_true(k < N);
+		if (c[got].flags & IORING_CQE_F_NOTIF) {
+			assert_int_equal(seen[k], 1);	/* result first */
+			assert_int_equal(c[got].flags, IORING_CQE_F_NOTIF);
+			assert_int_equal(c[got].res, 0);
+			seen[k] = 2;
+			if (seen[N - 1] == 0)
+				notifs_before_last++;
+		} else {
+			assert_int_equal(k, N - 1);
+			assert_int_equal(seen[k], 0);
+			assert_int_equal(c[got].res, 64);
+			assert_int_equal(c[got].flags, IORING_CQE_F_MORE);
+			seen[k] = 1;
+		}
+	}
+	/* the one past the limit went only after a completion freed a slot */
+	assert_true(notifs_before_last >= 1);
+	for (unsigned i = 0; i < N; i++)
+		assert_int_equal(seen[i], 2);
+	assert_quiet();
+	io_uring_queue_exit(&F.ring);
+	zn_socket_close(F.fb);
+	zn_socket_close(F.fa);
+	assert_int_equal(open_socks(), 0);
+	assert_int_equal(open_ring(0), 0);
+}
+
 /* More sends than the TX path holds at once: they wait, none fails. */
 static void test_send_flood_waits(void **state)
 {
@@ -814,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_zc_faults_and_flags),
 		cmocka_unit_test(test_sendmsg_zc_iovecs),
 		cmocka_unit_test(test_zc_many_overflow),
+		cmocka_unit_test(test_zc_limit_reachable),
 		cmocka_unit_test(test_send_flood_waits),
 		cmocka_unit_test(test_close_inflight),
 		cmocka_unit_test(test_fixed_file_skip_link),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/uring_test.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 static int setup(void **state)

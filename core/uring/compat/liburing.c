@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compat/liburing.h"
+#include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
 
 static struct zn_uring *ring_of(struct io_uring *ring)

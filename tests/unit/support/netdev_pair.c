@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "tests/unit/support/netdev_pair.h"
+#include "core/net/netif.h"
 
 int ndp_open(struct ndp *n, const char *model_opts)
 {
@@ -66,7 +67,6 @@ int ndp_resolve(struct ndp *n, int ms)
 	zn_udp_send(ea, &to_b, NULL, 0, 1);
 	zn_udp_send(eb, &to_a, NULL, 0, 2);
 	while (zn_now_ms() < end) {
-		struct zn_udp_tx_done d[8];
 		struct zn_udp_rx rx;
 
 		zn_netdev_poll(n->a);
@@ -75,8 +75,6 @@ int ndp_resolve(struct ndp *n, int ms)
 			zn_udp_rx_release(ea, &rx);
 		while (zn_udp_recv(eb, &rx, 1))
 			zn_udp_rx_release(eb, &rx);
-		zn_udp_tx_reap(ea, d, 8);
-		zn_udp_tx_reap(eb, d, 8);
 		if (zn_netif_arp_lookup(na, n->ip_b, mac) == 0 &&
 		    zn_netif_arp_lookup(nb, n->ip_a, mac) == 0) {
 			rc = 0;

@@ -20,7 +20,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/uring/net_ops.h"
+#include "core/sock/net_ops.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/uring: the op table and the ops that need nothing but the ring.
+ * core/uring: looking ops up in the composition root's table
+ * (core/uring/uring_op.h says how ops get there), and NOP.
  *
  * NOP follows the kernel's io_uring/nop.c: nop_flags outside the known set
  * are -EINVAL; IORING_NOP_INJECT_RESULT makes res = (int)sqe->len (a
@@ -9,15 +10,10 @@
  * index) and fails with -EBADF if it names nothing; IORING_NOP_FIXED_BUFFER
  * checks sqe->buf_index against the registered buffers (-EFAULT).
  * IORING_NOP_TW is accepted (there is no task work to go through).
- *
- * SEND, RECV, SEND_ZC and SENDMSG_ZC are in the table directly (op_send.c,
- * op_recv.c): named here, they are linked into every program that uses a
- * ring, also from the static library; RECV_ZC (op_recv_zc.c) likewise.
  */
 #include <errno.h>
 #include <pthread.h>
 
-#include "core/uring/net_ops.h"
 #include "core/uring/uring_priv.h"
 
 #define NOP_FLAGS (IORING_NOP_INJECT_RESULT | IORING_NOP_FILE |		\
@@ -60,7 +56,7 @@ static int nop_issue(struct zn_uring_req *req)
 	return ZN_URING_ISSUE_DONE;
 }
 
-static const struct zn_uring_op nop_op = {
+const struct zn_uring_op zn_nop_op = {
 	.name = "NOP", .prep = nop_prep, .issue = nop_issue,
 };
 
@@ -82,27 +78,17 @@ static const struct zn_uring_op unsupported_op = {
 	.name = "unsupported", .flags = ZN_URING_OP_PLACEHOLDER, .prep = eopnotsupp_prep, .issue = eopnotsupp_issue,
 };
 
-/* core/uring/op_recv_zc.c; named here so that a static link pulls it in */
-extern const struct zn_uring_op zn_recv_zc_op;
-
-static const struct zn_uring_op *op_table[IORING_OP_LAST] = {
-	[IORING_OP_NOP] = &nop_op,
-	[IORING_OP_MSG_RING] = &zn_msg_ring_op,
-	[IORING_OP_SEND] = &zn_send_op,
-	[IORING_OP_RECV] = &zn_recv_op,
-	[IORING_OP_SEND_ZC] = &zn_send_zc_op,
-	[IORING_OP_SENDMSG_ZC] = &zn_sendmsg_zc_op,
-	[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
-};
+/* zn_uring_op_override's; NULL: the table's */
+static const struct zn_uring_op *op_override[IORING_OP_LAST];
 
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int zn_uring_op_register(unsigned opcode, const struct zn_uring_op *op)
+int zn_uring_op_override(unsigned opcode, const struct zn_uring_op *op)
 {
-	if (opcode >= IORING_OP_LAST || !op || !op->prep || !op->issue)
+	if (opcode >= IORING_OP_LAST || (op && (!op->prep || !op->issue)))
 		return -EINVAL;
 	pthread_mutex_lock(&op_lock);
-	__atomic_store_n(&op_table[opcode], op, __ATOMIC_RELEASE);
+	__atomic_store_n(&op_override[opcode], op, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&op_lock);
 	return 0;
 }
@@ -113,7 +99,9 @@ const struct zn_uring_op *zn_uring_op_get(unsigned opcode)
 
 	if (opcode >= IORING_OP_LAST)
 		return NULL;
-	op = __atomic_load_n(&op_table[opcode], __ATOMIC_ACQUIRE);
+	op = __atomic_load_n(&op_override[opcode], __ATOMIC_ACQUIRE);
+	if (!op)
+		op = zn_uring_plugins.ops[opcode];
 	return op ? op : &unsupported_op;
 }
 

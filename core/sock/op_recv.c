@@ -26,7 +26,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "core/uring/net_ops.h"
+#include "core/sock/net_ops.h"
 #include "zcnic/log.h"
 
 #define RECV_LOG	"uring-recv"
@@ -61,10 +61,10 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 	uint32_t off = 0;
 	int rc = 0;
 
-	if (!zn_udp_recv(s->ep, &d, 1))
+	if (!zn_sock_recv(s, &d, 1))
 		return -EAGAIN;
 	for (uint32_t i = 0; i < d.nseg && off < p->len; i++) {
-		const uint8_t *src = zn_udp_rx_data(s->ep, &d, i);
+		const uint8_t *src = zn_sock_rx_data(s, &d, i);
 		uint32_t n = d.seg[i].len < p->len - off ? d.seg[i].len : p->len - off;
 
 		if (!src) {
@@ -77,7 +77,7 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 		}
 		off += n;
 	}
-	zn_udp_rx_release(s->ep, &d);
+	zn_sock_rx_release(s, &d);
 	if (rc)
 		return rc;
 	return (int)((p->msg_flags & MSG_TRUNC) ? d.len : off);
@@ -113,7 +113,7 @@ static void rx_serve(struct zn_sock *s)
 	struct rx_state *rx = s->rx_priv;
 	struct zn_uring_req *req;
 
-	while (rx && rx->wait_head && zn_udp_rx_pending(s->ep)) {
+	while (rx && rx->wait_head && zn_sock_rx_pending(s)) {
 		req = rx_pop(rx);
 		zn_uring_req_complete(req, recv_one(s, req), 0);
 		rx = s->rx_priv;	/* a completed link may have gone on to anything */
@@ -185,7 +185,7 @@ static int recv_issue(struct zn_uring_req *req)
 		goto out;
 	}
 	if (!rx->wait_head && !(p->flags & IORING_RECVSEND_POLL_FIRST) &&
-	    zn_udp_rx_pending(s->ep)) {
+	    zn_sock_rx_pending(s)) {
 		rc = recv_one(s, req);
 		goto out;
 	}

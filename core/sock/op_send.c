@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * IORING_OP_SEND, IORING_OP_SEND_ZC and IORING_OP_SENDMSG_ZC on zcnic UDP
- * sockets (see core/uring/net_ops.h for the path a send takes).
+ * sockets (see core/sock/net_ops.h for the path a send takes).
  *
  * SQE validation and error codes follow the kernel's io_uring/net.c
  * (io_sendmsg_prep, io_send_setup, io_send_zc_prep, io_sendmsg_zc,
@@ -33,9 +33,10 @@
  *    any other bit -EINVAL (logged). SENDMSG_ZC: msg_control must be empty
  *    (no UDP control messages here; -EINVAL, logged).
  *
- * A full TX path (header slab, the endpoint's in-flight limit, an ARP queue,
- * bounce buffers, send slots) does not fail the send: the request waits and
- * is retried on the next poll, in submission order per socket. POLL_FIRST
+ * A full TX path (the socket's ZN_SOCK_SEND_MAX send slots, the netif's
+ * header slab, an ARP queue, bounce buffers) does not fail the send: the
+ * request waits and is retried on the next poll, in submission order per
+ * socket. POLL_FIRST
  * sends wait for the next poll from the start.
  *
  * Zero copy (SEND_ZC, SENDMSG_ZC): a registered buffer is made reachable on
@@ -65,12 +66,10 @@
 #include <time.h>
 
 #include "base/clock.h"
-#include "core/uring/net_ops.h"
+#include "core/sock/net_ops.h"
 #include "zcnic/log.h"
 
 #define SEND_LOG	"uring-send"
-#define TX_SLOTS	512	/* sends captured per socket: in flight + waiting */
-#define TX_REAP_BATCH	64
 #define TX_DRAIN_MS	100	/* close: how long to wait for the NIC (netif_destroy's bound) */
 #define IOV_BATCH	32	/* iovecs read at once on the copy path */
 #define NET_MAX_IOV	1024	/* UIO_MAXIOV */
@@ -110,7 +109,7 @@ struct tx_slot {
 	uint64_t notif_ud;
 	uint32_t nseg, len;
 	uint16_t next_free;
-	bool busy;			/* handed to zn_udp_send, not completed */
+	bool busy;			/* handed to zn_sock_send, not completed */
 	bool notif, report, copied, used;
 };
 
@@ -119,11 +118,11 @@ struct tx_state {
 	struct zn_uring *ring;
 	struct net_dev *nd;
 	uint32_t mtu_payload;
-	uint32_t inflight;		/* slots handed to zn_udp_send */
+	uint32_t inflight;		/* slots handed to zn_sock_send */
 	uint32_t nfree;
 	uint16_t free_head;
 	struct zn_uring_req *wait_head, *wait_tail;
-	struct tx_slot slot[TX_SLOTS];
+	struct tx_slot slot[ZN_SOCK_SEND_MAX];
 };
 
 /* ---- slots ----------------------------------------------------------------- */
@@ -164,14 +163,12 @@ static int32_t notif_res(bool report, bool copied)
 }
 
 /* The NIC finished frame idx: its notification, then the slot is free. */
-static void slot_done(struct tx_state *tx, uint16_t idx, bool post)
+static void slot_done(struct tx_state *tx, uint16_t idx)
 {
 	struct tx_slot *sl = &tx->slot[idx];
 
-	if (!sl->busy)
-		return;	/* not ours in flight: a device bug, never trusted */
 	sl->busy = false;
-	if (sl->notif && post)
+	if (sl->notif && !tx->s->ring_exiting)
 		zn_uring_post_cqe(tx->ring, sl->notif_ud, notif_res(sl->report, sl->copied || !sl->used),
 				  IORING_CQE_F_NOTIF, NULL, 0);
 	tx->inflight--;
@@ -399,7 +396,7 @@ static int try_send(struct tx_state *tx, struct zn_uring_req *req)
 		dst.ip = p->dst.ip;
 		dst.port = p->dst.port;
 	}
-	rc = zn_udp_send(tx->s->ep, p->dst.state == NET_DST_OK ? &dst : NULL, sl->seg, sl->nseg,
+	rc = zn_sock_send(tx->s, p->dst.state == NET_DST_OK ? &dst : NULL, sl->seg, sl->nseg,
 			 idx);
 	if (rc == -EAGAIN)
 		return rc;
@@ -465,32 +462,25 @@ static void finish_async(struct zn_uring_req *req, int rc)
 		zn_uring_post_cqe(r, ud, notif_res(report, true), IORING_CQE_F_NOTIF, NULL, 0);
 }
 
-static void tx_reap(struct tx_state *tx, bool post)
+/*
+ * A send's completion, straight from the protocol's TX reap with the
+ * cookie try_send gave it (the slot index): the one place a send ends.
+ */
+static void send_done(struct zn_sock *s, uint64_t cookie, int32_t status)
 {
-	struct zn_udp_tx_done d[TX_REAP_BATCH];
-	uint32_t n;
-
-	while ((n = zn_udp_tx_reap(tx->s->ep, d, TX_REAP_BATCH)) > 0)
-		for (uint32_t i = 0; i < n; i++) {
-			if (d[i].cookie >= TX_SLOTS) {
-				ZN_LOG_RL(ZN_LOG_ERR, SEND_LOG, "send completion with unknown "
-					  "cookie %llu ignored", (unsigned long long)d[i].cookie);
-				continue;
-			}
-			slot_done(tx, (uint16_t)d[i].cookie, post);
-		}
+	(void)status;	/* dropped frames are notified too: the buffers are free */
+	slot_done(s->tx_priv, (uint16_t)cookie);
 }
 
-/* The binding's poll: completions first (they free room), then waiters. */
+/* The binding's poll, after the netdev's (whose completions freed room):
+ * the waiters, in order. */
 static void tx_serve(struct zn_sock *s)
 {
 	struct tx_state *tx = s->tx_priv;
 	struct zn_uring_req *req;
 
-	if (!tx || (!tx->inflight && !tx->wait_head))
+	if (!tx || !tx->wait_head)
 		return;
-	if (tx->inflight)
-		tx_reap(tx, true);
 	while ((req = tx->wait_head)) {
 		int rc = try_send(tx, req);
 
@@ -507,33 +497,30 @@ static void tx_fini(struct zn_sock *s)
 {
 	struct tx_state *tx = s->tx_priv;
 	struct zn_uring_req *req;
-	bool post;
 	uint64_t end;
 
 	if (!tx)
 		return;
-	post = !zn_net_ring_exiting(tx->ring);
 	while ((req = wait_pop(tx))) {
 		wait_drop_slot(tx, req);
 		zn_uring_req_complete(req, -ECANCELED, 0);
 	}
 	end = zn_now_ms() + TX_DRAIN_MS;
-	while (tx->inflight) {
+	while (tx->inflight && zn_now_ms() <= end)
 		zn_netdev_poll(s->dev);
-		tx_reap(tx, post);
-		if (zn_now_ms() > end)
-			break;
-	}
 	if (tx->inflight) {
 		ZN_WARN(SEND_LOG, "socket %d closes with %u sends the NIC did not complete in "
 			"%u ms; their buffers are released now", s->handle, tx->inflight,
 			TX_DRAIN_MS);
-		for (uint16_t i = 0; i < TX_SLOTS; i++)
-			slot_done(tx, i, post);
+		zn_sock_tx_forget(s);
+		for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
+			if (tx->slot[i].busy)
+				slot_done(tx, i);
 	}
 	zn_net_dev_put(tx->nd);
 	free(tx);
 	s->tx_priv = NULL;
+	s->tx_done = NULL;
 }
 
 static struct tx_state *tx_get(struct zn_sock *s)
@@ -555,11 +542,12 @@ static struct tx_state *tx_get(struct zn_sock *s)
 	tx->s = s;
 	tx->ring = s->ring;
 	tx->mtu_payload = c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
-	for (uint16_t i = 0; i < TX_SLOTS; i++)
+	for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
 		tx->slot[i].next_free = (uint16_t)(i + 1);
-	tx->nfree = TX_SLOTS;
+	tx->nfree = ZN_SOCK_SEND_MAX;
 	s->tx_priv = tx;
 	s->tx_serve = tx_serve;
+	s->tx_done = send_done;
 	s->tx_fini = tx_fini;
 	return tx;
 }

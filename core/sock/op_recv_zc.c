@@ -32,9 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/uring/sock.h"
-#include "core/uring/uring_priv.h"
-#include "core/zcrx/zcrx_priv.h"
+#include "core/sock/sock.h"
+#include "core/zcrx/zcrx.h"
 #include "zcnic/log.h"
 
 #define RZC_DGRAMS_PER_CALL	32	/* like the kernel's IO_SKBS_PER_CALL_LIMIT (20) */
@@ -45,6 +44,8 @@ struct rzc {
 	struct zn_zcrx_waiter w;	/* first: container_of by cast */
 	struct zn_sock *s;
 	struct zn_zcrx_ifq *ifq;	/* referenced; the armed / last request's */
+	struct zn_zcrx_area *area;	/* ifq's, and its RX queue */
+	uint16_t rxq;
 	struct zn_uring_req *req;
 	bool have;			/* d is a datagram taken off the socket */
 	uint32_t seg, seg_off;
@@ -93,12 +94,12 @@ static void release_from(struct rzc *rz, uint32_t i, uint32_t n)
 		return;
 	memmove(one.seg, &rz->d.seg[i], n * sizeof(one.seg[0]));
 	one.nseg = (uint16_t)n;
-	zn_udp_rx_release(rz->s->ep, &one);
+	zn_sock_rx_release(rz->s, &one);
 }
 
 static bool wrong_queue(const struct rzc *rz)
 {
-	return rz->d.queue != rz->ifq->rxq || rz->s->dev != rz->ifq->dev;
+	return rz->d.queue != rz->rxq || rz->s->dev != zn_zcrx_ifq_dev(rz->ifq);
 }
 
 static int post(struct zn_uring_req *req, uint32_t res, uint64_t off)
@@ -112,7 +113,7 @@ static int post(struct zn_uring_req *req, uint32_t res, uint64_t off)
 /* One segment from the cursor, at most `room` bytes: bytes posted or -errno. */
 static int one_cqe(struct rzc *rz, const uint8_t *p, uint32_t left)
 {
-	struct zn_zcrx_area *a = &rz->ifq->area;
+	struct zn_zcrx_area *a = rz->area;
 	int64_t idx = zn_zcrx_area_index(a, p);
 	uint32_t in_buf = ZN_ZCRX_BUF_SIZE - (uint32_t)(((uintptr_t)p - (uintptr_t)a->base) &
 							 (ZN_ZCRX_BUF_SIZE - 1));
@@ -155,20 +156,20 @@ static int rzc_run(struct rzc *rz)
 {
 	struct zn_uring_req *req = rz->req;
 	struct rzc_pdu *pdu = PDU(req);
-	struct zn_zcrx_area *a = &rz->ifq->area;
+	struct zn_zcrx_area *a = rz->area;
 
 	for (unsigned n = 0; n < RZC_DGRAMS_PER_CALL;) {
 		if (!rz->have) {
 			if (pdu->len && pdu->got >= pdu->len)
 				return 0;
-			if (!zn_udp_recv(rz->s->ep, &rz->d, 1))
+			if (!zn_sock_recv(rz->s, &rz->d, 1))
 				return RZC_ARMED;
 			rz->have = true;
 			rz->seg = rz->seg_off = 0;
 			n++;
 			if (!wrong_queue(rz))
 				for (uint32_t i = 0; i < rz->d.nseg; i++) {
-					int64_t idx = zn_zcrx_area_index(a, zn_udp_rx_data(rz->s->ep,
+					int64_t idx = zn_zcrx_area_index(a, zn_sock_rx_data(rz->s,
 											 &rz->d, i));
 
 					if (idx >= 0)
@@ -178,11 +179,11 @@ static int rzc_run(struct rzc *rz)
 		if (wrong_queue(rz)) {
 			ZN_LOG_RL(ZN_LOG_WARN, ZCRX_LOG, "RECV_ZC: a datagram came on rx queue %u, "
 				  "not on ifq %u's queue %u; steer the flow to that queue",
-				  rz->d.queue, rz->ifq->id, rz->ifq->rxq);
+				  rz->d.queue, zn_zcrx_ifq_id(rz->ifq), rz->rxq);
 			return -EFAULT;
 		}
 		while (rz->seg < rz->d.nseg) {
-			const uint8_t *p = zn_udp_rx_data(rz->s->ep, &rz->d, rz->seg);
+			const uint8_t *p = zn_sock_rx_data(rz->s, &rz->d, rz->seg);
 			uint32_t left = rz->d.seg[rz->seg].len - rz->seg_off;
 			int rc;
 
@@ -306,7 +307,9 @@ static int rzc_issue(struct zn_uring_req *req)
 		if (rz->ifq)
 			zn_zcrx_ifq_put(rz->ifq);
 		rz->ifq = pdu->ifq;
-		rz->ifq->refs++;
+		zn_zcrx_ifq_hold(rz->ifq);
+		rz->area = zn_zcrx_ifq_area(rz->ifq);
+		rz->rxq = zn_zcrx_ifq_rxq(rz->ifq);
 	}
 	pdu->rz = rz;
 	rz->req = req;
@@ -336,11 +339,3 @@ const struct zn_uring_op zn_recv_zc_op = {
 	.prep = rzc_prep, .issue = rzc_issue, .cancel = rzc_cancel,
 };
 
-/*
- * Installed when libzcnic is loaded; core/uring's op table also names
- * zn_recv_zc_op, so a static link always pulls this file in.
- */
-__attribute__((constructor)) static void recv_zc_init(void)
-{
-	zn_uring_set_ifq_handler(zn_zcrx_register);
-}

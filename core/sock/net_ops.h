@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The network ops of the ring (SEND, RECV, SEND_ZC, SENDMSG_ZC) over zcnic
- * sockets (core/uring/sock.h): what op_send.c, op_recv.c, net_mem.c and
+ * sockets (core/sock/sock.h): what op_send.c, op_recv.c, net_mem.c and
  * ucopy.c share.
  *
  * Send path, one socket:
@@ -9,14 +9,22 @@
  *   issue ---> tx state: wait FIFO (requests that found the TX path full,
  *              |          or asked POLL_FIRST) ---- tx_serve retries, in order
  *              v
- *   capture: payload segments by IOVA (registered buffer made DMA-reachable,
- *            or a zn region mapped to the netdev), else copied into a bounce
- *            buffer of the netdev's pool; one slot per send
+ *   capture: a send slot (at most ZN_SOCK_SEND_MAX per socket); payload
+ *            segments by IOVA (registered buffer made DMA-reachable, or a
+ *            zn region mapped to the netdev), else copied into a bounce
+ *            buffer of the netdev's pool
  *              v
- *   zn_udp_send(cookie = slot) -> result CQE (bytes; SEND_ZC: F_MORE)
+ *   zn_sock_send(cookie = slot index) -> result CQE (bytes; SEND_ZC: F_MORE)
+ *              |  the cookie rides in the netif's TX slot; the driver
+ *              |  carries the netif slot's index and hands it back
  *              v
- *   tx_serve: zn_udp_tx_reap -> per slot: bounce buffer back, registered-
- *             buffer mapping unreferenced, SEND_ZC: notification CQE
+ *   netif TX reap -> endpoint tx_done -> zn_sock_tx_done -> send_done(slot):
+ *             bounce buffer back, registered-buffer mapping unreferenced,
+ *             SEND_ZC: notification CQE
+ *
+ * One cookie and one callback from the request to the NIC and back: no
+ * layer below keeps a completion list. A stream protocol will call
+ * zn_sock_tx_done when the peer acknowledged the bytes instead.
  *
  * Notifications of sends that failed (their result CQE is posted by the
  * ring core after prep/issue returns) wait on the ring's list and are
@@ -25,15 +33,27 @@
  * Everything here belongs to the thread that owns the ring and its netdevs
  * (a ring polls its netdevs inside its owner's calls).
  */
-#ifndef ZCNIC_CORE_URING_NET_OPS_H
-#define ZCNIC_CORE_URING_NET_OPS_H
+#ifndef ZCNIC_CORE_SOCK_NET_OPS_H
+#define ZCNIC_CORE_SOCK_NET_OPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "core/uring/sock.h"
+#include "core/sock/sock.h"
+#include "core/sock/sock_ops.h"
 #include "zcnic/mem.h"
+
+/*
+ * Sends a socket may have captured at once: in flight to the NIC (result
+ * CQE posted, notification not yet) or waiting with their payload taken.
+ * The one in-flight limit of the send path: core/net and the drivers keep
+ * none of their own per sender (the netif's header slab, ARP queues and
+ * the bounce pool are shared resources that make a send wait when they
+ * run out). A send past it waits in the socket's FIFO until a completion
+ * frees a slot; with MSG_DONTWAIT it fails with -EAGAIN.
+ */
+#define ZN_SOCK_SEND_MAX	512
 
 /* ---- user memory (ucopy.c) ---------------------------------------------- */
 
@@ -92,14 +112,5 @@ void zn_net_fixmap_put(struct net_fixmap *fm);
 /* Queue a notification CQE to be posted after the current submission
  * (its result CQE goes first). 0 or -ENOMEM. */
 int zn_net_notif_defer(struct zn_uring *r, uint64_t user_data, int32_t res);
-/* Is the ring being destroyed (no CQE may be posted)? */
-bool zn_net_ring_exiting(struct zn_uring *r);
-
-/* ---- ops ----------------------------------------------------------------- */
-
-extern const struct zn_uring_op zn_send_op;
-extern const struct zn_uring_op zn_send_zc_op;
-extern const struct zn_uring_op zn_sendmsg_zc_op;
-extern const struct zn_uring_op zn_recv_op;
 
 #endif

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zcnic sockets: handles over core/net UDP endpoints, and the bindings that
- * make a ring poll the netdevs its sockets live on.
+ * zcnic sockets: handles over a protocol's endpoint (udp_sock.c), and the
+ * bindings that make a ring poll the netdevs its sockets live on.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/uring/sock.h"
+#include "core/sock/sock.h"
 #include "zcnic/log.h"
 
 #define SOCK_LOG		"sock"
-#define SOCK_DFLT_RX_RING	1024
 
 /* One per (ring, netdev): the ring's poll hook for that netdev. */
 struct zn_sock_binding {
@@ -36,6 +35,7 @@ static void sock_detach(struct zn_sock *s)
 	if (s->tx_fini)
 		s->tx_fini(s);
 	s->rx_serve = s->tx_serve = NULL;
+	s->tx_done = NULL;
 	s->rx_fini = s->tx_fini = NULL;
 	s->rx_priv = s->tx_priv = NULL;
 	if (b) {
@@ -47,6 +47,7 @@ static void sock_detach(struct zn_sock *s)
 	}
 	s->bind = NULL;
 	s->ring = NULL;
+	s->ring_exiting = false;
 }
 
 static int binding_poll(struct zn_uring *r, void *arg)
@@ -61,7 +62,8 @@ static int binding_poll(struct zn_uring *r, void *arg)
 	for (uint32_t i = 0; i < b->nsocks; i++) {
 		struct zn_sock *s = b->socks[i];
 
-		if (s->rx_serve && zn_udp_rx_pending(s->ep))
+		zn_owner_enter(&s->owner, "socket");
+		if (s->rx_serve && zn_sock_rx_pending(s))
 			s->rx_serve(s);
 		if (i < b->nsocks && b->socks[i] == s && s->tx_serve)
 			s->tx_serve(s);
@@ -90,6 +92,8 @@ static void binding_ring_exit(struct zn_uring *r, void *arg)
 	struct zn_sock_binding *b = arg;
 
 	(void)r;
+	for (uint32_t i = 0; i < b->nsocks; i++)
+		b->socks[i]->ring_exiting = true;
 	zn_netdev_on_close_del(b->dev, b->close_id);
 	binding_free(b);
 }
@@ -168,6 +172,7 @@ int zn_sock_bind(struct zn_sock *s, struct zn_uring *r)
 
 void zn_sock_kick(struct zn_sock *s)
 {
+	zn_owner_enter(&s->owner, "socket");
 	if (s->rx_serve)
 		s->rx_serve(s);
 }
@@ -179,14 +184,18 @@ struct zn_sock *zn_sock_from_handle(int fd)
 
 struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req)
 {
-	return req->file < 0 ? NULL : zn_sock_from_handle(req->file);
+	struct zn_sock *s = req->file < 0 ? NULL : zn_sock_from_handle(req->file);
+
+	if (s)
+		zn_owner_enter(&s->owner, "socket");
+	return s;
 }
 
 static void sock_free(struct zn_sock *s)
 {
 	sock_detach(s);
 	zn_netdev_on_close_del(s->dev, s->close_id);
-	zn_udp_close(s->ep);
+	s->proto->close(s);
 	zn_handle_close(s->handle);
 	free(s);
 }
@@ -197,9 +206,9 @@ static void sock_dev_close(void *arg, struct zn_netdev *d)
 	sock_free(arg);
 }
 
-int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
+int zn_sock_create(struct zn_netdev *d, const struct zn_sock_proto *proto,
+		   const struct zn_socket_conf *conf)
 {
-	struct zn_udp_conf uc;
 	struct zn_sock *s;
 	int rc;
 
@@ -209,17 +218,13 @@ int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
 	if (!s)
 		return -ENOMEM;
 	s->dev = d;
-	memset(&uc, 0, sizeof(uc));
-	uc.local = conf->local;
-	uc.remote = conf->remote;
-	uc.rxq = conf->rxq;
-	uc.rx_ring = conf->rx_ring ? conf->rx_ring : SOCK_DFLT_RX_RING;
-	rc = zn_udp_open(zn_netdev_netif(d), &uc, &s->ep);
+	s->proto = proto;
+	rc = proto->open(s, conf);
 	if (rc < 0)
 		goto err;
 	rc = zn_handle_alloc(ZN_HANDLE_SOCKET, s);
 	if (rc < 0)
-		goto err_ep;
+		goto err_pcb;
 	s->handle = rc;
 	rc = zn_netdev_on_close(d, sock_dev_close, s);
 	if (rc < 0)
@@ -229,8 +234,8 @@ int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
 
 err_handle:
 	zn_handle_close(s->handle);
-err_ep:
-	zn_udp_close(s->ep);
+err_pcb:
+	proto->close(s);
 err:
 	free(s);
 	return rc;

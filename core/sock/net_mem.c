@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/uring/net_ops.h"
+#include "core/sock/net_ops.h"
 #include "zcnic/log.h"
 
 #define NET_LOG			"uring-net"
@@ -254,7 +254,7 @@ static void net_ring_uncache_all(struct net_ring *nr)
 }
 
 /* io_uring_unregister_buffers: mappings go (once their frames are done). */
-static void net_bufs_unregistered(struct zn_uring *r)
+void zn_sock_bufs_unregistering(struct zn_uring *r)
 {
 	struct net_ring *nr = net_ring_find(r);
 
@@ -306,7 +306,6 @@ static struct net_ring *net_ring_get(struct zn_uring *r)
 		free(nr);
 		return NULL;
 	}
-	zn_uring_set_buf_unreg_hook(net_bufs_unregistered);
 	nr->next = net_rings;
 	net_rings = nr;
 	return nr;
@@ -315,7 +314,7 @@ static struct net_ring *net_ring_get(struct zn_uring *r)
 /* Make registered buffer idx reachable by dev; fm->ok says if it worked. */
 static struct net_fixmap *fixmap_make(struct net_ring *nr, unsigned idx, struct zn_netdev *dev)
 {
-	const struct iovec *iov = &nr->r->bufs[idx];
+	const struct iovec *iov = zn_uring_buf(nr->r, idx);
 	uintptr_t base = (uintptr_t)iov->iov_base;
 	uintptr_t lo = base & ~(uintptr_t)(ZN_PAGE_4K - 1);
 	uintptr_t hi = (base + iov->iov_len + ZN_PAGE_4K - 1) & ~(uintptr_t)(ZN_PAGE_4K - 1);
@@ -366,12 +365,12 @@ int zn_net_fixmap_get(struct zn_uring *r, unsigned idx, struct zn_netdev *dev, u
 	const struct iovec *iov;
 
 	(void)len;	/* checked against the buffer by the caller */
-	if (idx >= r->nbufs)
+	iov = zn_uring_buf(r, idx);
+	if (!iov)
 		return 0;
 	nr = net_ring_get(r);
 	if (!nr)
 		return 0;
-	iov = &r->bufs[idx];
 	for (fm = nr->maps; fm; fm = fm->ring_next)
 		if (fm->idx == idx && fm->nd->dev == dev)
 			break;
@@ -414,10 +413,4 @@ int zn_net_notif_defer(struct zn_uring *r, uint64_t user_data, int32_t res)
 	}
 	nr->defer[nr->ndefer++] = (struct net_notif){ user_data, res };
 	return 0;
-}
-
-bool zn_net_ring_exiting(struct zn_uring *r)
-{
-	/* zn_uring_destroy closes the ring's handle before anything else */
-	return zn_uring_from_handle(zn_uring_handle(r)) != r;
 }

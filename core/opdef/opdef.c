@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The composition root of the ring engine: every op and register handler
+ * that core/uring runs, in one table (core/uring/uring_op.h says why a
+ * table). The only file that knows every layer that plugs into the ring;
+ * an op is added by exporting its struct from its layer and naming it here.
+ */
+#include "core/sock/sock_ops.h"
+#include "core/uring/uring_op.h"
+#include "core/zcrx/zcrx.h"
+
+const struct zn_uring_plugins zn_uring_plugins = {
+	.ops = {
+		[IORING_OP_NOP] = &zn_nop_op,
+		[IORING_OP_MSG_RING] = &zn_msg_ring_op,
+		[IORING_OP_SEND] = &zn_send_op,
+		[IORING_OP_RECV] = &zn_recv_op,
+		[IORING_OP_SEND_ZC] = &zn_send_zc_op,
+		[IORING_OP_SENDMSG_ZC] = &zn_sendmsg_zc_op,
+		[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
+	},
+	.register_ifq = zn_zcrx_register,
+	.bufs_unregistering = zn_sock_bufs_unregistering,
+};

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside a zcnic socket (include/zcnic/socket.h): the seam between the
+ * socket handle, its protocol, the ring that polls it, and the network ops
+ * (op_send.c, op_recv.c, op_recv_zc.c).
+ *
+ * The protocol sits behind struct zn_sock_proto: the ops call the socket
+ * (zn_sock_recv, zn_sock_send, ...), never a protocol's endpoint. UDP
+ * (udp_sock.c, over core/net's endpoints) is the one protocol today.
+ *
+ * A socket is tied to one ring by its first request (zn_sock_bind). Each
+ * (ring, netdev) pair has one poll hook, a "binding", that runs:
+ *
+ *   zn_netdev_poll(dev)                  the NIC: receive, deliver, reap, send;
+ *                                        each send completion goes straight to
+ *                                        s->tx_done (zn_sock_tx_done)
+ *   for every socket of the binding:
+ *     rx: datagrams on its receive list and a receiver armed
+ *         -> s->rx_serve(s)              (RECV and RECV_ZC install theirs)
+ *     tx: sends waiting for room
+ *         -> s->tx_serve(s)              (SEND / SEND_ZC install theirs)
+ *
+ * Level-triggered: a socket with work left (a receiver that stopped half
+ * way, sends still waiting) is served again on the next pass, not only
+ * when its endpoint says its list became non-empty.
+ */
+#ifndef ZCNIC_CORE_SOCK_SOCK_H
+#define ZCNIC_CORE_SOCK_SOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/debug/owner.h"
+#include "core/net/netif.h"
+#include "core/uring/uring_op.h"
+#include "zcnic/netdev.h"
+#include "zcnic/socket.h"
+
+struct zn_sock_binding;
+struct zn_sock;
+
+/*
+ * A protocol under a socket. Receive hands out datagram descriptors whose
+ * buffers are the caller's until rx_release; send queues one message and
+ * its completion comes back later through zn_sock_tx_done with the cookie
+ * (UDP: when the NIC finished reading the frame; a stream protocol would
+ * call it when the peer acknowledged the bytes).
+ */
+struct zn_sock_proto {
+	const char *name;
+	/* Make s->pcb for a socket on s->dev: 0 or -errno. */
+	int (*open)(struct zn_sock *s, const struct zn_socket_conf *conf);
+	void (*close)(struct zn_sock *s);
+	uint32_t (*rx_pending)(struct zn_sock *s);
+	uint32_t (*recv)(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n);
+	const uint8_t *(*rx_data)(struct zn_sock *s, const struct zn_udp_rx *d, uint32_t i);
+	void (*rx_release)(struct zn_sock *s, const struct zn_udp_rx *d);
+	int (*send)(struct zn_sock *s, const struct zn_addr4 *dst, const struct zn_net_seg *segs,
+		    uint32_t nseg, uint64_t cookie);
+	/* Sends queued or in flight will not come back to zn_sock_tx_done. */
+	void (*tx_forget)(struct zn_sock *s);
+};
+
+struct zn_sock {
+	int handle;
+	struct zn_netdev *dev;
+	const struct zn_sock_proto *proto;
+	void *pcb;				/* the protocol's (UDP: its endpoint) */
+	struct zn_uring *ring;			/* tied to (first request); NULL before */
+	struct zn_sock_binding *bind;
+	int close_id;				/* zn_netdev_on_close registration */
+	bool closing;
+	/* Its ring is being destroyed: completions still coming in (while any
+	 * socket of the ring drains its sends) post no CQE. */
+	bool ring_exiting;
+	/* The ring owner's thread: requests, serve passes and kicks assert it. */
+	struct zn_owner owner;
+	/* the ops' state; NULL serve functions are skipped */
+	void (*rx_serve)(struct zn_sock *s);	/* datagrams are waiting */
+	void (*tx_serve)(struct zn_sock *s);	/* waiting sends may go now */
+	/* A send's completion (zn_sock_tx_done); runs inside the netdev's poll
+	 * and must not send, close or poll. */
+	void (*tx_done)(struct zn_sock *s, uint64_t cookie, int32_t status);
+	void *rx_priv;				/* receive side (RECV queue, RECV_ZC request) */
+	void *tx_priv;				/* send side (notification slots, bounce buffers) */
+	/*
+	 * The ops drop their state here when the socket closes or its ring
+	 * exits. Requests still queued complete with -ECANCELED (at ring exit
+	 * there are none: the ops' cancel() removed them first).
+	 */
+	void (*rx_fini)(struct zn_sock *s);
+	void (*tx_fini)(struct zn_sock *s);
+};
+
+/*
+ * The socket behind a request's resolved file (req->file): NULL if it is
+ * not a live socket (the op then fails with -ENOTSOCK, as the kernel does
+ * for a non-socket fd).
+ */
+struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req);
+/* The socket behind handle fd, for its owner; NULL if none. */
+struct zn_sock *zn_sock_from_handle(int fd);
+/*
+ * Tie s to ring r (no-op if already tied to r) and make r poll its netdev.
+ * 0, -EBUSY (tied to another ring), -ENOSPC (the ring has no hook slot).
+ */
+int zn_sock_bind(struct zn_sock *s, struct zn_uring *r);
+/* Ask for the socket to be served on the next pass even without a new event. */
+void zn_sock_kick(struct zn_sock *s);
+
+/* A socket of protocol proto on d: its handle (> 0), or -errno. */
+int zn_sock_create(struct zn_netdev *d, const struct zn_sock_proto *proto,
+		   const struct zn_socket_conf *conf);
+
+static inline uint32_t zn_sock_rx_pending(struct zn_sock *s)
+{
+	return s->proto->rx_pending(s);
+}
+
+static inline uint32_t zn_sock_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n)
+{
+	return s->proto->recv(s, out, n);
+}
+
+static inline const uint8_t *zn_sock_rx_data(struct zn_sock *s, const struct zn_udp_rx *d,
+					     uint32_t i)
+{
+	return s->proto->rx_data(s, d, i);
+}
+
+static inline void zn_sock_rx_release(struct zn_sock *s, const struct zn_udp_rx *d)
+{
+	s->proto->rx_release(s, d);
+}
+
+static inline int zn_sock_send(struct zn_sock *s, const struct zn_addr4 *dst,
+			       const struct zn_net_seg *segs, uint32_t nseg, uint64_t cookie)
+{
+	return s->proto->send(s, dst, segs, nseg, cookie);
+}
+
+/* The protocol hands a send's cookie back (exactly once per accepted send,
+ * unless tx_forget came first). */
+static inline void zn_sock_tx_done(struct zn_sock *s, uint64_t cookie, int32_t status)
+{
+	if (s->tx_done)
+		s->tx_done(s, cookie, status);
+}
+
+static inline void zn_sock_tx_forget(struct zn_sock *s)
+{
+	s->proto->tx_forget(s);
+}
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What core/sock plugs into the ring engine, for its composition root
+ * (core/opdef/opdef.c; the mechanism is in core/uring/uring_op.h).
+ */
+#ifndef ZCNIC_CORE_SOCK_SOCK_OPS_H
+#define ZCNIC_CORE_SOCK_SOCK_OPS_H
+
+#include "core/uring/uring_op.h"
+
+extern const struct zn_uring_op zn_send_op;
+extern const struct zn_uring_op zn_send_zc_op;
+extern const struct zn_uring_op zn_sendmsg_zc_op;
+extern const struct zn_uring_op zn_recv_op;
+extern const struct zn_uring_op zn_recv_zc_op;
+
+/* A ring's registered buffers are about to be unregistered: drop the
+ * device mappings made of them (core/sock/net_mem.c). */
+void zn_sock_bufs_unregistering(struct zn_uring *r);
+
+#endif
