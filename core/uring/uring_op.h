@@ -17,7 +17,8 @@
  * the whole opcode map is one file to read.)
  *
  * Dependencies point down: core/sock -> core/zcrx, core/net, this header;
- * core/zcrx -> this header, core/port. core/uring includes nobody's header.
+ * core/zcrx -> this header, core/net/netif.h, core/port. core/uring includes
+ * nobody's header.
  */
 #ifndef ZCNIC_CORE_URING_URING_OP_H
 #define ZCNIC_CORE_URING_URING_OP_H
