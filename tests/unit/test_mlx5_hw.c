@@ -554,6 +554,32 @@ static void test_doorbells_and_wqe_words(void **state)
 	assert_int_equal(ZN_MLX5_UAR_CQ_DOORBELL, 0x20);
 }
 
+/* CREATE_EQ event mask words, striding-RQ stride count encoding. */
+static void test_eq_mask_and_stride_encoding(void **state)
+{
+	(void)state;
+	uint8_t in[ZN_MLX5_SZ_CREATE_EQ_IN] = { 0 };
+	static const uint8_t w0[8] = { 0, 0, 0, 0, 0, 0, 0x0c, 0x09 };
+	static const uint8_t w1[8] = { 0, 0, 0, 0, 0, 0, 0, 0x02 };
+
+	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_CMD);
+	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_PAGE_REQUEST);
+	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_PORT_CHANGE);
+	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_COMP);
+	zn_mlx5_eq_mask_event(in, 65);
+	assert_memory_equal(in + 0x58, w0, 8);
+	assert_memory_equal(in + 0x60, w1, 8);
+
+	assert_int_equal(zn_mlx5_mpwqe_log_num_strides(0), 9);
+	assert_int_equal(zn_mlx5_mpwqe_log_num_strides(7), 16);
+	assert_int_equal(zn_mlx5_mpwqe_log_num_strides(0xa), 3);
+	assert_int_equal(zn_mlx5_mpwqe_log_num_strides(0xf), 8);
+	assert_int_equal(zn_mlx5_mpwqe_num_strides_field(3), 0xa);
+	assert_int_equal(zn_mlx5_mpwqe_num_strides_field(16), 7);
+	for (int n = 3; n <= 16; n++)
+		assert_int_equal(zn_mlx5_mpwqe_log_num_strides(zn_mlx5_mpwqe_num_strides_field(n)), n);
+}
+
 /* A capability block read from the device: selected general caps. */
 static void test_hca_cap_fields(void **state)
 {
@@ -597,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_cqe_shampo_fields),
 		cmocka_unit_test(test_cqe_eqe_ownership),
 		cmocka_unit_test(test_doorbells_and_wqe_words),
+		cmocka_unit_test(test_eq_mask_and_stride_encoding),
 		cmocka_unit_test(test_hca_cap_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
