@@ -559,7 +559,7 @@ static void test_eq_mask_and_stride_encoding(void **state)
 {
 	(void)state;
 	uint8_t in[ZN_MLX5_SZ_CREATE_EQ_IN] = { 0 };
-	static const uint8_t w0[8] = { 0, 0, 0, 0, 0, 0, 0x0c, 0x09 };
+	static const uint8_t w0[8] = { 0, 0, 0, 0, 0, 0, 0x0e, 0x01 };	/* bits 11, 10, 9, 0 */
 	static const uint8_t w1[8] = { 0, 0, 0, 0, 0, 0, 0, 0x02 };
 
 	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_CMD);
