@@ -950,6 +950,9 @@ static inline uint32_t zn_mlx5_mkey(uint32_t mkey_index, uint8_t key)
 /* mlx5_ifc_create_cq_in_bits -- DPDK drivers/common/mlx5/mlx5_prm.h */
 #define ZN_MLX5_F_CREATE_CQ_IN_CQC                           0x0080,  512	/* cq_context: byte 0x10, 64 bytes */
 #define ZN_MLX5_F_CREATE_CQ_IN_PAS                           0x0880,    0	/* pas: byte 0x110 (array start) */
+#define ZN_MLX5_F_CREATE_CQ_IN_CQ_UMEM_OFFSET                0x0280,   64	/* cq_umem_offset: byte 0x50, 8 bytes */
+#define ZN_MLX5_F_CREATE_CQ_IN_CQ_UMEM_ID                    0x02c0,   32	/* cq_umem_id: dword 0x58 [31:0] */
+#define ZN_MLX5_F_CREATE_CQ_IN_CQ_UMEM_VALID                 0x02e0,    1	/* cq_umem_valid: dword 0x5c [31] */
 
 /* mlx5_ifc_create_cq_out_bits -- DPDK drivers/common/mlx5/mlx5_prm.h; rdma-core providers/mlx5/mlx5_ifc.h */
 #define ZN_MLX5_F_CREATE_CQ_OUT_CQN                          0x0048,   24	/* cqn: dword 0x08 [23:0] */
@@ -959,6 +962,7 @@ static inline uint32_t zn_mlx5_mkey(uint32_t mkey_index, uint8_t key)
 
 /* mlx5_ifc_cqc_bits -- DPDK drivers/common/mlx5/mlx5_prm.h */
 #define ZN_MLX5_F_CQC_STATUS                                 0x0000,    4	/* status: dword 0x00 [31:28] */
+#define ZN_MLX5_F_CQC_DBR_UMEM_VALID                         0x0006,    1	/* dbr_umem_valid: dword 0x00 [25] */
 #define ZN_MLX5_F_CQC_CQE_SZ                                 0x0008,    3	/* cqe_sz: dword 0x00 [23:21] */
 #define ZN_MLX5_F_CQC_CC                                     0x000b,    1	/* cc: dword 0x00 [20] */
 #define ZN_MLX5_F_CQC_SCQE_BREAK_MODERATION_EN               0x000d,    1	/* scqe_break_moderation_en: dword 0x00 [18] */
@@ -968,6 +972,7 @@ static inline uint32_t zn_mlx5_mkey(uint32_t mkey_index, uint8_t key)
 #define ZN_MLX5_F_CQC_MINI_CQE_RES_FORMAT                    0x0012,    2	/* mini_cqe_res_format: dword 0x00 [13:12] */
 #define ZN_MLX5_F_CQC_ST                                     0x0014,    4	/* st: dword 0x00 [11:8] */
 #define ZN_MLX5_F_CQC_PAGE_OFFSET                            0x0054,    6	/* page_offset: dword 0x08 [11:6] */
+#define ZN_MLX5_F_CQC_DBR_UMEM_ID                            0x0020,   32	/* dbr_umem_id: dword 0x04 [31:0] */
 #define ZN_MLX5_F_CQC_LOG_CQ_SIZE                            0x0063,    5	/* log_cq_size: dword 0x0c [28:24] */
 #define ZN_MLX5_F_CQC_UAR_PAGE                               0x0068,   24	/* uar_page: dword 0x0c [23:0] */
 #define ZN_MLX5_F_CQC_CQ_PERIOD                              0x0084,   12	/* cq_period: dword 0x10 [27:16] */
@@ -1052,9 +1057,14 @@ static inline uint32_t zn_mlx5_mkey(uint32_t mkey_index, uint8_t key)
 #define ZN_MLX5_F_WQ_LOG_WQ_STRIDE                           0x010c,    4	/* log_wq_stride: dword 0x20 [19:16] */
 #define ZN_MLX5_F_WQ_LOG_WQ_PG_SZ                            0x0113,    5	/* log_wq_pg_sz: dword 0x20 [12:8] */
 #define ZN_MLX5_F_WQ_LOG_WQ_SZ                               0x011b,    5	/* log_wq_sz: dword 0x20 [4:0] */
+#define ZN_MLX5_F_WQ_DBR_UMEM_VALID                          0x0120,    1	/* dbr_umem_valid: dword 0x24 [31] */
+#define ZN_MLX5_F_WQ_WQ_UMEM_VALID                           0x0121,    1	/* wq_umem_valid: dword 0x24 [30] */
 #define ZN_MLX5_F_WQ_LOG_WQE_NUM_OF_STRIDES                  0x0134,    4	/* log_wqe_num_of_strides: dword 0x24 [11:8] */
 #define ZN_MLX5_F_WQ_TWO_BYTE_SHIFT_EN                       0x0138,    1	/* two_byte_shift_en: dword 0x24 [7] */
 #define ZN_MLX5_F_WQ_LOG_WQE_STRIDE_SIZE                     0x013d,    3	/* log_wqe_stride_size: dword 0x24 [2:0] */
+#define ZN_MLX5_F_WQ_DBR_UMEM_ID                             0x0140,   32	/* dbr_umem_id: dword 0x28 [31:0] */
+#define ZN_MLX5_F_WQ_WQ_UMEM_ID                              0x0160,   32	/* wq_umem_id: dword 0x2c [31:0] */
+#define ZN_MLX5_F_WQ_WQ_UMEM_OFFSET                          0x0180,   64	/* wq_umem_offset: byte 0x30, 8 bytes */
 #define ZN_MLX5_F_WQ_HEADERS_MKEY                            0x01c0,   32	/* headers_mkey: dword 0x38 [31:0] */
 #define ZN_MLX5_F_WQ_SHAMPO_ENABLE                           0x01e0,    1	/* shampo_enable: dword 0x3c [31] */
 #define ZN_MLX5_F_WQ_LOG_RESERVATION_SIZE                    0x01e5,    3	/* log_reservation_size: dword 0x3c [26:24] */
@@ -1803,9 +1813,13 @@ ZN_MLX5_ASSERT_DW(EQC_CONSUMER_COUNTER, 0x28, 23, 24);
 ZN_MLX5_ASSERT_DW(EQC_PRODUCER_COUNTER, 0x2c, 23, 24);
 ZN_MLX5_ASSERT_BYTE(CREATE_CQ_IN_CQC, 0x10, 512);
 ZN_MLX5_ASSERT_BYTE(CREATE_CQ_IN_PAS, 0x110, 0);
+ZN_MLX5_ASSERT_BYTE(CREATE_CQ_IN_CQ_UMEM_OFFSET, 0x50, 64);
+ZN_MLX5_ASSERT_DW(CREATE_CQ_IN_CQ_UMEM_ID, 0x58, 31, 32);
+ZN_MLX5_ASSERT_DW(CREATE_CQ_IN_CQ_UMEM_VALID, 0x5c, 31, 1);
 ZN_MLX5_ASSERT_DW(CREATE_CQ_OUT_CQN, 0x08, 23, 24);
 ZN_MLX5_ASSERT_DW(DESTROY_CQ_IN_CQN, 0x08, 23, 24);
 ZN_MLX5_ASSERT_DW(CQC_STATUS, 0x00, 31, 4);
+ZN_MLX5_ASSERT_DW(CQC_DBR_UMEM_VALID, 0x00, 25, 1);
 ZN_MLX5_ASSERT_DW(CQC_CQE_SZ, 0x00, 23, 3);
 ZN_MLX5_ASSERT_DW(CQC_CC, 0x00, 20, 1);
 ZN_MLX5_ASSERT_DW(CQC_SCQE_BREAK_MODERATION_EN, 0x00, 18, 1);
@@ -1815,6 +1829,7 @@ ZN_MLX5_ASSERT_DW(CQC_CQE_COMP_EN, 0x00, 14, 1);
 ZN_MLX5_ASSERT_DW(CQC_MINI_CQE_RES_FORMAT, 0x00, 13, 2);
 ZN_MLX5_ASSERT_DW(CQC_ST, 0x00, 11, 4);
 ZN_MLX5_ASSERT_DW(CQC_PAGE_OFFSET, 0x08, 11, 6);
+ZN_MLX5_ASSERT_DW(CQC_DBR_UMEM_ID, 0x04, 31, 32);
 ZN_MLX5_ASSERT_DW(CQC_LOG_CQ_SIZE, 0x0c, 28, 5);
 ZN_MLX5_ASSERT_DW(CQC_UAR_PAGE, 0x0c, 23, 24);
 ZN_MLX5_ASSERT_DW(CQC_CQ_PERIOD, 0x10, 27, 12);
@@ -1879,9 +1894,14 @@ ZN_MLX5_ASSERT_DW(WQ_SW_COUNTER, 0x1c, 31, 32);
 ZN_MLX5_ASSERT_DW(WQ_LOG_WQ_STRIDE, 0x20, 19, 4);
 ZN_MLX5_ASSERT_DW(WQ_LOG_WQ_PG_SZ, 0x20, 12, 5);
 ZN_MLX5_ASSERT_DW(WQ_LOG_WQ_SZ, 0x20, 4, 5);
+ZN_MLX5_ASSERT_DW(WQ_DBR_UMEM_VALID, 0x24, 31, 1);
+ZN_MLX5_ASSERT_DW(WQ_WQ_UMEM_VALID, 0x24, 30, 1);
 ZN_MLX5_ASSERT_DW(WQ_LOG_WQE_NUM_OF_STRIDES, 0x24, 11, 4);
 ZN_MLX5_ASSERT_DW(WQ_TWO_BYTE_SHIFT_EN, 0x24, 7, 1);
 ZN_MLX5_ASSERT_DW(WQ_LOG_WQE_STRIDE_SIZE, 0x24, 2, 3);
+ZN_MLX5_ASSERT_DW(WQ_DBR_UMEM_ID, 0x28, 31, 32);
+ZN_MLX5_ASSERT_DW(WQ_WQ_UMEM_ID, 0x2c, 31, 32);
+ZN_MLX5_ASSERT_BYTE(WQ_WQ_UMEM_OFFSET, 0x30, 64);
 ZN_MLX5_ASSERT_DW(WQ_HEADERS_MKEY, 0x38, 31, 32);
 ZN_MLX5_ASSERT_DW(WQ_SHAMPO_ENABLE, 0x3c, 31, 1);
 ZN_MLX5_ASSERT_DW(WQ_LOG_RESERVATION_SIZE, 0x3c, 26, 3);
