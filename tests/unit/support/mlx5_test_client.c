@@ -250,17 +250,39 @@ static uint64_t build_chain(struct mtc *c, uint8_t *pool, const uint8_t *data, s
 	return n ? mtc_iova(c, pool) : 0;
 }
 
+static int post_cmd(struct mtc *c, struct zn_mlx5_cmd_entry *e, unsigned slot, const void *in,
+		    size_t inlen, void *out, size_t outlen, const struct mtc_fault *f);
+
 int mtc_cmd_ex(struct mtc *c, const void *in, size_t inlen, void *out, size_t outlen,
 	       const struct mtc_fault *f)
 {
 	static const struct mtc_fault none = MTC_FAULT_NONE;
 	unsigned slot = f ? f->slot : 0;
 	struct zn_mlx5_cmd_entry *e = (void *)(c->cmdq + (size_t)slot * ZN_MLX5_CMD_ENTRY_SIZE);
-	uint64_t in_ptr, out_ptr;
-	int64_t end;
+	uint8_t *copy = NULL;
+	int rc;
 
 	if (!f)
 		f = &none;
+	if (c->mutate) {
+		copy = malloc(inlen ? inlen : 1);
+		if (!copy)
+			abort();
+		memcpy(copy, in, inlen);
+		c->mutate(copy, inlen, c->mutate_arg);
+		in = copy;
+	}
+	rc = post_cmd(c, e, slot, in, inlen, out, outlen, f);
+	free(copy);
+	return rc;
+}
+
+static int post_cmd(struct mtc *c, struct zn_mlx5_cmd_entry *e, unsigned slot, const void *in,
+		    size_t inlen, void *out, size_t outlen, const struct mtc_fault *f)
+{
+	uint64_t in_ptr, out_ptr;
+	int64_t end;
+
 	if (zn_mlx5_cmd_blocks((uint32_t)inlen) > MTC_MBOX_POOL ||
 	    zn_mlx5_cmd_blocks((uint32_t)outlen) > MTC_MBOX_POOL)
 		return -E2BIG;
@@ -839,9 +861,13 @@ int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg
 			lg++;
 		rq->log_hdr_num = lg;
 		hbytes = (size_t)1 << (lg + cfg->log_hdr_entry);
+		void (*mutate)(uint8_t *, size_t, void *) = c->mutate;
+
 		rq->hdr = mtc_alloc(c, hbytes < 4096 ? 4096 : hbytes, 4096);
+		c->mutate = NULL;	/* faults are for the CREATE_RQ */
 		if (!rq->hdr || mtc_create_mkey(c, pd, rq->hdr, hbytes, &rq->hdr_key))
 			abort();
+		c->mutate = mutate;
 		ZN_MLX5_SET(wq, WQ_SHAMPO_ENABLE, 1);
 		ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, rq->hdr_key);
 		ZN_MLX5_SET(wq, WQ_LOG_RESERVATION_SIZE, cfg->log_res - 12);

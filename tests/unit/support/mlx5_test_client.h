@@ -65,6 +65,10 @@ struct mtc {
 	uint8_t *free_pages[MTC_MAX_PAGES];	/* returned, reusable */
 	unsigned nfree;
 	uint8_t last_dstat;		/* delivery status of the last command */
+	/* If set, every command input passes through it (a copy) before it is
+	 * posted: for tests that break one field of an otherwise good input. */
+	void (*mutate)(uint8_t *in, size_t len, void *arg);
+	void *mutate_arg;
 };
 
 /* Faults a test can inject into one command's delivery. */
