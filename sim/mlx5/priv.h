@@ -99,7 +99,9 @@ struct msim_cq {
 	uint8_t eqn;
 	uint64_t dbr;
 	uint32_t pi;
-	uint16_t period, max_count;
+	uint16_t period, max_count;	/* event moderation: µs, CQEs */
+	uint32_t since_arm;		/* CQEs written since the arm */
+	uint64_t first_ns;		/* when the first of them was */
 	unsigned users;		/* SQs/RQs naming it */
 	int slot;
 	struct msim_qmem mem;
@@ -370,5 +372,7 @@ struct msim_cq *msim_cq_get(struct msim *m, uint64_t cqn);
 /* Writes one CQE at the CQ's producer (owner bit filled in, op_own last);
  * false on overflow or unreachable memory, which puts the CQ in error. */
 bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e);
+/* Completion events of armed CQs whose moderation period ran out. */
+void msim_cq_moderation_poll(struct msim *m, uint64_t now_ns, uint64_t *deadline_ns);
 
 #endif

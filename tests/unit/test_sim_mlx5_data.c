@@ -585,6 +585,72 @@ static void test_fatal_mid_traffic(void **state)
 	free(p);
 }
 
+static void set_cq_moderation(uint8_t *in, size_t len, void *arg)
+{
+	const uint16_t *v = arg;
+
+	if (len >= ZN_MLX5_SZ_CREATE_CQ_IN &&
+	    ZN_MLX5_GET(in, IN_OPCODE) == ZN_MLX5_CMD_OP_CREATE_CQ) {
+		ZN_MLX5_SET(ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC), CQC_CQ_PERIOD, v[0]);
+		ZN_MLX5_SET(ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC), CQC_CQ_MAX_COUNT, v[1]);
+	}
+}
+
+/* An SQ on a CQ with moderation (period µs, count CQEs), armed once. */
+static void moderated_sq(struct mtc_cq *cq, struct mtc_sq *sq, uint16_t period, uint16_t count)
+{
+	uint16_t v[2] = { period, count };
+
+	A.c.mutate = set_cq_moderation;
+	A.c.mutate_arg = v;
+	assert_int_equal(mtc_create_cq(&A.c, cq, A.uar, A.eq.eqn, 6), 0);
+	A.c.mutate = NULL;
+	assert_int_equal(mtc_create_sq(&A.c, sq, A.uar, cq->cqn, A.tis, A.pd, 6), 0);
+	assert_int_equal(mtc_modify(&A.c, true, sq->sqn, ZN_MLX5_QSTATE_RST, ZN_MLX5_QSTATE_RDY), 0);
+	mtc_cq_arm(&A.c, cq, A.uar, 1);
+	mtc_sleep_ms(5);
+}
+
+static void test_cq_events_and_moderation(void **state)
+{
+	static uint8_t f[200];
+	struct mtc_cq cq, cq2;
+	struct mtc_sq sq, sq2;
+	struct zn_mlx5_eqe e;
+	struct zn_mlx5_cqe64 tc;
+	int64_t t0;
+
+	(void)state;
+	mtc_frame(f, 200, mac_b, ip_a, ip_b, 1, 2, false, 3);
+	/* max_count 3: the event comes with the third CQE, once. */
+	moderated_sq(&cq, &sq, 0, 3);
+	for (int i = 0; i < 2; i++)
+		mtc_send(&A.c, &sq, A.key, f, 200, 14, 1, 0, true);
+	assert_true(mtc_cq_wait(&cq, &tc, 2000));
+	assert_true(mtc_cq_wait(&cq, &tc, 2000));
+	assert_false(mtc_eq_wait(&A.c, &A.eq, &e, 30));
+	mtc_send(&A.c, &sq, A.key, f, 200, 14, 1, 0, true);
+	assert_true(mtc_eq_wait(&A.c, &A.eq, &e, 2000));
+	assert_int_equal(e.type, ZN_MLX5_EVENT_COMP);
+	assert_int_equal(zn_mlx5_bswap32(e.data.comp.cqn_be) & 0xffffff, cq.cqn);
+	mtc_send(&A.c, &sq, A.key, f, 200, 14, 1, 0, true);
+	assert_false(mtc_eq_wait(&A.c, &A.eq, &e, 30));	/* not re-armed */
+	/* period 4 ms (the field has 12 bits of µs), count 100: the event
+	 * waits for the period. */
+	moderated_sq(&cq2, &sq2, 4000, 100);
+	t0 = mtc_now_ms();
+	mtc_send(&A.c, &sq2, A.key, f, 200, 14, 1, 0, true);
+	assert_true(mtc_cq_wait(&cq2, &tc, 2000));
+	assert_true(mtc_eq_wait(&A.c, &A.eq, &e, 2000));
+	assert_int_equal(e.type, ZN_MLX5_EVENT_COMP);
+	assert_int_equal(zn_mlx5_bswap32(e.data.comp.cqn_be) & 0xffffff, cq2.cqn);
+	assert_true(mtc_now_ms() - t0 >= 3);
+	assert_int_equal(zn_mlx5_bswap32(e.data.comp.cqn_be) & 0xffffff, cq2.cqn);
+	assert_int_equal(CNT(0, "uar_cq_db"), 2);
+	assert_int_equal(CNT(0, "uar_bad"), 0);
+	assert_true(CNT(0, "uar_sq_db") >= 1);
+}
+
 static void test_mixed_bnxt_wire(void **state)
 {
 	struct side *s = malloc(sizeof(*s));
@@ -625,6 +691,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ntuple_steering, setup_rss, teardown),
 		cmocka_unit_test_setup_teardown(test_cyclic_rq, setup_cyclic, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_mid_traffic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cq_events_and_moderation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_bnxt_wire, noop, noop),
 	};
 

@@ -662,6 +662,16 @@ bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms)
 	return false;
 }
 
+void mtc_cq_arm(struct mtc *c, struct mtc_cq *cq, uint32_t uar, unsigned sn)
+{
+	uint32_t w = zn_mlx5_cq_arm_word(sn, 0, cq->ci);
+	uint8_t *db = c->bar0 + (size_t)uar * ZN_MLX5_UAR_PAGE_SIZE + ZN_MLX5_UAR_CQ_DOORBELL;
+
+	__atomic_store_n(&cq->dbr[ZN_MLX5_CQ_DBR_ARM], zn_mlx5_bswap32(w), __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)db, zn_mlx5_bswap64(zn_mlx5_cq_uar_doorbell(w, cq->cqn)),
+			 __ATOMIC_RELEASE);
+}
+
 /* ---- queues, steering, data path ---- */
 
 int mtc_create_mkey(struct mtc *c, uint32_t pd, const void *va, size_t len, uint32_t *key)

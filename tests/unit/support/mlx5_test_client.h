@@ -154,6 +154,8 @@ int mtc_create_cq(struct mtc *c, struct mtc_cq *cq, uint32_t uar, uint8_t eqn, u
 /* The next CQE if software owns it (copied, consumed, dbrec updated). */
 bool mtc_cq_poll(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out);
 bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms);
+/* Arm for the next completion event: dbrec arm word, then UAR + 0x20. */
+void mtc_cq_arm(struct mtc *c, struct mtc_cq *cq, uint32_t uar, unsigned sn);
 
 /* ---- queues, steering, data path ---- */
 
