@@ -484,18 +484,27 @@ void msim_uar_poll(struct msim *m)
 		if (!m->uar[u].used)
 			continue;
 		p = m->bar0 + (size_t)u * ZN_MLX5_UAR_PAGE_SIZE;
-		eqw = __atomic_load_n((uint32_t *)(p + ZN_MLX5_UAR_EQ_DOORBELL), __ATOMIC_ACQUIRE);
-		if (eqw != m->uar_last[u][1]) {
-			uint32_t v = zn_mlx5_bswap32(eqw);
-			struct msim_eq *eq = eq_get(m, v >> 24);
+		for (unsigned r = 0; r < 2; r++) {
+			/* 0x48 updates the consumer, 0x40 updates and arms it
+			 * (the model raises no interrupts: both just update). */
+			unsigned off = r ? ZN_MLX5_UAR_EQ_DOORBELL_ARM : ZN_MLX5_UAR_EQ_DOORBELL;
+			uint32_t v;
+			struct msim_eq *eq;
 
-			m->uar_last[u][1] = eqw;
+			eqw = __atomic_load_n((uint32_t *)(p + off), __ATOMIC_ACQUIRE);
+			if (eqw == (uint32_t)(m->uar_last[u][1] >> (32 * r)))
+				continue;
+			m->uar_last[u][1] = r ? (m->uar_last[u][1] & 0xffffffffu) | (uint64_t)eqw << 32
+					      : (m->uar_last[u][1] & ~0xffffffffull) | eqw;
+			v = zn_mlx5_bswap32(eqw);
+			eq = eq_get(m, v >> 24);
 			MSIM_INC(m, uar_eq_db);
-			if (eq && eq->uar == u)
-				eq->ci = (eq->pi & ~ZN_MLX5_EQ_CI_MASK) | (v & ZN_MLX5_EQ_CI_MASK);
-			else
+			if (!eq || eq->uar != u) {
 				MSIM_INC(m, uar_bad);
-			if (eq && eq->ci > eq->pi)
+				continue;
+			}
+			eq->ci = (eq->pi & ~ZN_MLX5_EQ_CI_MASK) | (v & ZN_MLX5_EQ_CI_MASK);
+			if (eq->ci > eq->pi)
 				eq->ci -= ZN_MLX5_EQ_CI_MASK + 1;
 		}
 		for (unsigned b = 0; b < 2; b++) {
