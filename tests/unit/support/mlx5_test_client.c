@@ -782,21 +782,27 @@ uint16_t mtc_send(struct mtc *c, struct mtc_sq *sq, uint32_t lkey, const void *f
 	size_t at, rest = len - inline_hdr, nbb;
 	uint16_t idx = sq->pc;
 	unsigned ds;
-	uint8_t *db;
+	uint8_t *db, *b;
 
 	eth->cs_flags = cs;
 	eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inline_hdr);
 	memcpy(w + 30, f, inline_hdr);
 	at = 32 + (inline_hdr > 2 ? (inline_hdr - 2 + 15) / 16 * 16 : 0);
+	if (!sq->bufs) {
+		sq->bufs = mtc_alloc(c, (size_t)ZN_SIM_FRAME_MAX << sq->log_sz, 4096);
+		if (!sq->bufs)
+			abort();
+	}
+	b = sq->bufs + (size_t)(idx & ((1u << sq->log_sz) - 1)) * ZN_SIM_FRAME_MAX;
 	for (unsigned i = 0; i < nseg && rest; i++) {
 		struct zn_mlx5_wqe_data *d = (void *)(w + at);
 		size_t n = i + 1 == nseg ? rest : rest / (nseg - i);
-		uint8_t *b = mtc_alloc(c, n ? n : 1, 64);
 
 		memcpy(b, f + len - rest, n);
 		d->byte_count_be = zn_mlx5_bswap32((uint32_t)n);
 		d->lkey_be = zn_mlx5_bswap32(lkey);
 		d->addr_be = zn_mlx5_bswap64(mtc_iova(c, b));
+		b += n;
 		rest -= n;
 		at += 16;
 	}
@@ -1094,4 +1100,157 @@ size_t mtc_frame(uint8_t *f, size_t len, const uint8_t *dmac, const uint8_t sip[
 		c = 0xffff;
 	zn_mlx5_st_be16(l4 + (tcp ? 16 : 6), c);
 	return len;
+}
+
+/* ---- a whole port ---- */
+
+#define STEP(p, what, expr)                                                     \
+	do {                                                                    \
+		int rc_ = (expr);                                               \
+		if (rc_) {                                                      \
+			(p)->failed = (what);                                   \
+			return rc_;                                             \
+		}                                                               \
+	} while (0)
+
+static int port_rx_queues(struct mtc_port *p, const struct mtc_rq_cfg *cfg)
+{
+	struct mtc *c = &p->c;
+
+	for (unsigned i = 0; i < p->nq; i++) {
+		STEP(p, "CREATE_CQ (RX)", mtc_create_cq(c, &p->rxcq[i], p->uar, p->eq.eqn, 10));
+		STEP(p, "CREATE_RQ", mtc_create_rq(c, &p->rq[i], cfg, p->rxcq[i].cqn, p->pd, p->key));
+		STEP(p, "MODIFY_RQ", mtc_modify(c, false, p->rq[i].rqn, ZN_MLX5_QSTATE_RST,
+						ZN_MLX5_QSTATE_RDY));
+		mtc_rq_post(c, &p->rq[i], 1u << cfg->log_sz);
+		STEP(p, "CREATE_TIR", mtc_create_tir(c, p->td, false, p->rq[i].rqn, NULL, 0,
+						     &p->tir[i]));
+	}
+	return 0;
+}
+
+static int port_steering(struct mtc_port *p)
+{
+	struct mtc *c = &p->c;
+	uint8_t mask[ZN_MLX5_SZ_MATCH_LYR_2_4] = { 0 };
+
+	STEP(p, "CREATE_FLOW_TABLE", mtc_create_ft(c, 4, &p->ft));
+	ZN_MLX5_SET(mask, L24_IP_PROTOCOL, 0xff);
+	ZN_MLX5_SET(mask, L24_UDP_DPORT, 0xffff);
+	memset((uint8_t *)ZN_MLX5_ADDR(mask, L24_DST_IP) + 12, 0xff, 4);
+	STEP(p, "CREATE_FLOW_GROUP (rules)", mtc_create_fg(c, p->ft, 0, 7, mask, &p->fg_rules));
+	STEP(p, "CREATE_FLOW_GROUP (catch-all)",
+	     mtc_create_fg(c, p->ft, 15, 15, NULL, &p->fg_default));
+	STEP(p, "SET_FLOW_TABLE_ENTRY", mtc_set_fte(c, p->ft, p->fg_default, 15, NULL, p->tir[0],
+						    MTC_CATCHALL_TAG));
+	STEP(p, "SET_FLOW_TABLE_ROOT", mtc_set_root(c, p->ft));
+	return 0;
+}
+
+int mtc_port_open(struct mtc_port *p, const char *sock_path, unsigned nq,
+		  const struct mtc_rq_cfg *cfg)
+{
+	struct mtc *c = &p->c;
+	uint8_t in[16] = { 0 }, out[ZN_MLX5_SZ_QUERY_NIC_VPORT_OUT];
+
+	memset(p, 0, sizeof(*p));
+	if (nq < 1 || nq > MTC_MAX_Q || (!cfg->cyclic && cfg->log_sz > 6))
+		return -EINVAL;
+	p->nq = nq;
+	STEP(p, "open", mtc_open(c, sock_path));
+	STEP(p, "boot", mtc_boot(c));
+	STEP(p, "bring-up", mtc_bringup(c));
+	STEP(p, "ALLOC_UAR", mtc_alloc_uar(c, &p->uar));
+	STEP(p, "CREATE_EQ", mtc_create_eq(c, &p->eq, p->uar, 6,
+					   1ull << ZN_MLX5_EVENT_PAGE_REQUEST |
+						   1ull << ZN_MLX5_EVENT_CQ_ERROR));
+	STEP(p, "ALLOC_PD", mtc_alloc_pd(c, &p->pd));
+	STEP(p, "ALLOC_TRANSPORT_DOMAIN", mtc_alloc_td(c, &p->td));
+	STEP(p, "CREATE_MKEY", mtc_create_mkey(c, p->pd, NULL, 0, &p->key));
+	STEP(p, "CREATE_TIS", mtc_create_tis(c, p->td, &p->tis));
+	STEP(p, "CREATE_CQ (TX)", mtc_create_cq(c, &p->txcq, p->uar, p->eq.eqn, 8));
+	STEP(p, "CREATE_SQ", mtc_create_sq(c, &p->sq, p->uar, p->txcq.cqn, p->tis, p->pd, 8));
+	STEP(p, "MODIFY_SQ", mtc_modify(c, true, p->sq.sqn, ZN_MLX5_QSTATE_RST,
+					ZN_MLX5_QSTATE_RDY));
+	STEP(p, "RX queues", port_rx_queues(p, cfg));
+	STEP(p, "steering", port_steering(p));
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	STEP(p, "QUERY_NIC_VPORT_CONTEXT", mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL));
+	memcpy(p->mac, (uint8_t *)ZN_MLX5_ADDR(out, QUERY_NIC_VPORT_OUT_CONTEXT) +
+			       ZN_MLX5_BYTE_OFF(NIC_VPORT_PERMANENT_ADDRESS) +
+			       ZN_MLX5_NIC_VPORT_MAC_OFF_IN_ADDR, 6);
+	return 0;
+}
+
+int mtc_port_wait_link(struct mtc_port *p)
+{
+	int64_t end = mtc_now_ms() + MTC_TIMEOUT_MS;
+
+	do {
+		uint8_t in[16] = { 0 }, out[16];
+
+		ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_VPORT_STATE);
+		if (mtc_cmd(&p->c, in, sizeof(in), out, sizeof(out), NULL) == 0 &&
+		    ZN_MLX5_GET(out, QUERY_VPORT_STATE_OUT_STATE) == ZN_MLX5_VPORT_STATE_UP)
+			return 0;
+		mtc_sleep_ms(2);
+	} while (mtc_now_ms() < end);
+	return -ETIMEDOUT;
+}
+
+bool mtc_port_rx(struct mtc_port *p, unsigned qi, struct mtc_pkt *pkt, int timeout_ms)
+{
+	struct mtc_rq *rq = &p->rq[qi];
+	unsigned nstr = 1u << rq->cfg.log_nstrides;
+
+	for (;;) {
+		uint32_t bc, wqe;
+		size_t pay;
+
+		if (!mtc_cq_wait(&p->rxcq[qi], &pkt->cqe, timeout_ms) ||
+		    zn_mlx5_cqe_opcode(&pkt->cqe) != ZN_MLX5_CQE_RESP_SEND)
+			return false;
+		bc = zn_mlx5_bswap32(pkt->cqe.byte_cnt_be);
+		if (rq->cfg.cyclic) {
+			wqe = zn_mlx5_bswap16(pkt->cqe.wqe_counter_be) & ((1u << rq->cfg.log_sz) - 1);
+			if (bc > rq->wqe_bytes)
+				return false;
+			pkt->len = bc;
+			pkt->hsz = 0;
+			pkt->strides = 0;
+			memcpy(pkt->data, rq->buf + wqe * rq->wqe_bytes, bc);
+			mtc_rq_post(&p->c, rq, 1);
+			return true;
+		}
+		wqe = zn_mlx5_bswap16(pkt->cqe.wqe_id_be);
+		pkt->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
+		if (wqe >= (1u << rq->cfg.log_sz) || p->strides_used[qi][wqe] + pkt->strides > nstr)
+			return false;
+		p->strides_used[qi][wqe] += pkt->strides;
+		if (p->strides_used[qi][wqe] == nstr) {
+			p->strides_used[qi][wqe] = 0;
+			mtc_rq_post(&p->c, rq, 1);
+		}
+		if (bc & ZN_MLX5_MPWRQ_FILLER_CQE) {
+			p->fillers++;
+			continue;
+		}
+		pkt->len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
+		pkt->hsz = pkt->cqe.shampo.header_size;
+		if (pkt->hsz > pkt->len || pkt->len > sizeof(pkt->data))
+			return false;
+		if (pkt->hsz) {
+			unsigned h = zn_mlx5_bswap16(pkt->cqe.shampo.header_entry_index_be) &
+				     ((1u << rq->log_hdr_num) - 1);
+
+			memcpy(pkt->data, rq->hdr + ((size_t)h << rq->cfg.log_hdr_entry), pkt->hsz);
+		}
+		pay = pkt->len - pkt->hsz;
+		if (zn_mlx5_bswap32(pkt->cqe.shampo.data_offset_be) + pay > rq->wqe_bytes)
+			return false;
+		memcpy(pkt->data + pkt->hsz,
+		       rq->buf + wqe * rq->wqe_bytes + zn_mlx5_bswap32(pkt->cqe.shampo.data_offset_be),
+		       pay);
+		return true;
+	}
 }
