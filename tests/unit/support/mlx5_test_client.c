@@ -868,7 +868,9 @@ int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg
 		ZN_MLX5_SET(wq, WQ_LOG_WQE_STRIDE_SIZE, cfg->log_stride_sz - 6);
 	}
 	if (cfg->shampo) {
-		unsigned hd_per_wqe = (1u << (cfg->log_nstrides + cfg->log_stride_sz - cfg->log_res))
+		unsigned wqe_log = cfg->log_nstrides + cfg->log_stride_sz;
+		/* (a reservation above the WQE is the device's to refuse) */
+		unsigned hd_per_wqe = (1u << (wqe_log > cfg->log_res ? wqe_log - cfg->log_res : 0))
 				      << cfg->log_pkts_per_res;
 		unsigned n = hd_per_wqe * nwqe, lg = 0;
 		size_t hbytes;
