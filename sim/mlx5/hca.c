@@ -374,6 +374,8 @@ static int init_hca(struct msim *m, struct msim_cmd *c)
 				 "boot and init pages not given");
 	m->state = MS_INIT;
 	m->admin_up = true;
+	if (m->fatal_after_ms)
+		m->fatal_due_ns = msim_timer_ns() + (uint64_t)m->fatal_after_ms * 1000000;
 	return 0;
 }
 

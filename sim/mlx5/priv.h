@@ -242,6 +242,9 @@ struct msim {
 	uint8_t mac[6];
 	uint16_t device_id;
 	uint16_t fw_major, fw_minor, fw_sub;
+	uint32_t fatal_after_ms;	/* option: fatal this long after INIT_HCA, 0: never */
+	uint8_t fatal_synd;
+	uint64_t fatal_due_ns;		/* 0: not armed */
 	/* BAR0 */
 	uint8_t *bar0;			/* mapped UAR pages (server memory); page 0 unused */
 	uint64_t touched_ns;		/* first BAR0 access since reset, 0: none */

@@ -47,7 +47,7 @@ fi
 out=$("$BIN" --list-models 2>&1)
 check "--list-models lists mlx5 (15b3:101d, 15b3:1021)" grep -q "^mlx5.*15b3:101d.*15b3:1021" <<<"$out"
 check "--list-models shows the mlx5 options" \
-	bash -c 'for o in mac= device=; do grep -q "  $o" <<<"$1" || exit 1; done' _ "$out"
+	bash -c 'for o in mac= device= fatal_after_ms= fatal_synd=; do grep -q "  $o" <<<"$1" || exit 1; done' _ "$out"
 
 usage_fails() {
 	local want=$1 err rc
@@ -58,6 +58,7 @@ usage_fails() {
 check "device=cx9: exit 2, names the choices" usage_fails "cx6dx or cx7" --dir "$tmp" --dev c=mlx5,device=cx9
 check "a multicast mac=: exit 2" usage_fails "unicast" --dir "$tmp" --dev c=mlx5,mac=01:00:00:00:00:01
 check "an unknown option: exit 2" usage_fails "no option 'speed'" --dir "$tmp" --dev c=mlx5,speed=1
+check "fatal_synd=0: exit 2, names the range" usage_fails "fatal_synd=0" --dir "$tmp" --dev c=mlx5,fatal_synd=0
 
 # start ARGS...: a zn-nicsim with the given devices and wires
 start() {
