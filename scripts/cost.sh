@@ -62,7 +62,7 @@ cg() {
 			touch "$tmp/failed"
 			exit 1
 		fi
-		python3 scripts/cost_cg.py sum "$tmp/$name.cg" $fns >"$tmp/$name.sum" ||
+		python3 scripts/cost_cg.py sum --bin "$1" "$tmp/$name.cg" $fns >"$tmp/$name.sum" ||
 			touch "$tmp/failed"
 		rm -f "$tmp/$name.cg"
 	) &

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The arithmetic of scripts/cost.sh.
 
-  cost_cg.py sum CALLGRIND_OUT FUNCTION...
+  cost_cg.py sum [--bin PROGRAM] CALLGRIND_OUT FUNCTION...
       One callgrind file summed per FUNCTION (matched up to a dot or an @,
       so that GCC clones such as f.constprop.0 match), as one JSON object:
       {FUNCTION: {calls, ir, layers, sys, clock, alloc}, "_collected": N}.
@@ -11,10 +11,17 @@
       FUNCTION on its call chain, exactly, and so do call counts and system
       calls, which callgrind keeps whether collection is on or not.
         ir      instructions collected (only inside --toggle-collect ones)
-        layers  ir by the layer of the function that executed them (its
-                source file): driver (drivers/, core/port/), net
-                (core/net/), sock (core/sock/, core/zcrx/), ring
-                (core/uring/), other (the harness, libc, core/mem, ...)
+        layers  ir by layer, by the source file of each line executed
+                (a function's own lines: the file PROGRAM's symbol table
+                names for it; callgrind's file markers say only where
+                inlined code comes from):
+                driver (drivers/, core/port/), net (core/net/), sock
+                (core/sock/, core/zcrx/), ring (core/uring/ and its
+                liburing face include/compat/), app (apps/, tests/); code of
+                no layer (libc, base/, core/mem, core/debug, public
+                headers' inline functions) counts for the function it is
+                inlined in, else for the nearest caller that has a layer,
+                else for the app
         sys     calls into libc's system call entry points (the functions
                 of its sysdeps/unix/ sources: getpid, process_vm_readv,
                 syscall, write, nanosleep, ...; one inside another counts
@@ -41,8 +48,9 @@ ALLOC = {"malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign"
 LAYERS = [("driver", re.compile(r"(^|/)(drivers|core/port)/")),
           ("net", re.compile(r"(^|/)core/net/")),
           ("sock", re.compile(r"(^|/)core/(sock|zcrx)/")),
-          ("ring", re.compile(r"(^|/)core/uring/"))]
-LAYER_NAMES = [n for n, _ in LAYERS] + ["other"]
+          ("ring", re.compile(r"(^|/)(core/uring|include/compat)/")),
+          ("app", re.compile(r"(^|/)(apps|tests)/"))]
+LAYER_NAMES = [n for n, _ in LAYERS]
 FIELDS = ["ir", "sys", "clock", "alloc"]
 
 
@@ -54,7 +62,7 @@ def layer(path):
     for name, rx in LAYERS:
         if rx.search(path):
             return name
-    return "other"
+    return None
 
 
 def zero():
@@ -72,13 +80,31 @@ def chain(ctx, root):
     return " > ".join(reversed(parts))
 
 
-def cmd_sum(path, wanted):
+def defined_in(program):
+    """{function: source file} from the program's symbol table (nm -l)."""
+    import subprocess
+    out = subprocess.run(["nm", "-l", "--defined-only", program], capture_output=True,
+                         text=True, check=True).stdout
+    where = {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 2 and len(parts[0].split()) == 3:
+            where.setdefault(base(parts[0].split()[2]), parts[1].rsplit(":", 1)[0])
+    return where
+
+
+def cmd_sum(path, wanted, program):
     names = {}          # callgrind's name compression: (kind, id) -> name
     events = []
     acc = {w: zero() for w in wanted}
     collected = 0
-    fl = fn = cfn = ""
-    fn_layer, fn_root = "other", None
+    own = defined_in(program) if program else {}
+    last = fn = cfn = ""  # last: the file callgrind named last
+    cur = None          # the file of the cost lines that follow (None: fn's own)
+    fn_root = None
+    last_at_fn = ""
+    home = {}           # function -> its layer (None: has none of its own)
+    raw = {}            # (root, function context, layer or None) -> ir
     in_call = None      # (callee, calls): the next cost line is that call's
     files = {}          # function -> its source file
     arcs = []           # (root, caller context, callee, calls) inside a FUNCTION
@@ -121,21 +147,29 @@ def cmd_sum(path, wanted):
                 collected += ir
                 if not fn_root:
                     continue
-                a = acc[fn_root]
-                a["ir"] += ir
-                a["layers"][fn_layer] += ir
+                acc[fn_root]["ir"] += ir
+                lay = layer(cur or own.get(base(fn), last_at_fn))
+                if lay and not home.get(base(fn)):
+                    home[base(fn)] = lay
+                k = (fn_root, fn, lay)
+                raw[k] = raw.get(k, 0) + ir
                 continue
             key, _, value = line.partition("=")
             if key == "fl":
-                fl = resolve("fl", value)
-            elif key in ("fi", "fe", "cfl", "cfi"):
+                last = resolve("fl", value)
+            elif key in ("fi", "fe"):
+                last = cur = resolve("fl", value)
+            elif key in ("cfl", "cfi"):
                 resolve("fl", value)
             elif key in ("ob", "cob"):
                 resolve("ob", value)
             elif key == "fn":
                 fn = resolve("fn", value)
-                fn_layer, fn_root = layer(fl), root_of(fn)
-                files[base(fn)] = fl
+                fn_root = root_of(fn)
+                last_at_fn, cur = last, None
+                files[base(fn)] = own.get(base(fn), last)
+                if layer(files[base(fn)]):
+                    home[base(fn)] = layer(files[base(fn)])
             elif key == "cfn":
                 cfn = resolve("fn", value)
             elif key == "calls":
@@ -143,6 +177,14 @@ def cmd_sum(path, wanted):
     def is_sys(f):
         return SYSCALL_SRC.search(files.get(f, "")) is not None
 
+    def owner(ctx):
+        for part in ctx.split("'"):
+            if home.get(base(part)):
+                return home[base(part)]
+        return "app"
+
+    for (root, ctx, lay), ir in raw.items():
+        acc[root]["layers"][lay or owner(ctx)] += ir
     for root, caller, callee, calls in arcs:
         cb = base(caller)
         if callee in ALLOC and cb not in ALLOC:
@@ -198,12 +240,13 @@ def cmd_table(rows_path, out_path):
             rows.append(row)
     print("instructions per operation (callgrind, exact; waiting excluded), by layer:")
     print("  driver = drivers/ + core/port/, net = core/net/, sock = core/sock/ + core/zcrx/,")
-    print("  ring = core/uring/, other = the application's own code, libc, core/mem, core/debug")
+    print("  ring = core/uring/ + include/compat/ (liburing's inline helpers), app = the")
+    print("  application's own code; libc, base/, core/mem, core/debug count for their caller's layer")
     print("  sys: system calls per op (calls into libc's system call entry points; clock_gettime")
     print("  apart, a vDSO call natively); alloc: malloc/calloc/realloc/free calls per op; both")
     print("  counted exactly inside the measured functions")
     hdr = "%-46s %8s %7s %7s %7s %7s %7s %-11s %5s %5s  %s"
-    print(hdr % ("operation", "instr", "driver", "net", "sock", "ring", "other", "target",
+    print(hdr % ("operation", "instr", "driver", "net", "sock", "ring", "app", "target",
                  "sys", "alloc", "clock/op"))
     for row in rows:
         L = row["layers"]
@@ -211,7 +254,7 @@ def cmd_table(rows_path, out_path):
             "<=%d %s" % (row["target"], "met" if row["met"] else "NOT")
         print("%-46s %8.1f %7.1f %7.1f %7.1f %7.1f %7.1f %-11s %5g %5g  %g" % (
             row["operation"], row["instructions"], L["driver"], L["net"], L["sock"],
-            L["ring"], L["other"], target, row["sys_per_op"], row["alloc_per_op"],
+            L["ring"], L["app"], target, row["sys_per_op"], row["alloc_per_op"],
             row["clock_per_op"]))
         if row["note"]:
             print("    " + row["note"])
@@ -223,8 +266,10 @@ def cmd_table(rows_path, out_path):
 
 
 def main():
-    if len(sys.argv) >= 4 and sys.argv[1] == "sum":
-        print(json.dumps(cmd_sum(sys.argv[2], set(sys.argv[3:]))))
+    if len(sys.argv) >= 6 and sys.argv[1:3] == ["sum", "--bin"]:
+        print(json.dumps(cmd_sum(sys.argv[4], set(sys.argv[5:]), sys.argv[3])))
+    elif len(sys.argv) >= 4 and sys.argv[1] == "sum":
+        print(json.dumps(cmd_sum(sys.argv[2], set(sys.argv[3:]), None)))
     elif len(sys.argv) == 4 and sys.argv[1] == "table":
         cmd_table(sys.argv[2], sys.argv[3])
     else:
