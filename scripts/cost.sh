@@ -38,7 +38,7 @@ if [ "${1:-}" = --quick ]; then
 fi
 
 command -v valgrind >/dev/null || ZN_DEPS_EXTRA=valgrind scripts/deps.sh
-make --no-print-directory -j2 "$BUILD/bin/zn-fwd" "$BUILD/tests/net_rx_cost" \
+make --no-print-directory -j2 BUILD="$BUILD" "$BUILD/bin/zn-fwd" "$BUILD/tests/net_rx_cost" \
 	"$BUILD/tests/cost_ops" >/dev/null
 mkdir -p "$OUT"
 tmp=$(mktemp -d /tmp/zn-cost.XXXXXX)
