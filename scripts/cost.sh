@@ -26,12 +26,12 @@
 #
 #   scripts/cost.sh [--quick]      (--quick: fewer rounds, for make test)
 # Environment: BUILD (default build), OUT (default $BUILD/bench), JOBS
-# (callgrind runs at once, default 2).
+# (callgrind runs at once, default 4: they mostly wait for the model).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 OUT=${OUT:-$BUILD/bench}
-JOBS=${JOBS:-2}
+JOBS=${JOBS:-4}
 FRAMES=2048 ROUNDS=16 R1=8 R2=24
 if [ "${1:-}" = --quick ]; then
 	FRAMES=512 ROUNDS=4 R1=2 R2=6
