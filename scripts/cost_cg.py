@@ -174,6 +174,7 @@ def cmd_sum(path, wanted, program):
                 cfn = resolve("fn", value)
             elif key == "calls":
                 in_call = (cfn, int(value.split()[0]))
+
     def is_sys(f):
         return SYSCALL_SRC.search(files.get(f, "")) is not None
 
