@@ -5,9 +5,13 @@
 #   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
 #   make run           the main job (on zn-nicsim when no NIC is bound)
+#   make cost          instructions per operation of each hot path (callgrind,
+#                      exact), by layer, with the system and allocator calls
+#                      made on the way; the table and build/bench/cost.json
 #   make fuzz          libFuzzer targets (clang)
 #   make test-vfio     core/bus against real kernel VFIO in QEMU guests (also run by make test)
 #   make install PREFIX=/usr/local [DESTDIR=...]
+#   make help          this text
 #
 # Sources are found by layout, so adding a file needs no Makefile change:
 #   core/** drivers/**   -> libzcnic          sim/**        -> libznsim
@@ -64,7 +68,7 @@ BENCH_KERN_OBJS := $(call obj,$(wildcard apps/zn-bench/kern_*.c))
 $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
 
-.PHONY: all deps test test-vfio run fuzz install clean tests
+.PHONY: all deps test test-vfio run cost fuzz install clean tests help
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -111,6 +115,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/progs/%.o $(TSUP_OBJS) $(LIBA) $(SIMA)
 deps:
 	@scripts/deps.sh
 
+help:
+	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile
+
 test: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) SAN=$(SAN) scripts/run-tests.sh
@@ -121,6 +128,14 @@ test-vfio: deps
 run: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) scripts/run.sh
+
+# valgrind does not run ASan builds: the counts are the plain build's.
+cost: deps
+ifeq ($(SAN),1)
+	@echo "make cost counts the plain build (valgrind does not run ASan builds): run it without SAN=1"; exit 2
+else
+	@BUILD=$(BUILD) scripts/cost.sh
+endif
 
 # libFuzzer: its own build dir, everything compiled by clang with coverage.
 FUZZ_BUILD := build-fuzz
