@@ -31,6 +31,7 @@
 #define ZN_ARP_LEN		28	/* Ethernet/IPv4 ARP packet */
 #define ZN_UDP_HDRS		(ZN_ETH_HLEN + ZN_IPV4_HLEN + ZN_UDP_HLEN)	/* 42 */
 #define ZN_IPPROTO_ICMP		1
+#define ZN_IPPROTO_TCP		6
 #define ZN_IPPROTO_UDP		17
 #define ZN_IPV4_DF		0x4000
 #define ZN_IPV4_MF		0x2000
