@@ -321,7 +321,7 @@ static uint16_t bswap16(uint16_t v)
 	return __builtin_bswap16(v);
 }
 
-int zn_tcp_connect(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *dst,
+int zn_tcp_conn_open(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *dst,
 		   const struct zn_tcp_cb *cb, struct zn_tcp_conn **out)
 {
 	struct zn_tcp_conn *c;
@@ -367,7 +367,7 @@ int zn_tcp_connect(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *dst,
 	return 0;
 }
 
-int zn_tcp_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const struct zn_tcp_cb *cb,
+int zn_tcp_conn_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const struct zn_tcp_cb *cb,
 		  struct zn_tcp_conn **out)
 {
 	struct zn_tcp_conn *c;
@@ -390,7 +390,7 @@ int zn_tcp_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const struc
 	return 0;
 }
 
-int zn_tcp_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct zn_tcp_conn **out)
+int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct zn_tcp_conn **out)
 {
 	struct zn_tcp_conn *c;
 
@@ -518,7 +518,7 @@ bool zn_tcp_eof(const struct zn_tcp_conn *c)
 	return c->rxq_head == c->rxq_tail && (c->fin_rcvd || c->err);
 }
 
-int zn_tcp_shutdown(struct zn_tcp_conn *c)
+int zn_tcp_conn_shutdown(struct zn_tcp_conn *c)
 {
 	switch (c->state) {
 	case ZN_TCP_SYN_SENT:
@@ -569,7 +569,7 @@ void zn_tcp_close(struct zn_tcp_conn *c, bool abort)
 		zn_tcp_done(c, 0);
 		return;
 	}
-	zn_tcp_shutdown(c);
+	zn_tcp_conn_shutdown(c);
 }
 
 int zn_tcp_error(const struct zn_tcp_conn *c)
@@ -597,6 +597,14 @@ void zn_tcp_set_nodelay(struct zn_tcp_conn *c, bool on)
 	c->nodelay = on;
 	if (on)
 		zn_tcp_output(c);
+}
+
+void zn_tcp_set_cb(struct zn_tcp_conn *c, const struct zn_tcp_cb *cb)
+{
+	if (cb)
+		c->cb = *cb;
+	else
+		memset(&c->cb, 0, sizeof(c->cb));
 }
 
 void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn_addr4 *remote)

@@ -195,13 +195,13 @@ uint64_t zn_tcp_next_timer(const struct zn_tcp *t);
 
 /* Active open from lport (network order; 0 = an ephemeral port) to dst.
  * 0 and *out (SYN sent), or -EADDRINUSE, -EINVAL, -ENOMEM. */
-int zn_tcp_connect(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *dst,
+int zn_tcp_conn_open(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *dst,
 		   const struct zn_tcp_cb *cb, struct zn_tcp_conn **out);
 /* Passive open on port (network order): -EADDRINUSE, -EINVAL, -ENOMEM. */
-int zn_tcp_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const struct zn_tcp_cb *cb,
+int zn_tcp_conn_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const struct zn_tcp_cb *cb,
 		  struct zn_tcp_conn **out);
 /* A connection that completed its handshake: 0, or -EAGAIN (none yet). */
-int zn_tcp_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct zn_tcp_conn **out);
+int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct zn_tcp_conn **out);
 
 /*
  * Queue nseg segments (IOVA mapped to the device, VA for the checksum) to
@@ -219,7 +219,7 @@ void zn_tcp_rx_release(struct zn_tcp_conn *c, const struct zn_udp_rx *d);
 uint32_t zn_tcp_rx_bytes(const struct zn_tcp_conn *c);	/* queued in order */
 bool zn_tcp_eof(const struct zn_tcp_conn *c);
 /* No more sends: FIN after the queued data. 0 or -ENOTCONN. */
-int zn_tcp_shutdown(struct zn_tcp_conn *c);
+int zn_tcp_conn_shutdown(struct zn_tcp_conn *c);
 /* Orderly close (FIN) or, with unread data or abort set, RST. The handle
  * is gone; the engine finishes the connection (FIN_WAIT, TIME_WAIT). */
 void zn_tcp_close(struct zn_tcp_conn *c, bool abort);
@@ -227,6 +227,8 @@ int zn_tcp_error(const struct zn_tcp_conn *c);
 enum zn_tcp_state zn_tcp_state(const struct zn_tcp_conn *c);
 const char *zn_tcp_state_name(unsigned s);
 void zn_tcp_set_nodelay(struct zn_tcp_conn *c, bool on);
+/* Replace the owner's callbacks (NULL: none). */
+void zn_tcp_set_cb(struct zn_tcp_conn *c, const struct zn_tcp_cb *cb);
 void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn_addr4 *remote);
 
 #endif

@@ -214,9 +214,11 @@ static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send
 		} else if (zn_netdev_iova(dev, v[i].iov_base, v[i].iov_len, &iova)) {
 			return 0;
 		}
-		/* no VA: core/net does not read the payload (UDP checksum 0) */
+		/* UDP: no VA, core/net does not read the payload (checksum 0);
+		 * TCP must have its checksum: computed from the VA until the
+		 * device fills it in (no TX checksum offload yet) */
 		sl->seg[k].iova = iova;
-		sl->seg[k].va = NULL;
+		sl->seg[k].va = tx->s->proto->stream ? v[i].iov_base : NULL;
 		sl->seg[k].len = (uint32_t)v[i].iov_len;
 		k++;
 	}
@@ -541,7 +543,8 @@ static struct tx_state *tx_get(struct zn_sock *s)
 	c = zn_netdev_conf(s->dev);
 	tx->s = s;
 	tx->ring = s->ring;
-	tx->mtu_payload = c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
+	/* a stream's send is cut into segments below: no message limit */
+	tx->mtu_payload = s->proto->stream ? UINT32_MAX : c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
 	for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
 		tx->slot[i].next_free = (uint16_t)(i + 1);
 	tx->nfree = ZN_SOCK_SEND_MAX;

@@ -47,11 +47,11 @@ static uint32_t open_conn(struct tt *x, struct zn_tcp_conn **l, struct zn_tcp_co
 	struct tt_opts o = { .mss = 1460, .ws = -1 };
 	uint32_t iss;
 
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, l), 0);
 	tt_inject_opts(x, ZN_TCP_SYN, PSEQ, 0, peer_wnd, 0, 0, 1, &o);
 	iss = tt_pop(x)->h.seq;
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, peer_wnd, 0, 0);
-	assert_int_equal(zn_tcp_accept(*l, &cb, c), 0);
+	assert_int_equal(zn_tcp_conn_accept(*l, &cb, c), 0);
 	expect_none(x);
 	return iss;
 }
@@ -388,7 +388,7 @@ static void test_rto_from_timestamps(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
 	tt_inject_opts(x, ZN_TCP_SYN, PSEQ, 0, 65535, 0, 0, 1, &o);
 	s = tt_pop(x);
 	iss = s->h.seq;
@@ -396,7 +396,7 @@ static void test_rto_from_timestamps(void **state)
 	o.tsecr = s->h.tsval;
 	o.tsval = 2;
 	tt_inject_opts(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0, 1, &o);
-	assert_int_equal(zn_tcp_accept(l, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), 0);
 	/* RTO = SRTT + 4 RTTVAR = 300 + 4 x 150 = 900 ms */
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
 	s = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 500);

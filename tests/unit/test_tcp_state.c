@@ -46,13 +46,13 @@ static uint32_t open_passive(struct tt *x, struct zn_tcp_conn **l, struct zn_tcp
 	struct tt_seg *s;
 	uint32_t iss;
 
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, l), 0);
 	tt_inject(x, ZN_TCP_SYN, PSEQ, 0, 65535, 0, 0);
 	s = tt_pop(x);
 	assert_non_null(s);
 	iss = s->h.seq;
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
-	assert_int_equal(zn_tcp_accept(*l, &cb, c), 0);
+	assert_int_equal(zn_tcp_conn_accept(*l, &cb, c), 0);
 	assert_int_equal(zn_tcp_state(*c), ZN_TCP_ESTABLISHED);
 	expect_none(x);
 	return iss;
@@ -67,8 +67,8 @@ static void test_passive_open(void **state)
 	struct tt_seg *s;
 
 	(void)state;
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, &c), -EADDRINUSE);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, &c), -EADDRINUSE);
 	tt_inject_opts(x, ZN_TCP_SYN, PSEQ, 0, 29200, 0, 0, 1, &o);
 	s = tt_pop(x);
 	assert_non_null(s);
@@ -83,14 +83,14 @@ static void test_passive_open(void **state)
 	assert_false(s->h.sack_ok);		/* not offered until SACK is generated */
 	assert_int_equal(s->h.wnd, 65535);	/* a SYN's window is not scaled */
 	/* the handshake is not complete: nothing to accept */
-	assert_int_equal(zn_tcp_accept(l, &cb, &c), -EAGAIN);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), -EAGAIN);
 	assert_false(x->events & ZN_TCP_EV_ACCEPT);
 	o = (struct tt_opts){ .ws = -1, .ts = true, .tsval = 556, .tsecr = s->h.tsval };
 	tt_inject_opts(x, ZN_TCP_ACK, PSEQ + 1, s->h.seq + 1, 229, 0, 0, 1, &o);
 	assert_true(x->events & ZN_TCP_EV_ACCEPT);
-	assert_int_equal(zn_tcp_accept(l, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), 0);
 	assert_int_equal(zn_tcp_state(c), ZN_TCP_ESTABLISHED);
-	assert_int_equal(zn_tcp_accept(l, &cb, &c), -EAGAIN);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), -EAGAIN);
 	expect_none(x);
 	tt_free(x);
 }
@@ -105,7 +105,7 @@ static void test_active_open(void **state)
 	struct tt_seg *s;
 
 	(void)state;
-	assert_int_equal(zn_tcp_connect(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_open(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
 	assert_int_equal(zn_tcp_state(c), ZN_TCP_SYN_SENT);
 	s = tt_pop(x);
 	assert_non_null(s);
@@ -133,7 +133,7 @@ static void test_connect_refused_and_bad_ack(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_int_equal(zn_tcp_connect(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_open(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
 	iss = tt_pop(x)->h.seq;
 	/* an ACK for something we never sent: RST <SEQ=SEG.ACK>, still SYN-SENT */
 	tt_inject(x, ZN_TCP_SYN | ZN_TCP_ACK, PSEQ, iss + 7, 1000, 0, 0);
@@ -163,7 +163,7 @@ static void test_simultaneous_open(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_int_equal(zn_tcp_connect(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_open(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
 	iss = tt_pop(x)->h.seq;
 	/* the peer's SYN crosses ours: SYN-RECEIVED, our SYN again with an ACK */
 	tt_inject(x, ZN_TCP_SYN, PSEQ, 0, 8000, 0, 0);
@@ -242,12 +242,12 @@ static void test_rst_syn_rcvd(void **state)
 	struct zn_tcp_conn *l, *c;
 
 	(void)state;
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
 	tt_inject(x, ZN_TCP_SYN, PSEQ, 0, 65535, 0, 0);
 	assert_non_null(tt_pop(x));
 	tt_inject(x, ZN_TCP_RST, PSEQ + 1, 0, 0, 0, 0);
 	expect_none(x);
-	assert_int_equal(zn_tcp_accept(l, &cb, &c), -EAGAIN);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), -EAGAIN);
 	/* the child is gone: its ACK now finds the listener, which resets it */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, 5, 65535, 0, 0);
 	expect(x, ZN_TCP_RST, 5, 0);
@@ -264,7 +264,7 @@ static void test_rst_fin_wait_and_close_wait(void **state)
 
 	(void)state;
 	iss = open_passive(x, &l, &c);
-	assert_int_equal(zn_tcp_shutdown(c), 0);
+	assert_int_equal(zn_tcp_conn_shutdown(c), 0);
 	expect(x, ZN_TCP_FIN | ZN_TCP_ACK, iss + 1, PSEQ + 1);
 	assert_int_equal(zn_tcp_state(c), ZN_TCP_FIN_WAIT_1);
 	tt_inject(x, ZN_TCP_RST, PSEQ + 1, 0, 0, 0, 0);
@@ -276,7 +276,7 @@ static void test_rst_fin_wait_and_close_wait(void **state)
 	tt_inject(x, ZN_TCP_SYN, PSEQ + 5000, 0, 65535, 0, 0);
 	iss = tt_pop(x)->h.seq;
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 5001, iss + 1, 65535, 0, 0);
-	assert_int_equal(zn_tcp_accept(l, NULL, &c), 0);
+	assert_int_equal(zn_tcp_conn_accept(l, NULL, &c), 0);
 	tt_inject(x, ZN_TCP_FIN | ZN_TCP_ACK, PSEQ + 5001, iss + 1, 65535, 0, 0);
 	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 5002);
 	assert_int_equal(zn_tcp_state(c), ZN_TCP_CLOSE_WAIT);
@@ -327,14 +327,14 @@ static void test_paws(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
 	tt_inject_opts(x, ZN_TCP_SYN, PSEQ, 0, 65535, 0, 0, 1, &o);
 	s = tt_pop(x);
 	iss = s->h.seq;
 	o.tsval = 1001;
 	o.tsecr = s->h.tsval;
 	tt_inject_opts(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0, 1, &o);
-	assert_int_equal(zn_tcp_accept(l, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), 0);
 	/* an older timestamp: dropped with an ACK, data not taken */
 	o.tsval = 900;
 	tt_inject_opts(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 100, 0, 1, &o);
@@ -393,7 +393,7 @@ static void test_simultaneous_close(void **state)
 
 	(void)state;
 	iss = open_passive(x, &l, &c);
-	assert_int_equal(zn_tcp_shutdown(c), 0);
+	assert_int_equal(zn_tcp_conn_shutdown(c), 0);
 	expect(x, ZN_TCP_FIN | ZN_TCP_ACK, iss + 1, PSEQ + 1);
 	/* the peer's FIN crosses ours: CLOSING, then TIME-WAIT on its ACK */
 	tt_inject(x, ZN_TCP_FIN | ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
@@ -421,7 +421,7 @@ static void test_passive_close_last_ack(void **state)
 	tt_inject(x, ZN_TCP_FIN | ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
 	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 2);
 	assert_true(zn_tcp_eof(c));
-	assert_int_equal(zn_tcp_shutdown(c), 0);
+	assert_int_equal(zn_tcp_conn_shutdown(c), 0);
 	assert_int_equal(zn_tcp_state(c), ZN_TCP_LAST_ACK);
 	expect(x, ZN_TCP_FIN | ZN_TCP_ACK, iss + 1, PSEQ + 2);
 	assert_int_equal(zn_tcp_send(c, &(struct zn_net_seg){ .va = "x", .len = 1 }, 1, 1),
@@ -449,7 +449,7 @@ static void test_isn_and_ephemeral_ports(void **state)
 	for (int i = 0; i < 3; i++) {
 		struct tt_seg *s;
 
-		assert_int_equal(zn_tcp_connect(x->t, 0, &dst, &cb, &c[i]), 0);
+		assert_int_equal(zn_tcp_conn_open(x->t, 0, &dst, &cb, &c[i]), 0);
 		s = tt_pop(x);
 		assert_non_null(s);
 		isn[i] = s->h.seq;
@@ -464,9 +464,9 @@ static void test_isn_and_ephemeral_ports(void **state)
 	assert_int_not_equal(isn[1] - isn[0], 1);
 	/* the same 4-tuple later: the ISN moved with the 4 µs clock */
 	zn_tcp_close(c[0], false);
-	assert_int_equal(zn_tcp_connect(x->t, loc[0].port, &dst, &cb, &c[0]), 0);
+	assert_int_equal(zn_tcp_conn_open(x->t, loc[0].port, &dst, &cb, &c[0]), 0);
 	assert_int_equal(tt_pop(x)->h.seq - isn[0], 3);
-	assert_int_equal(zn_tcp_connect(x->t, loc[0].port, &dst, &cb, &c[1]), -EADDRINUSE);
+	assert_int_equal(zn_tcp_conn_open(x->t, loc[0].port, &dst, &cb, &c[1]), -EADDRINUSE);
 	tt_free(x);
 }
 
@@ -484,7 +484,7 @@ static void test_syn_retries_timeout(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_int_equal(zn_tcp_connect(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
+	assert_int_equal(zn_tcp_conn_open(x->t, htons(TT_US_PORT), &dst, &cb, &c), 0);
 	iss = tt_pop(x)->h.seq;
 	tt_tick(x, 999999999);
 	expect_none(x);
@@ -511,7 +511,7 @@ static void test_backlog(void **state)
 	uint32_t hl, iss;
 
 	(void)state;
-	assert_int_equal(zn_tcp_listen(x->t, htons(TT_US_PORT), 1, &cb, &l), 0);
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 1, &cb, &l), 0);
 	tt_inject(x, ZN_TCP_SYN, PSEQ, 0, 65535, 0, 0);
 	iss = tt_pop(x)->h.seq;
 	/* a SYN from another port while the first is still an embryo: dropped */
