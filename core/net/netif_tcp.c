@@ -101,6 +101,10 @@ int zn_netif_tcp_init(struct zn_netif *nif)
 		.clock_ns = tcp_clock,
 		.ctx = nif,
 		.mss = nif->mtu - ZN_IPV4_HLEN - ZN_TCP_HLEN,
+		/* what the RX queues can hold while the application is slow
+		 * (a 1024-entry ring of MTU frames): a larger window only
+		 * makes the NIC drop */
+		.rcv_buf = 1u << 20,
 	};
 
 	return zn_tcp_create(&env, &nif->tcp);

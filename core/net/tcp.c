@@ -358,7 +358,7 @@ int zn_tcp_conn_open(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *ds
 	c->snd_una = c->snd_nxt = c->snd_max = c->recover = c->iss;
 	c->snd_end = c->iss + 1;
 	/* offer everything; what the SYN-ACK carries decides */
-	c->ws_ok = c->ts_ok = true;
+	c->ws_ok = c->ts_ok = c->sack_ok = true;
 	c->state = ZN_TCP_SYN_SENT;
 	zn_tcp_hash_add(c);
 	c->cc->init(c);

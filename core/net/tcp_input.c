@@ -50,7 +50,9 @@ static void syn_options(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 		/* the option takes 12 bytes of every segment (RFC 7323 2.2) */
 		c->mss -= 12;
 	}
-	c->sack_ok = false;	/* SACK blocks are not generated yet */
+	/* we report holes with SACK blocks; the peer's blocks are not used
+	 * yet (NewReno recovery) */
+	c->sack_ok = c->sack_ok && h->sack_ok;
 	c->irs = h->seq;
 	c->rcv_nxt = h->seq + 1;
 	c->rcv_adv = c->rcv_nxt;
@@ -83,7 +85,7 @@ static void listen_input(struct zn_tcp_conn *l, uint32_t src, uint32_t dst,
 	c->lport = l->lport;
 	c->rip = src;
 	c->rport = bswap16(h->sport);
-	c->ws_ok = c->ts_ok = true;
+	c->ws_ok = c->ts_ok = c->sack_ok = true;
 	syn_options(c, h);
 	c->iss = zn_tcp_isn(t, c->lip, c->lport, c->rip, c->rport);
 	c->snd_una = c->snd_nxt = c->snd_max = c->recover = c->iss;

@@ -125,6 +125,7 @@ bool zn_tcp_ooo_add(struct zn_tcp_conn *c, uint32_t seq, struct zn_udp_rx *d)
 	c->ooo[i].d.hdr_len = 0;
 	c->nooo++;
 	c->ooo_bytes += d->len;
+	c->ooo_last = seq;
 	t->st.rx_ooo++;
 	return true;
 }

@@ -151,6 +151,67 @@ bool zn_tcp_csum_ok(const struct zn_frame *f, uint32_t off, uint32_t seg_len, ui
 	return zn_csum_fold(s) == 0xffff;
 }
 
+/*
+ * SACK blocks (RFC 2018 4) of the out-of-order queue: runs of adjacent
+ * entries merged, the run holding the newest arrival first, then the
+ * others from the lowest, as many as fit after the options before them.
+ */
+static uint32_t write_sack(const struct zn_tcp_conn *c, uint8_t *h, uint32_t n)
+{
+	uint32_t room = (ZN_TCP_MAX_HLEN - n - 4) / 8, nb = 0, first = UINT32_MAX;
+	uint32_t l[ZN_TCP_MAX_SACK], r[ZN_TCP_MAX_SACK];
+	uint32_t i = 0, runs = 0;
+
+	if (room > ZN_TCP_MAX_SACK)
+		room = ZN_TCP_MAX_SACK;
+	if (!room)
+		return n;
+	/* the newest arrival's run */
+	while (i < c->nooo) {
+		uint32_t a = c->ooo[i].seq, b = a + c->ooo[i].d.len;
+		bool newest = false;
+
+		for (; i < c->nooo && seq_le(c->ooo[i].seq, b); i++) {
+			if (seq_gt(c->ooo[i].seq + c->ooo[i].d.len, b))
+				b = c->ooo[i].seq + c->ooo[i].d.len;
+			newest |= c->ooo[i].seq == c->ooo_last;
+		}
+		if (newest && first == UINT32_MAX) {
+			first = runs;
+			l[nb] = a;
+			r[nb] = b;
+			nb++;
+		}
+		runs++;
+	}
+	/* then the others, in order */
+	i = 0;
+	for (uint32_t run = 0; i < c->nooo && nb < room; run++) {
+		uint32_t a = c->ooo[i].seq, b = a + c->ooo[i].d.len;
+
+		for (; i < c->nooo && seq_le(c->ooo[i].seq, b); i++)
+			if (seq_gt(c->ooo[i].seq + c->ooo[i].d.len, b))
+				b = c->ooo[i].seq + c->ooo[i].d.len;
+		if (run == first)
+			continue;
+		l[nb] = a;
+		r[nb] = b;
+		nb++;
+	}
+	if (!nb)
+		return n;
+	h[n++] = OPT_NOP;
+	h[n++] = OPT_NOP;
+	h[n++] = OPT_SACK;
+	h[n++] = (uint8_t)(2 + 8 * nb);
+	for (uint32_t k = 0; k < nb; k++) {
+		wr32(h + n, l[k]);
+		wr32(h + n + 4, r[k]);
+		n += 8;
+	}
+	return n;
+}
+
 uint32_t zn_tcp_write_hdr(const struct zn_tcp_conn *c, uint8_t *h, uint32_t seq, uint32_t ack,
 			  uint8_t flags, uint16_t wnd, bool syn_opts, bool ts, uint32_t tsval)
 {
@@ -194,6 +255,8 @@ uint32_t zn_tcp_write_hdr(const struct zn_tcp_conn *c, uint8_t *h, uint32_t seq,
 		wr32(h + n + 4, c->ts_recent);
 		n += 8;
 	}
+	if (c->sack_ok && c->nooo && !syn_opts && (flags & ZN_TCP_ACK))
+		n = write_sack(c, h, n);
 	h[12] = (uint8_t)((n / 4) << 4);
 	return n;
 }

@@ -99,8 +99,10 @@ static int emit(struct zn_tcp *t, struct zn_tcp_out *o, uint8_t *h)
 	o->hdr = h;
 	csum_fill(o, h);
 	rc = t->env.output(t->env.ctx, o);
-	if (rc < 0)
+	if (rc < 0) {
 		t->st.out_fail++;
+		return rc;
+	}
 	t->st.tx_segs++;
 	if (o->len) {
 		t->st.tx_data_segs++;
@@ -109,7 +111,9 @@ static int emit(struct zn_tcp *t, struct zn_tcp_out *o, uint8_t *h)
 	return rc;
 }
 
-/* One segment of c: [seq, seq + len) of the chunks, with flags. */
+/* One segment of c: [seq, seq + len) of the chunks, with flags. The
+ * payload bytes it took, or < 0 when the output refused it (no TX slot:
+ * the caller retries on the next poll). */
 static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t flags)
 {
 	uint8_t h[ZN_TCP_MAX_HLEN];
@@ -126,10 +130,13 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 		flags |= ZN_TCP_PSH;
 	o.hlen = zn_tcp_write_hdr(c, h, seq, (flags & ZN_TCP_ACK) ? c->rcv_nxt : 0, flags, wnd,
 				  syn, c->ts_ok, zn_tcp_tsval(c->t));
+	if (emit(c->t, &o, h) < 0) {
+		c->out_blocked = true;
+		return -EAGAIN;
+	}
 	c->delack_at = 0;
 	c->unacked_segs = 0;
 	c->ack_now = false;
-	emit(c->t, &o, h);
 	return (int)len;
 }
 
@@ -158,7 +165,9 @@ static bool fin_pending(const struct zn_tcp_conn *c)
 void zn_tcp_output(struct zn_tcp_conn *c)
 {
 	bool sent = false;
+	int rc;
 
+	c->out_blocked = false;
 	switch (c->state) {
 	case ZN_TCP_ESTABLISHED:
 	case ZN_TCP_CLOSE_WAIT:
@@ -202,7 +211,15 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			c->rtt_seq = c->snd_nxt + len;
 			c->rtt_start = zn_tcp_now(c->t);
 		}
-		len = (uint32_t)send_seg(c, c->snd_nxt, len, flags);
+		rc = send_seg(c, c->snd_nxt, len, flags);
+		if (rc < 0) {
+			/* nothing went: retried on the next poll; the timer
+			 * ends a connection whose output never recovers */
+			if (!c->rto_at)
+				zn_tcp_rto_arm(c);
+			return;
+		}
+		len = (uint32_t)rc;
 		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
 		if (seq_gt(c->snd_nxt, c->snd_max))
 			c->snd_max = c->snd_nxt;

@@ -20,7 +20,7 @@
 #define TCP_LOG			"tcp"
 #define TCP_TXQ			256	/* send chunks per connection */
 #define TCP_RXQ			512	/* in-order descriptors per connection */
-#define TCP_OOO_MAX		64	/* out-of-order descriptors per connection */
+#define TCP_OOO_MAX		256	/* out-of-order descriptors per connection */
 #define TCP_HASH		1024	/* connection table buckets */
 #define TCP_MAX_WS		14
 #define TCP_EPH_LO		49152	/* ephemeral ports (RFC 6335) */
@@ -104,6 +104,8 @@ struct zn_tcp_conn {
 	bool fin_rcvd;
 	struct tcp_ooo_ent *ooo;		/* sorted by seq, no overlaps */
 	uint32_t nooo, ooo_bytes;
+	uint32_t ooo_last;		/* seq of the newest out-of-order arrival */
+	bool out_blocked;		/* output refused a segment: retry on poll */
 	/* options */
 	bool ts_ok, sack_ok, ws_ok;
 	uint32_t ts_recent;

@@ -76,6 +76,8 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 
 void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 {
+	if (c->out_blocked)
+		zn_tcp_output(c);
 	if (c->tw_at && now >= c->tw_at) {
 		c->tw_at = 0;
 		zn_tcp_done(c, 0);

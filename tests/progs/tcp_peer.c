@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "core/net/tcp.h"
 #include "zcnic/netdev.h"
 #include "zcnic/socket.h"
 
@@ -87,6 +88,27 @@ static uint32_t ip_of(const char *s)
 }
 
 /* ---- zcnic ------------------------------------------------------------- */
+
+/* The engine's counters, for the log. */
+static void tcp_stats(struct zn_netdev *d)
+{
+	struct zn_netif_stats ns;
+	struct zn_tcp_stats st;
+
+	zn_tcp_stats(zn_netif_tcp(zn_netdev_netif(d)), &st);
+	zn_netif_stats(zn_netdev_netif(d), &ns);
+	printf("# tcp: rx %llu segs %llu bytes, ooo %llu (dropped %llu), dup %llu, out of window "
+	       "%llu; tx %llu segs (%llu data), retrans %llu, rto %llu, fast retrans %llu, "
+	       "dup acks %llu, output failed %llu; netif rx frames %llu, tcp %llu, no buffer %llu\n",
+	       (unsigned long long)st.rx_segs, (unsigned long long)st.rx_bytes,
+	       (unsigned long long)st.rx_ooo, (unsigned long long)st.rx_ooo_drop,
+	       (unsigned long long)st.rx_dup, (unsigned long long)st.rx_out_of_window,
+	       (unsigned long long)st.tx_segs, (unsigned long long)st.tx_data_segs,
+	       (unsigned long long)st.retrans, (unsigned long long)st.rto_fired,
+	       (unsigned long long)st.fast_retrans, (unsigned long long)st.dup_acks,
+	       (unsigned long long)st.out_fail, (unsigned long long)ns.rx_frames,
+	       (unsigned long long)ns.rx[ZN_NET_RX_TCP], (unsigned long long)ns.rx[ZN_NET_DROP_NOBUF]);
+}
 
 /* A closed connection's last segments (FIN, the ACK of the peer's) go out
  * on later polls: keep polling a while before the netdev goes. */
@@ -217,6 +239,7 @@ static int zcnic_send(const char *sock, const char *cidr, const char *peer, int 
 	      "notifications (all bytes acknowledged by Linux)", results,
 	      (unsigned long long)mib, notifs);
 	printf("rate zcnic->linux %.1f MiB/s\n", mib_s(total, t1 - t0));
+	tcp_stats(d);
 	rc = zn_tcp_shutdown(fd);
 	check(rc == 0, "zn_tcp_shutdown: %d", rc);
 	rc = ring_recv_all(&ring, fd, rxb, &rx, &bad, 0);
@@ -261,6 +284,7 @@ static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib
 	check(off == total && !bad, "%llu of %llu bytes from Linux, %llu wrong",
 	      (unsigned long long)off, (unsigned long long)total, (unsigned long long)bad);
 	printf("rate linux->zcnic %.1f MiB/s\n", mib_s(off, t1 - t0));
+	tcp_stats(d);
 	zn_socket_close(fd);
 out:
 	zn_socket_close(lfd);

@@ -244,6 +244,52 @@ static void test_out_of_order(void **state)
 	tt_free(x);
 }
 
+static void test_sack_blocks(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_cb cb = tt_cb(x);
+	struct zn_tcp_conn *l, *c;
+	struct tt_opts o = { .mss = 1460, .ws = -1, .sack_ok = true };
+	struct tt_seg *s;
+	uint32_t iss, b = PSEQ + 1;
+
+	(void)state;
+	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, &l), 0);
+	tt_inject_opts(x, ZN_TCP_SYN, PSEQ, 0, 65535, 0, 0, 1, &o);
+	s = tt_pop(x);
+	assert_true(s->h.sack_ok);
+	iss = s->h.seq;
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
+	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), 0);
+	tt_inject(x, ZN_TCP_ACK, b + 1000, iss + 1, 65535, 1000, 0);
+	s = expect(x, ZN_TCP_ACK, iss + 1, b, 0);
+	assert_int_equal(s->h.nsack, 1);
+	assert_int_equal(s->h.sack[0][0], b + 1000);
+	assert_int_equal(s->h.sack[0][1], b + 2000);
+	tt_inject(x, ZN_TCP_ACK, b + 3000, iss + 1, 65535, 1000, 0);
+	s = expect(x, ZN_TCP_ACK, iss + 1, b, 0);
+	/* the newest first (RFC 2018 4), then the others */
+	assert_int_equal(s->h.nsack, 2);
+	assert_int_equal(s->h.sack[0][0], b + 3000);
+	assert_int_equal(s->h.sack[0][1], b + 4000);
+	assert_int_equal(s->h.sack[1][0], b + 1000);
+	/* adjacent arrivals make one block */
+	tt_inject(x, ZN_TCP_ACK, b + 2000, iss + 1, 65535, 500, 0);
+	s = expect(x, ZN_TCP_ACK, iss + 1, b, 0);
+	assert_int_equal(s->h.nsack, 2);
+	assert_int_equal(s->h.sack[0][0], b + 1000);
+	assert_int_equal(s->h.sack[0][1], b + 2500);
+	assert_int_equal(s->h.sack[1][0], b + 3000);
+	/* the hole fills: no blocks left */
+	tt_inject(x, ZN_TCP_ACK, b, iss + 1, 65535, 1000, 0);
+	s = expect(x, ZN_TCP_ACK, iss + 1, b + 2500, 0);
+	assert_int_equal(s->h.nsack, 1);	/* [3000, 4000) still out of order */
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	assert_int_equal(tt_held(x), 0);
+	tt_free(x);
+}
+
 static void ooo_small(struct zn_tcp_env *e)
 {
 	e->ooo_max = 3000;
@@ -496,8 +542,11 @@ static void test_output_failure_recovered(void **state)
 	x->fail_output = 1;
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
 	expect_none(x);
-	tt_tick(x, 1000 * MS);
+	/* refused (no TX slot): tried again on the next poll, not after an RTO */
+	tt_tick(x, 0);
 	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 100);
+	tt_tick(x, 999 * MS);
+	expect_none(x);
 	zn_tcp_stats(x->t, &st);
 	assert_int_equal(st.out_fail, 1);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 101, 65535, 0, 0);
@@ -516,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_recv_split),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_out_of_order_bound),
+		cmocka_unit_test(test_sack_blocks),
 		cmocka_unit_test(test_send_completion_on_ack),
 		cmocka_unit_test(test_rto_backoff),
 		cmocka_unit_test(test_rto_from_timestamps),

@@ -80,7 +80,7 @@ static void test_passive_open(void **state)
 	assert_int_equal(s->h.ws, 1);		/* 64 KiB needs one shift */
 	assert_true(s->h.has_ts);
 	assert_int_equal(s->h.tsecr, 555);
-	assert_false(s->h.sack_ok);		/* not offered until SACK is generated */
+	assert_true(s->h.sack_ok);		/* offered back: we send SACK blocks */
 	assert_int_equal(s->h.wnd, 65535);	/* a SYN's window is not scaled */
 	/* the handshake is not complete: nothing to accept */
 	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), -EAGAIN);
