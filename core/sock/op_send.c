@@ -23,6 +23,11 @@
  *    than 16 bytes or port 0 -EINVAL, a family other than AF_INET/AF_UNSPEC
  *    -EAFNOSUPPORT. None given: the connected peer, or -EDESTADDRREQ.
  *  - payload above the netdev's MTU - 28: -EMSGSIZE (no IP fragmentation);
+ *    a TCP socket has no such limit: zero-copy pieces of any size go to
+ *    its send queue (read again until acknowledged; the VA is given for
+ *    the software checksum), and a copied SEND takes what one bounce
+ *    buffer holds and returns that count (a short send); the destination
+ *    is ignored;
  *    a bad buffer (NULL, unmapped, unreadable) -EFAULT, detected without
  *    touching it; FIXED_BUF with a range outside registered buffer
  *    buf_index, or a bad index, -EFAULT (at issue, as io_import_reg_buf).
@@ -343,6 +348,14 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 			zn_net_fixmap_put(sl->fm[i]);
 			sl->fm[i] = NULL;
 		}
+	}
+	/* A stream takes what one bounce buffer holds and says so (a short
+	 * send, as a non-blocking kernel socket may); a datagram is whole. */
+	if (tx->s->proto->stream && v == &one && zn_net_bounce_size(tx->nd) &&
+	    total > zn_net_bounce_size(tx->nd)) {
+		total = zn_net_bounce_size(tx->nd);
+		one.iov_len = (size_t)total;
+		sl->len = (uint32_t)total;
 	}
 	return capture_copy(tx, req->ring, p, v, n, (uint32_t)total, sl);
 }

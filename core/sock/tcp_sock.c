@@ -200,14 +200,28 @@ int zn_tcp_connect(int fd, const struct zn_addr4 *dst, int timeout_ms)
 	ts = ts_of(s);
 	if (!dst || !dst->ip || !dst->port)
 		return -EINVAL;
-	if (ts->c)
-		return ts->listening ? -EINVAL : -EISCONN;
-	cb = ts_cb(s);
-	rc = zn_tcp_conn_open(ts->t, ts->local.port, dst, &cb, &ts->c);
-	if (rc)
+	if (ts->c && ts->listening)
+		return -EINVAL;
+	if (ts->c && !connected(ts->c)) {
+		/* a connect in progress: wait for it, or say so */
+		if (!timeout_ms)
+			return -EALREADY;
+	} else if (ts->c) {
+		/* done: its error once (and the socket can connect again), or connected */
+		rc = zn_tcp_error(ts->c);
+		if (!rc)
+			return -EISCONN;
+		zn_tcp_close(ts->c, true);
+		ts->c = NULL;
 		return rc;
-	if (!timeout_ms)
-		return -EINPROGRESS;
+	} else {
+		cb = ts_cb(s);
+		rc = zn_tcp_conn_open(ts->t, ts->local.port, dst, &cb, &ts->c);
+		if (rc)
+			return rc;
+		if (!timeout_ms)
+			return -EINPROGRESS;
+	}
 	if (!poll_until(s, connected, ts->c, timeout_ms)) {
 		zn_tcp_set_cb(ts->c, NULL);
 		zn_tcp_close(ts->c, true);
