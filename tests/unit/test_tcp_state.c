@@ -290,6 +290,57 @@ static void test_rst_fin_wait_and_close_wait(void **state)
 	tt_free(x);
 }
 
+/* RST in the closing states: FIN-WAIT-2 is reset; CLOSING, LAST-ACK and
+ * TIME-WAIT just close (the peer has nothing more to say: err 0). */
+static void test_rst_closing_states(void **state)
+{
+	static const enum zn_tcp_state want[] = { ZN_TCP_FIN_WAIT_2, ZN_TCP_CLOSING,
+						  ZN_TCP_LAST_ACK, ZN_TCP_TIME_WAIT };
+	static const int err[] = { -ECONNRESET, 0, 0, 0 };
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++) {
+		struct tt *x = tt_new(NULL);
+		struct zn_tcp_conn *l, *c;
+		uint32_t iss = open_passive(x, &l, &c), rst_seq = PSEQ + 2;
+
+		switch (want[i]) {
+		case ZN_TCP_FIN_WAIT_2:
+			assert_int_equal(zn_tcp_conn_shutdown(c), 0);
+			tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 2, 65535, 0, 0);
+			rst_seq = PSEQ + 1;
+			break;
+		case ZN_TCP_CLOSING:
+			assert_int_equal(zn_tcp_conn_shutdown(c), 0);
+			tt_inject(x, ZN_TCP_FIN | ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
+			break;
+		case ZN_TCP_LAST_ACK:
+			tt_inject(x, ZN_TCP_FIN | ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
+			assert_int_equal(zn_tcp_conn_shutdown(c), 0);
+			break;
+		default:
+			assert_int_equal(zn_tcp_conn_shutdown(c), 0);
+			tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 2, 65535, 0, 0);
+			tt_inject(x, ZN_TCP_FIN | ZN_TCP_ACK, PSEQ + 1, iss + 2, 65535, 0, 0);
+			break;
+		}
+		assert_int_equal(zn_tcp_state(c), want[i]);
+		x->next = x->nout;	/* what it said getting there is tested elsewhere */
+		/* not exact: a challenge ACK, the state stays */
+		tt_inject(x, ZN_TCP_RST, rst_seq + 10, 0, 0, 0, 0);
+		assert_int_equal(tt_pending(x), 1);
+		assert_int_equal(tt_pop(x)->h.flags, ZN_TCP_ACK);
+		assert_int_equal(zn_tcp_state(c), want[i]);
+		tt_inject(x, ZN_TCP_RST, rst_seq, 0, 0, 0, 0);
+		expect_none(x);
+		assert_int_equal(zn_tcp_state(c), ZN_TCP_CLOSED);
+		assert_int_equal(zn_tcp_error(c), err[i]);
+		zn_tcp_close(c, false);
+		zn_tcp_close(l, false);
+		tt_free(x);
+	}
+}
+
 static void test_syn_on_established(void **state)
 {
 	struct tt *x = tt_new(NULL);
@@ -536,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_rst_established),
 		cmocka_unit_test(test_rst_syn_rcvd),
 		cmocka_unit_test(test_rst_fin_wait_and_close_wait),
+		cmocka_unit_test(test_rst_closing_states),
 		cmocka_unit_test(test_syn_on_established),
 		cmocka_unit_test(test_paws),
 		cmocka_unit_test(test_active_close_time_wait),
