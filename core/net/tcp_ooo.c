@@ -151,6 +151,7 @@ void zn_tcp_ooo_drain(struct zn_tcp_conn *c)
 			break;
 		}
 		c->rcv_nxt += d.len;
+		c->t->st.rx_bytes += d.len;
 		ooo_remove(c, 0);
 	}
 }

@@ -7,7 +7,7 @@
 #   (root ns)           tests/progs/tcp_peer zcnic: a netdev on bnxt0,
 #                       10.<a>.<b>.2/24 (reached over vfio-user, a UNIX socket)
 #
-# Transfers (ZN_TCP_MIB MiB each, default 16), every byte checked by the
+# Transfers (ZN_TCP_MIB MiB each, default 64), every byte checked by the
 # receiver: zcnic client -> Linux server (SEND_ZC, completions on ACK),
 # Linux client -> zcnic server (RECV until EOF), and Linux -> Linux over the
 # same veth as the baseline the rates are compared with.
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 NICSIM=$BUILD/bin/zn-nicsim
 PEER=$BUILD/tests/tcp_peer
-MIB=${ZN_TCP_MIB:-16}
+MIB=${ZN_TCP_MIB:-64}
 PORT=5201
 
 id=$$
