@@ -60,7 +60,9 @@ int zn_socket_close(int fd);
  */
 int zn_tcp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf);
 /* 0 connected; -EINPROGRESS (timeout 0: the SYN is out), -ECONNREFUSED,
- * -ETIMEDOUT, -EISCONN, -EADDRINUSE, -EBADF, -EINVAL. */
+ * -ETIMEDOUT, -EADDRINUSE, -EBADF, -EINVAL. Called again on a connect in
+ * progress: waits for it (timeout 0: -EALREADY); after it: 0 was said
+ * already, so -EISCONN, or its error (once; the socket may connect again). */
 int zn_tcp_connect(int fd, const struct zn_addr4 *dst, int timeout_ms);
 /* 0; -EDESTADDRREQ (no local port), -EADDRINUSE, -EISCONN, -EBADF. */
 int zn_tcp_listen(int fd, int backlog);
