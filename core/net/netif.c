@@ -96,9 +96,14 @@ int zn_netif_create(struct zn_port *p, const struct zn_netif_conf *conf, struct 
 	rc = zn_netif_tx_init(nif);
 	if (rc < 0)
 		goto err_flows;
+	rc = zn_netif_tcp_init(nif);
+	if (rc < 0)
+		goto err_tx;
 	*out = nif;
 	return 0;
 
+err_tx:
+	zn_netif_tx_fini(nif);
 err_flows:
 	zn_flow_fini(&nif->flows);
 err_pkts:
@@ -115,6 +120,7 @@ void zn_netif_destroy(struct zn_netif *nif)
 	if (!nif)
 		return;
 	zn_owner_reset(&nif->owner);	/* the caller's now: its poller is gone */
+	zn_netif_tcp_fini(nif);
 	zn_udp_ep_free_all(nif);
 	/* The NIC may still read frames from the slab: wait (bounded) for
 	 * their completions before it is unmapped. */
@@ -145,6 +151,7 @@ int zn_netif_poll(struct zn_netif *nif)
 	work += zn_netif_reap(nif);
 	if (nif->now >= nif->arp_next)
 		nif->arp_next = zn_arp_tick(&nif->arp, nif->now, &arp_cb, nif);
+	zn_tcp_poll(nif->tcp);
 	work += zn_netif_flush(nif);
 	/* Callbacks last: a callback may send, recv or close (any endpoint),
 	 * the poll's state is settled. Popped one by one: a close takes its

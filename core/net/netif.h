@@ -123,6 +123,7 @@ struct zn_netif_stats {
 	uint64_t rx_delivered;		/* datagrams onto receive lists */
 	uint64_t rx_copied;		/* of which copied out of header buffers */
 	uint64_t tx_udp;		/* datagrams posted */
+	uint64_t tx_tcp;		/* TCP segments posted */
 	uint64_t tx_arp_request, tx_arp_reply, tx_icmp_reply;
 	uint64_t tx_refused;		/* tx_burst refusals, retried on the next poll */
 	uint64_t tx_no_slot;		/* sends refused: header slab full (-EAGAIN) */
@@ -150,6 +151,8 @@ uint32_t zn_netif_flush(struct zn_netif *nif);
 void zn_netif_stats(const struct zn_netif *nif, struct zn_netif_stats *st);
 void zn_netif_mac(const struct zn_netif *nif, uint8_t mac[ZN_ETH_ALEN]);
 struct zn_port *zn_netif_port(const struct zn_netif *nif);
+/* The netif's TCP engine (core/net/tcp.h). */
+struct zn_tcp *zn_netif_tcp(struct zn_netif *nif);
 /* The ARP cache's answer for ip: 0 and the MAC, or -ENOENT (not resolved). */
 int zn_netif_arp_lookup(struct zn_netif *nif, uint32_t ip, uint8_t mac[ZN_ETH_ALEN]);
 

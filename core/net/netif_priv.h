@@ -20,12 +20,15 @@
 #include "core/debug/owner.h"
 #include "core/net/arp_cache.h"
 #include "core/net/flow.h"
+#include "core/net/tcp.h"
 #include "core/net/tx_tmpl.h"
 #include "zcnic/mem.h"
 #include "core/net/netif.h"
 
 #define NET_LOG			"net"
-#define ZN_NETIF_HDR_SLOT	64	/* bytes: 42 of headers, cache-line aligned */
+/* bytes: a UDP datagram's 42 of headers, or TCP's 34 + up to 60, in
+ * cache lines */
+#define ZN_NETIF_HDR_SLOT	128
 #define ZN_NETIF_CTRL_SLOTS	32
 #define ZN_NETIF_DFLT_SLOTS	1024
 #define ZN_NETIF_DFLT_BURST	32
@@ -104,6 +107,7 @@ struct zn_netif {
 	struct zn_udp_ep *eps[ZN_NETIF_MAX_EPS];
 	struct zn_udp_ep *notify[ZN_NETIF_MAX_EPS];
 	uint32_t nnotify;
+	struct zn_tcp *tcp;		/* the TCP engine (netif_tcp.c) */
 	struct zn_netif_stats st;
 };
 
@@ -123,6 +127,20 @@ int zn_netif_send_ctrl(struct zn_netif *nif, const uint8_t *frame, uint32_t len)
 
 /* netif_rx.c */
 uint32_t zn_netif_rx(struct zn_netif *nif);
+/* The descriptor of in's payload (payload_off/len) in the frame's buffers;
+ * unused buffers go back. ZN_NET_RX_UDP on success. */
+enum zn_net_rx_kind zn_netif_fill_segs(struct zn_netif *nif, const struct zn_buf_provider *prov,
+				       const struct zn_frame *f, const struct zn_rx_pkt *pk,
+				       const struct zn_net_rx_info *in, struct zn_udp_rx *d);
+
+/* netif_tcp.c */
+int zn_netif_tcp_init(struct zn_netif *nif);
+void zn_netif_tcp_fini(struct zn_netif *nif);
+/* *kept: the engine took the frame's buffers. */
+enum zn_net_rx_kind zn_netif_tcp_rx(struct zn_netif *nif, uint16_t q,
+				    const struct zn_buf_provider *prov, const struct zn_frame *f,
+				    const struct zn_rx_pkt *pk, const struct zn_net_rx_info *in,
+				    bool *kept);
 
 /* udp.c */
 void zn_udp_ep_event(struct zn_udp_ep *ep, unsigned ev);

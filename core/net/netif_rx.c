@@ -3,7 +3,8 @@
  * A netif's receive side: one rx_burst per queue, each frame classified
  * (parse.c) and handled: ARP answered and learnt, ICMP echo answered, UDP
  * datagrams put on their endpoint's receive list with the payload left in
- * the provider's buffers. Buffers that nobody keeps go back to the provider
+ * the provider's buffers, TCP segments given to the TCP engine
+ * (netif_tcp.c) likewise. Buffers that nobody keeps go back to the provider
  * before the poll returns.
  */
 #include <errno.h>
@@ -103,9 +104,9 @@ static bool copy_out(const struct zn_buf_provider *prov, const struct zn_frame *
 
 /* The descriptor's segments: the part of the frame's segments that holds
  * the payload (Ethernet padding trimmed). Buffers not used are given back. */
-static enum zn_net_rx_kind fill_segs(struct zn_netif *nif, const struct zn_buf_provider *prov,
-				     const struct zn_frame *f, const struct zn_rx_pkt *pk,
-				     const struct zn_net_rx_info *in, struct zn_udp_rx *d)
+enum zn_net_rx_kind zn_netif_fill_segs(struct zn_netif *nif, const struct zn_buf_provider *prov,
+				       const struct zn_frame *f, const struct zn_rx_pkt *pk,
+				       const struct zn_net_rx_info *in, struct zn_udp_rx *d)
 {
 	uint32_t start = f->piece[0].len, pend = in->payload_off + in->payload_len;
 	uint32_t unused[ZN_RX_MAX_SEGS], nunused = 0;
@@ -158,7 +159,7 @@ static enum zn_net_rx_kind handle_udp(struct zn_netif *nif, uint16_t q,
 	d.len = in->payload_len;
 	d.hdr = pk->hdr;
 	d.hdr_len = in->payload_off < pk->hdr_len ? in->payload_off : pk->hdr_len;
-	k = fill_segs(nif, prov, f, pk, in, &d);
+	k = zn_netif_fill_segs(nif, prov, f, pk, in, &d);
 	if (k != ZN_NET_RX_UDP)
 		return k;
 	zn_udp_ep_deliver(ep, &d);
@@ -205,6 +206,10 @@ static void rx_one(struct zn_netif *nif, uint16_t q, const struct zn_buf_provide
 		break;
 	case ZN_NET_RX_ICMP_ECHO:
 		handle_echo(nif, &f, &in);
+		break;
+	case ZN_NET_DROP_PROTO:
+		if (in.ip_proto == ZN_IPPROTO_TCP)
+			k = zn_netif_tcp_rx(nif, q, prov, &f, pk, &in, &kept);
 		break;
 	default:
 		break;

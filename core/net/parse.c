@@ -157,12 +157,16 @@ static enum zn_net_rx_kind parse_ipv4(const struct zn_frame *f, struct view *v, 
 		return ZN_NET_DROP_NOT_OURS;
 	info->l3 = ZN_ETH_HLEN;
 	info->l4 = ZN_ETH_HLEN + hl;
+	info->ip_proto = p[9];
 	switch (p[9]) {
 	case ZN_IPPROTO_UDP:
 		return parse_udp(f, v, rx_flags, sw, tot - hl, info);
 	case ZN_IPPROTO_ICMP:
 		return parse_icmp(f, v, tot - hl, info);
 	default:
+		/* the IP payload, for a protocol engine above (TCP) */
+		info->payload_off = info->l4;
+		info->payload_len = tot - hl;
 		return ZN_NET_DROP_PROTO;
 	}
 }
@@ -217,6 +221,8 @@ const char *zn_net_rx_kind_name(unsigned kind)
 		[ZN_NET_DROP_NO_EP] = "no_endpoint",
 		[ZN_NET_DROP_EP_FULL] = "endpoint_full",
 		[ZN_NET_DROP_NOBUF] = "no_buffer",
+		[ZN_NET_RX_TCP] = "tcp",
+		[ZN_NET_DROP_TCP] = "tcp_bad",
 	};
 
 	return kind < ZN_NET_RX_KINDS ? names[kind] : "?";

@@ -193,6 +193,13 @@ int zn_net_bounce_get(struct net_dev *nd, uint32_t len, void **va, uint64_t *iov
 	return 0;
 }
 
+uint32_t zn_net_bounce_size(struct net_dev *nd)
+{
+	if (!nd->pool && !nd->pool_failed)
+		bounce_pool_make(nd);
+	return nd->buf_size;
+}
+
 void zn_net_bounce_put(struct net_dev *nd, void *va)
 {
 	if (nd->pool && va)

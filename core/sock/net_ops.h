@@ -93,6 +93,8 @@ void zn_net_dev_put(struct net_dev *nd);
  * 0, -EAGAIN (pool empty: retry after completions), -EMSGSIZE, -ENOMEM. */
 int zn_net_bounce_get(struct net_dev *nd, uint32_t len, void **va, uint64_t *iova);
 void zn_net_bounce_put(struct net_dev *nd, void *va);
+/* The bytes a bounce buffer holds (0: no pool could be made). */
+uint32_t zn_net_bounce_size(struct net_dev *nd);
 
 /* ---- per ring: registered buffers mapped to netdevs, late notifications -- */
 

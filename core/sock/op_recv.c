@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IORING_OP_RECV on zcnic UDP sockets: the next datagram copied into
- * (addr, len). Requests are served in submission order per socket; one
+ * IORING_OP_RECV on zcnic sockets: UDP, the next datagram copied into
+ * (addr, len); TCP, the bytes there are up to len (0 at EOF, the
+ * connection's error after it failed; MSG_WAITALL does not wait for more). Requests are served in submission order per socket; one
  * that finds nothing waits (in flight) until the socket's binding sees a
  * datagram on the endpoint and calls rx_serve.
  *
@@ -52,6 +53,41 @@ struct rx_state {
 	struct zn_uring_req *wait_head, *wait_tail;
 };
 
+/* A stream: the bytes there are, up to len, across descriptors (a
+ * descriptor longer than what is left is cut, the rest stays queued);
+ * none: 0 at EOF, the connection's error, or -EAGAIN. */
+static int recv_stream(struct zn_sock *s, struct zn_uring_req *req)
+{
+	struct recv_pdu *p = PDU(req);
+	uint8_t *dst = (uint8_t *)(uintptr_t)p->addr;
+	struct zn_udp_rx d;
+	uint32_t off = 0;
+	int rc = 0;
+
+	while (off < p->len && !rc && zn_sock_recv_max(s, &d, 1, p->len - off)) {
+		for (uint32_t i = 0; i < d.nseg; i++) {
+			const uint8_t *src = zn_sock_rx_data(s, &d, i);
+
+			if (!src) {
+				rc = -EIO;
+				break;
+			}
+			if (zn_ucopy_to(dst + off, src, d.seg[i].len)) {
+				rc = -EFAULT;
+				break;
+			}
+			off += d.seg[i].len;
+		}
+		zn_sock_rx_release(s, &d);
+	}
+	if (off)
+		return (int)off;
+	if (rc)
+		return rc;
+	rc = zn_sock_rx_eof(s);
+	return rc > 0 || !p->len ? 0 : rc < 0 ? rc : -EAGAIN;
+}
+
 /* Take one datagram into req's buffer: the CQE's res. */
 static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 {
@@ -61,6 +97,8 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 	uint32_t off = 0;
 	int rc = 0;
 
+	if (s->proto->stream)
+		return recv_stream(s, req);
 	if (!zn_sock_recv(s, &d, 1))
 		return -EAGAIN;
 	for (uint32_t i = 0; i < d.nseg && off < p->len; i++) {

@@ -277,6 +277,11 @@ static int rzc_issue(struct zn_uring_req *req)
 		req->res = -ENOTSOCK;
 		return ZN_URING_ISSUE_DONE;
 	}
+	if (s->proto->stream) {
+		/* RECV_ZC over TCP (byte limits, EOF) is not there yet */
+		req->res = -EOPNOTSUPP;
+		return ZN_URING_ISSUE_DONE;
+	}
 	if (s->rx_serve && s->rx_serve != rzc_serve) {
 		req->res = -EBUSY;	/* a RECV owns the receive side */
 		return ZN_URING_ISSUE_DONE;

@@ -23,6 +23,11 @@
  *    than 16 bytes or port 0 -EINVAL, a family other than AF_INET/AF_UNSPEC
  *    -EAFNOSUPPORT. None given: the connected peer, or -EDESTADDRREQ.
  *  - payload above the netdev's MTU - 28: -EMSGSIZE (no IP fragmentation);
+ *    a TCP socket has no such limit: zero-copy pieces of any size go to
+ *    its send queue (read again until acknowledged; the VA is given for
+ *    the software checksum), and a copied SEND takes what one bounce
+ *    buffer holds and returns that count (a short send); the destination
+ *    is ignored;
  *    a bad buffer (NULL, unmapped, unreadable) -EFAULT, detected without
  *    touching it; FIXED_BUF with a range outside registered buffer
  *    buf_index, or a bad index, -EFAULT (at issue, as io_import_reg_buf).
@@ -214,9 +219,11 @@ static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send
 		} else if (zn_netdev_iova(dev, v[i].iov_base, v[i].iov_len, &iova)) {
 			return 0;
 		}
-		/* no VA: core/net does not read the payload (UDP checksum 0) */
+		/* UDP: no VA, core/net does not read the payload (checksum 0);
+		 * TCP must have its checksum: computed from the VA until the
+		 * device fills it in (no TX checksum offload yet) */
 		sl->seg[k].iova = iova;
-		sl->seg[k].va = NULL;
+		sl->seg[k].va = tx->s->proto->stream ? v[i].iov_base : NULL;
 		sl->seg[k].len = (uint32_t)v[i].iov_len;
 		k++;
 	}
@@ -341,6 +348,14 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 			zn_net_fixmap_put(sl->fm[i]);
 			sl->fm[i] = NULL;
 		}
+	}
+	/* A stream takes what one bounce buffer holds and says so (a short
+	 * send, as a non-blocking kernel socket may); a datagram is whole. */
+	if (tx->s->proto->stream && v == &one && zn_net_bounce_size(tx->nd) &&
+	    total > zn_net_bounce_size(tx->nd)) {
+		total = zn_net_bounce_size(tx->nd);
+		one.iov_len = (size_t)total;
+		sl->len = (uint32_t)total;
 	}
 	return capture_copy(tx, req->ring, p, v, n, (uint32_t)total, sl);
 }
@@ -541,7 +556,8 @@ static struct tx_state *tx_get(struct zn_sock *s)
 	c = zn_netdev_conf(s->dev);
 	tx->s = s;
 	tx->ring = s->ring;
-	tx->mtu_payload = c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
+	/* a stream's send is cut into segments below: no message limit */
+	tx->mtu_payload = s->proto->stream ? UINT32_MAX : c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
 	for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
 		tx->slot[i].next_free = (uint16_t)(i + 1);
 	tx->nfree = ZN_SOCK_SEND_MAX;

@@ -6,7 +6,8 @@
  *
  * The protocol sits behind struct zn_sock_proto: the ops call the socket
  * (zn_sock_recv, zn_sock_send, ...), never a protocol's endpoint. UDP
- * (udp_sock.c, over core/net's endpoints) is the one protocol today.
+ * (udp_sock.c, over core/net's endpoints) and TCP (tcp_sock.c, over the
+ * netif's TCP engine, core/net/tcp.h) are the protocols.
  *
  * A socket is tied to one ring by its first request (zn_sock_bind). Each
  * (ring, netdev) pair has one poll hook, a "binding", that runs:
@@ -52,13 +53,23 @@ struct zn_sock_proto {
 	int (*open)(struct zn_sock *s, const struct zn_socket_conf *conf);
 	void (*close)(struct zn_sock *s);
 	uint32_t (*rx_pending)(struct zn_sock *s);
-	uint32_t (*recv)(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n);
+	/* Up to n descriptors; a stream protocol stops at max bytes (cutting a
+	 * descriptor in two), a datagram protocol ignores max. */
+	uint32_t (*recv)(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, uint32_t max);
 	const uint8_t *(*rx_data)(struct zn_sock *s, const struct zn_udp_rx *d, uint32_t i);
 	void (*rx_release)(struct zn_sock *s, const struct zn_udp_rx *d);
 	int (*send)(struct zn_sock *s, const struct zn_addr4 *dst, const struct zn_net_seg *segs,
 		    uint32_t nseg, uint64_t cookie);
 	/* Sends queued or in flight will not come back to zn_sock_tx_done. */
 	void (*tx_forget)(struct zn_sock *s);
+	/*
+	 * A byte stream (TCP): sends are not messages (no MTU limit, no
+	 * destination), a receive takes bytes across descriptors, and rx_eof
+	 * says what comes after the last byte: 0 more may come, 1 the peer
+	 * closed (a receive returns 0), -errno the connection failed.
+	 */
+	bool stream;
+	int (*rx_eof)(struct zn_sock *s);
 };
 
 struct zn_sock {
@@ -119,7 +130,19 @@ static inline uint32_t zn_sock_rx_pending(struct zn_sock *s)
 
 static inline uint32_t zn_sock_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n)
 {
-	return s->proto->recv(s, out, n);
+	return s->proto->recv(s, out, n, UINT32_MAX);
+}
+
+/* A stream's bytes: at most max of them. */
+static inline uint32_t zn_sock_recv_max(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n,
+					uint32_t max)
+{
+	return s->proto->recv(s, out, n, max);
+}
+
+static inline int zn_sock_rx_eof(struct zn_sock *s)
+{
+	return s->proto->rx_eof ? s->proto->rx_eof(s) : 0;
 }
 
 static inline const uint8_t *zn_sock_rx_data(struct zn_sock *s, const struct zn_udp_rx *d,

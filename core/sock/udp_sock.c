@@ -48,8 +48,9 @@ static uint32_t udp_rx_pending(struct zn_sock *s)
 	return zn_udp_rx_pending(ep_of(s));
 }
 
-static uint32_t udp_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n)
+static uint32_t udp_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, uint32_t max)
 {
+	(void)max;	/* a datagram is whole */
 	return zn_udp_recv(ep_of(s), out, n);
 }
 

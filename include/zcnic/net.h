@@ -31,6 +31,7 @@
 #define ZN_ARP_LEN		28	/* Ethernet/IPv4 ARP packet */
 #define ZN_UDP_HDRS		(ZN_ETH_HLEN + ZN_IPV4_HLEN + ZN_UDP_HLEN)	/* 42 */
 #define ZN_IPPROTO_ICMP		1
+#define ZN_IPPROTO_TCP		6
 #define ZN_IPPROTO_UDP		17
 #define ZN_IPV4_DF		0x4000
 #define ZN_IPV4_MF		0x2000
@@ -130,9 +131,13 @@ enum zn_net_rx_kind {
 	ZN_NET_DROP_NO_EP,	/* no endpoint bound to the destination */
 	ZN_NET_DROP_EP_FULL,	/* the endpoint's receive list is full */
 	ZN_NET_DROP_NOBUF,	/* no provider buffer to copy a header-resident payload */
+	/* TCP: the parser leaves it to the netif's TCP engine (ZN_NET_DROP_PROTO
+	 * with ip_proto 6), which says which of these it was */
+	ZN_NET_RX_TCP,		/* a segment handed to the TCP engine */
+	ZN_NET_DROP_TCP,	/* TCP checksum or length wrong, or no engine */
 	ZN_NET_RX_KINDS
 };
-#define ZN_NET_DROP_FIRST ZN_NET_DROP_RUNT
+#define ZN_NET_DROP_FIRST ZN_NET_DROP_RUNT	/* drops: from here, except ZN_NET_RX_TCP */
 
 /* Short name of a kind ("udp", "ip_csum", ...), for stats output. */
 const char *zn_net_rx_kind_name(unsigned kind);
@@ -141,7 +146,9 @@ struct zn_net_rx_info {
 	uint32_t l3, l4;		/* offsets in the frame */
 	uint32_t src_ip, dst_ip;	/* network order */
 	uint16_t sport, dport;		/* network order */
-	uint32_t payload_off, payload_len;	/* UDP / ICMP data (ICMP: from its header) */
+	uint32_t payload_off, payload_len;	/* UDP / ICMP data (ICMP: from its header);
+						 * other protocols: the IP payload */
+	uint8_t ip_proto;
 	uint8_t eth_src[ZN_ETH_ALEN];
 	/* ARP */
 	uint16_t arp_op;

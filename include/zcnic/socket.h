@@ -41,8 +41,36 @@ struct zn_socket_conf {
  * or the flow rule's error (logged). */
 int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf);
 /* Close: requests in flight on it complete with -ECANCELED (RECV/RECV_ZC)
- * or get their notification once the NIC is done (sends). 0 or -EBADF. */
+ * or get their notification once the NIC is done (sends; TCP: once the
+ * peer acknowledged them, then FIN, or RST with unread data). 0 or -EBADF. */
 int zn_socket_close(int fd);
+
+/*
+ * TCP (core/net/tcp.h, RFC 9293). A socket on conf->local (port 0: an
+ * ephemeral one at connect; remote and rxq are not used: TCP segments are
+ * taken from every RX queue the netdev polls). Then either
+ *
+ *     zn_tcp_connect(fd, &dst, timeout_ms)     active open
+ *     zn_tcp_listen(fd, backlog); nfd = zn_tcp_accept(fd, &peer, timeout_ms)
+ *
+ * and SEND, SEND_ZC (notification once the peer acknowledged every byte:
+ * the buffer is read again by retransmissions until then), RECV through
+ * the ring. The calls that wait poll the netdev themselves, at most
+ * timeout_ms (0: do not wait; < 0: 60 s), on the netdev's owner thread.
+ */
+int zn_tcp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf);
+/* 0 connected; -EINPROGRESS (timeout 0: the SYN is out), -ECONNREFUSED,
+ * -ETIMEDOUT, -EADDRINUSE, -EBADF, -EINVAL. Called again on a connect in
+ * progress: waits for it (timeout 0: -EALREADY); after it: 0 was said
+ * already, so -EISCONN, or its error (once; the socket may connect again). */
+int zn_tcp_connect(int fd, const struct zn_addr4 *dst, int timeout_ms);
+/* 0; -EDESTADDRREQ (no local port), -EADDRINUSE, -EISCONN, -EBADF. */
+int zn_tcp_listen(int fd, int backlog);
+/* A connected socket's handle (> 0) and its peer; -EAGAIN (timeout 0),
+ * -ETIMEDOUT, -EINVAL (not listening), -EBADF. */
+int zn_tcp_accept(int fd, struct zn_addr4 *peer, int timeout_ms);
+/* FIN after what is queued (shutdown(SHUT_WR)): 0, -ENOTCONN, -EBADF. */
+int zn_tcp_shutdown(int fd);
 
 #pragma GCC visibility pop
 

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sending: segments cut from the send chunks by reference (the caller's
+ * buffers, never copied), the windows (the peer's and cwnd), Nagle and
+ * sender-side silly window avoidance (RFC 9293 3.7.4, 3.8.6.2.1), the
+ * window we advertise (receiver SWS avoidance, 3.8.6.2.2), SYN, FIN, RST.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "core/net/tcp_priv.h"
+
+/* The pieces covering [seq, seq + len) of the send chunks; the bytes
+ * covered (fewer when the pieces ran out). */
+static uint32_t gather(const struct zn_tcp_conn *c, uint32_t seq, uint32_t len,
+		       struct zn_tcp_out *o)
+{
+	uint32_t got = 0;
+
+	o->npiece = 0;
+	for (uint32_t i = c->txq_head; i != c->txq_tail && got < len; i++) {
+		const struct tcp_chunk *k = &c->txq[i % TCP_TXQ];
+		uint32_t off;
+
+		if (seq_ge(seq + got, k->seq + k->len))
+			continue;
+		off = seq + got - k->seq;
+		for (uint32_t s = 0; s < k->nseg && got < len; s++) {
+			uint32_t n;
+
+			if (off >= k->seg[s].len) {
+				off -= k->seg[s].len;
+				continue;
+			}
+			if (o->npiece == ZN_TCP_OUT_PIECES)
+				return got;
+			n = k->seg[s].len - off;
+			if (n > len - got)
+				n = len - got;
+			o->piece[o->npiece].iova = k->seg[s].iova + off;
+			o->piece[o->npiece].va = (const uint8_t *)k->seg[s].va + off;
+			o->piece[o->npiece].len = n;
+			o->npiece++;
+			got += n;
+			off = 0;
+		}
+	}
+	return got;
+}
+
+/* The window field: what is free, never pulling the right edge back
+ * (RFC 9293 3.8.6.2.2), opened only by an MSS or half the buffer. */
+static uint16_t adv_window(struct zn_tcp_conn *c, bool syn)
+{
+	uint32_t wnd = zn_tcp_rcv_wnd(c), old = c->rcv_adv - c->rcv_nxt, step;
+
+	if (syn) {
+		wnd = wnd > 0xffff ? 0xffff : wnd;
+		c->rcv_adv = c->rcv_nxt + wnd;
+		return (uint16_t)wnd;
+	}
+	if (seq_lt(c->rcv_adv, c->rcv_nxt))
+		old = 0;
+	step = c->rcv_buf / 2 < c->mss ? c->rcv_buf / 2 : c->mss;
+	if (wnd <= old || wnd - old < step)
+		wnd = old;
+	wnd >>= c->rcv_ws;
+	if (wnd > 0xffff)
+		wnd = 0xffff;
+	if (seq_gt(c->rcv_nxt + (wnd << c->rcv_ws), c->rcv_adv))
+		c->rcv_adv = c->rcv_nxt + (wnd << c->rcv_ws);
+	return (uint16_t)wnd;
+}
+
+static void csum_fill(struct zn_tcp_out *o, uint8_t *h)
+{
+	uint32_t s = zn_ipv4_pseudo(o->src, o->dst, ZN_IPPROTO_TCP, (uint16_t)(o->hlen + o->len));
+	uint32_t off = 0;
+	uint16_t v;
+
+	h[16] = h[17] = 0;
+	s = zn_csum_fold(zn_csum_add(s, h, o->hlen));
+	/* a piece after an odd length sits in the other byte of each word
+	 * (RFC 1071 2(B)) */
+	for (uint32_t k = 0; k < o->npiece; k++) {
+		uint32_t ps = zn_csum_fold(zn_csum_add(0, o->piece[k].va, o->piece[k].len));
+
+		s += off & 1 ? (uint16_t)__builtin_bswap16((uint16_t)ps) : ps;
+		off += o->piece[k].len;
+	}
+	v = (uint16_t)~zn_csum_fold(s);
+	memcpy(h + 16, &v, 2);
+}
+
+static int emit(struct zn_tcp *t, struct zn_tcp_out *o, uint8_t *h)
+{
+	int rc;
+
+	o->hdr = h;
+	csum_fill(o, h);
+	rc = t->env.output(t->env.ctx, o);
+	if (rc < 0) {
+		t->st.out_fail++;
+		return rc;
+	}
+	t->st.tx_segs++;
+	if (o->len) {
+		t->st.tx_data_segs++;
+		t->st.tx_bytes += o->len;
+	}
+	return rc;
+}
+
+/* One segment of c: [seq, seq + len) of the chunks, with flags. The
+ * payload bytes it took, or < 0 when the output refused it (no TX slot:
+ * the caller retries on the next poll). */
+static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t flags)
+{
+	uint8_t h[ZN_TCP_MAX_HLEN];
+	struct zn_tcp_out o = { .src = c->lip, .dst = c->rip };
+	bool syn = flags & ZN_TCP_SYN;
+	uint16_t wnd = adv_window(c, syn);
+
+	if (len)
+		len = gather(c, seq, len, &o);
+	o.len = len;
+	if (c->state != ZN_TCP_SYN_SENT || !syn)
+		flags |= ZN_TCP_ACK;
+	if (len && seq + len == c->snd_end)
+		flags |= ZN_TCP_PSH;
+	o.hlen = zn_tcp_write_hdr(c, h, seq, (flags & ZN_TCP_ACK) ? c->rcv_nxt : 0, flags, wnd,
+				  syn, c->ts_ok, zn_tcp_tsval(c->t));
+	if (emit(c->t, &o, h) < 0) {
+		c->out_blocked = true;
+		return -EAGAIN;
+	}
+	c->delack_at = 0;
+	c->unacked_segs = 0;
+	c->ack_now = false;
+	return (int)len;
+}
+
+void zn_tcp_send_ack(struct zn_tcp_conn *c)
+{
+	send_seg(c, c->snd_nxt, 0, 0);
+}
+
+void zn_tcp_send_syn(struct zn_tcp_conn *c)
+{
+	send_seg(c, c->iss, 0, ZN_TCP_SYN);
+	if (seq_lt(c->snd_nxt, c->iss + 1))
+		c->snd_nxt = c->iss + 1;
+	if (seq_lt(c->snd_max, c->snd_nxt))
+		c->snd_max = c->snd_nxt;
+	if (!c->rto_at)
+		zn_tcp_rto_arm(c);
+}
+
+static bool fin_pending(const struct zn_tcp_conn *c)
+{
+	return c->fin_queued && (c->state == ZN_TCP_FIN_WAIT_1 || c->state == ZN_TCP_CLOSING ||
+				 c->state == ZN_TCP_LAST_ACK);
+}
+
+void zn_tcp_output(struct zn_tcp_conn *c)
+{
+	bool sent = false;
+	int rc;
+
+	c->out_blocked = false;
+	switch (c->state) {
+	case ZN_TCP_ESTABLISHED:
+	case ZN_TCP_CLOSE_WAIT:
+	case ZN_TCP_FIN_WAIT_1:
+	case ZN_TCP_CLOSING:
+	case ZN_TCP_LAST_ACK:
+		break;
+	default:
+		if (c->ack_now)
+			zn_tcp_send_ack(c);
+		return;
+	}
+	for (;;) {
+		uint32_t wnd = c->snd_wnd < c->cwnd ? c->snd_wnd : c->cwnd;
+		uint32_t flight = c->snd_nxt - c->snd_una, avail, left, len;
+		uint8_t flags = 0;
+
+		avail = wnd > flight ? wnd - flight : 0;
+		left = seq_lt(c->snd_nxt, c->snd_end) ? c->snd_end - c->snd_nxt : 0;
+		len = left < c->mss ? left : c->mss;
+		if (len > avail)
+			len = avail;
+		if (len < left && len < c->mss) {
+			/* sender SWS: a runt only if it is half the largest window */
+			if (len < c->max_wnd / 2 || !len)
+				len = 0;
+		} else if (len && len < c->mss && flight && !c->nodelay) {
+			len = 0;	/* Nagle: one runt in flight at a time */
+		}
+		if (fin_pending(c) && c->snd_nxt + len == c->snd_end && seq_le(c->snd_max, c->snd_end))
+			flags |= ZN_TCP_FIN;
+		else if (fin_pending(c) && c->snd_nxt + len == c->snd_end &&
+			 c->snd_nxt != c->snd_max)
+			flags |= ZN_TCP_FIN;	/* resending after RTO: the FIN again */
+		if (!len && !(flags & ZN_TCP_FIN))
+			break;
+		if (len && seq_lt(c->snd_nxt, c->snd_max))
+			c->t->st.retrans++;
+		if (!c->rtt_timing && !c->ts_ok && len && c->snd_nxt == c->snd_max) {
+			c->rtt_timing = true;
+			c->rtt_seq = c->snd_nxt + len;
+			c->rtt_start = zn_tcp_now(c->t);
+		}
+		rc = send_seg(c, c->snd_nxt, len, flags);
+		if (rc < 0) {
+			/* nothing went: retried on the next poll; the timer
+			 * ends a connection whose output never recovers */
+			if (!c->rto_at)
+				zn_tcp_rto_arm(c);
+			return;
+		}
+		len = (uint32_t)rc;
+		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
+		if (seq_gt(c->snd_nxt, c->snd_max))
+			c->snd_max = c->snd_nxt;
+		sent = true;
+		if (!c->rto_at)
+			zn_tcp_rto_arm(c);
+		if (flags & ZN_TCP_FIN)
+			break;
+	}
+	/* a shut window with data waiting and nothing to time out: probe */
+	if (!c->snd_wnd && seq_lt(c->snd_nxt, c->snd_end) && c->snd_nxt == c->snd_una &&
+	    !c->persist_at) {
+		c->rto_at = 0;
+		c->persist_at = zn_tcp_now(c->t) + c->rto;
+	}
+	if (!sent && c->ack_now)
+		zn_tcp_send_ack(c);
+}
+
+void zn_tcp_retransmit(struct zn_tcp_conn *c)
+{
+	uint32_t left, len;
+	uint8_t flags = 0;
+
+	if (c->state == ZN_TCP_SYN_SENT || c->state == ZN_TCP_SYN_RCVD) {
+		send_seg(c, c->iss, 0, ZN_TCP_SYN);
+		c->t->st.retrans++;
+		return;
+	}
+	left = seq_lt(c->snd_una, c->snd_end) ? c->snd_end - c->snd_una : 0;
+	len = left < c->mss ? left : c->mss;
+	if (fin_pending(c) && c->snd_una + len == c->snd_end && seq_gt(c->snd_max, c->snd_end))
+		flags |= ZN_TCP_FIN;
+	if (!len && !flags)
+		return;
+	c->rtt_timing = false;	/* Karn: no sample from a resent segment */
+	c->t->st.retrans++;
+	send_seg(c, c->snd_una, len, flags);
+}
+
+/* RFC 9293 3.8.6.1: the next byte past the shut window keeps the peer
+ * answering with its window. snd_nxt stays (nothing is in flight for the
+ * retransmission timer); snd_max covers the byte so that its ACK counts. */
+void zn_tcp_send_probe(struct zn_tcp_conn *c)
+{
+	c->t->st.zwp++;
+	send_seg(c, c->snd_una, 1, 0);
+	if (seq_gt(c->snd_una + 1, c->snd_max))
+		c->snd_max = c->snd_una + 1;
+}
+
+void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
+			 const struct zn_tcp_hdr *h, uint32_t seg_len)
+{
+	struct zn_tcp_conn c = { .t = t, .lip = dst, .rip = src };
+	struct zn_tcp_out o = { .src = dst, .dst = src };
+	uint8_t b[ZN_TCP_MAX_HLEN];
+	uint32_t dlen = seg_len - h->hlen;
+
+	if (h->flags & ZN_TCP_RST)
+		return;		/* never answer a RST */
+	c.lport = __builtin_bswap16(h->dport);
+	c.rport = __builtin_bswap16(h->sport);
+	if (h->flags & ZN_TCP_ACK) {
+		o.hlen = zn_tcp_write_hdr(&c, b, h->ack, 0, ZN_TCP_RST, 0, false, false, 0);
+	} else {
+		uint32_t ack = h->seq + dlen + ((h->flags & ZN_TCP_SYN) ? 1 : 0) +
+			       ((h->flags & ZN_TCP_FIN) ? 1 : 0);
+
+		o.hlen = zn_tcp_write_hdr(&c, b, 0, ack, ZN_TCP_RST | ZN_TCP_ACK, 0, false, false,
+					  0);
+	}
+	t->st.tx_rst++;
+	emit(t, &o, b);
+}
+
+void zn_tcp_send_rst(struct zn_tcp_conn *c)
+{
+	uint8_t b[ZN_TCP_MAX_HLEN];
+	struct zn_tcp_out o = { .src = c->lip, .dst = c->rip };
+
+	o.hlen = zn_tcp_write_hdr(c, b, c->snd_nxt, c->rcv_nxt, ZN_TCP_RST | ZN_TCP_ACK, 0, false,
+				  false, 0);
+	c->t->st.tx_rst++;
+	emit(c->t, &o, b);
+}
+
+void zn_tcp_tx_acked(struct zn_tcp_conn *c)
+{
+	while (c->txq_head != c->txq_tail) {
+		struct tcp_chunk *k = &c->txq[c->txq_head % TCP_TXQ];
+
+		if (seq_lt(c->snd_una, k->seq + k->len))
+			break;
+		c->txq_head++;
+		if (c->cb.tx_done)
+			c->cb.tx_done(c->cb.arg, c, k->cookie, 0);
+	}
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the TCP engine: the connection block, its queues, the congestion
+ * control ops and the functions the tcp_*.c files share.
+ *
+ * Send queue: a ring of chunks, one per zn_tcp_send, each with the caller's
+ * pieces and cookie and the sequence number of its first byte. Bytes are
+ * sent and resent straight from the chunks; a chunk leaves the ring (and
+ * its cookie goes to tx_done) once snd_una passed its last byte.
+ *
+ * Receive queue: a ring of descriptors in sequence order starting at
+ * rcv_q_seq; out-of-order descriptors wait in tcp_ooo.c's sorted array.
+ * Window = rcv_buf - (queued + held by the application + out of order).
+ */
+#ifndef ZCNIC_CORE_NET_TCP_PRIV_H
+#define ZCNIC_CORE_NET_TCP_PRIV_H
+
+#include "core/net/tcp.h"
+
+#define TCP_LOG			"tcp"
+#define TCP_TXQ			256	/* send chunks per connection */
+#define TCP_RXQ			512	/* in-order descriptors per connection */
+#define TCP_OOO_MAX		256	/* out-of-order descriptors per connection */
+#define TCP_HASH		1024	/* connection table buckets */
+#define TCP_MAX_WS		14
+#define TCP_EPH_LO		49152	/* ephemeral ports (RFC 6335) */
+#define TCP_EPH_HI		65535
+#define TCP_DUPACK_THRESH	3
+#define TCP_RTO_MAX_NS		(60ull * 1000000000ull)
+#define TCP_DEFAULT_MSS		536	/* a peer that sent no MSS (RFC 9293 3.7.1) */
+
+static inline bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static inline bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+static inline bool seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
+static inline bool seq_ge(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
+
+struct tcp_chunk {
+	uint32_t seq;			/* of its first byte */
+	uint32_t len;
+	uint32_t nseg;
+	struct zn_net_seg seg[ZN_UDP_MAX_SEGS];
+	uint64_t cookie;
+};
+
+struct tcp_ooo_ent {
+	uint32_t seq;
+	struct zn_udp_rx d;
+};
+
+struct zn_tcp_conn;
+
+/* Congestion control: NewReno today (tcp_cc.c); CUBIC later behind the same ops. */
+struct zn_tcp_cc_ops {
+	const char *name;
+	void (*init)(struct zn_tcp_conn *c);
+	/* snd_una advanced by acked bytes outside recovery */
+	void (*on_ack)(struct zn_tcp_conn *c, uint32_t acked);
+	/* third duplicate ACK: set ssthresh and cwnd for fast recovery */
+	void (*on_loss)(struct zn_tcp_conn *c);
+	/* recovery ends (the ACK covers recover) */
+	void (*on_recovered)(struct zn_tcp_conn *c);
+	void (*on_rto)(struct zn_tcp_conn *c);
+};
+extern const struct zn_tcp_cc_ops zn_tcp_newreno;
+
+struct zn_tcp_conn {
+	struct zn_tcp *t;
+	struct zn_tcp_conn *hnext;	/* hash chain (connected and listening) */
+	struct zn_tcp_conn *lnext;	/* the engine's list of all connections */
+	struct zn_tcp_conn *lprev;
+	uint32_t lip, rip;		/* network order */
+	uint16_t lport, rport;		/* network order */
+	uint8_t state;
+	bool hashed;
+	bool user_closed;		/* the handle is gone: free when CLOSED */
+	bool nodelay;
+	int err;
+	struct zn_tcp_cb cb;
+	/* listener */
+	uint32_t backlog, nq;		/* accept queue: complete connections */
+	struct zn_tcp_conn *aq_head, *aq_tail;
+	uint32_t nembryo;
+	/* a passive child */
+	struct zn_tcp_conn *parent;	/* its listener until accepted */
+	struct zn_tcp_conn *aq_next;
+	/* send sequence (RFC 9293 3.3.1) */
+	uint32_t iss, snd_una, snd_nxt, snd_max;
+	uint32_t snd_wnd, snd_wl1, snd_wl2, max_wnd;
+	uint8_t snd_ws;			/* shift of the peer's windows */
+	uint32_t mss;			/* what we send: min(peer's MSS, ours) */
+	uint32_t snd_end;		/* sequence after the last byte queued */
+	struct tcp_chunk *txq;
+	uint32_t txq_head, txq_tail;
+	bool fin_queued;		/* shutdown: FIN at snd_end */
+	/* receive sequence */
+	uint32_t irs, rcv_nxt, rcv_adv;	/* rcv_adv: right edge advertised */
+	uint8_t rcv_ws;
+	uint32_t rcv_buf;
+	struct zn_udp_rx *rxq;
+	uint32_t rxq_head, rxq_tail;
+	uint32_t rx_queued;		/* bytes on rxq */
+	uint32_t rx_held;		/* bytes handed up, not yet released */
+	uint32_t rx_split;		/* bytes of rxq's head already handed up */
+	bool fin_rcvd;
+	struct tcp_ooo_ent *ooo;		/* sorted by seq, no overlaps */
+	uint32_t nooo, ooo_bytes;
+	uint32_t ooo_last;		/* seq of the newest out-of-order arrival */
+	bool out_blocked;		/* output refused a segment: retry on poll */
+	/* options */
+	bool ts_ok, sack_ok, ws_ok;
+	uint32_t ts_recent;
+	uint64_t ts_recent_at;
+	/* RTT and RTO (RFC 6298), µs */
+	uint32_t srtt, rttvar;
+	uint64_t rto;			/* ns */
+	uint32_t nrexmit;		/* consecutive RTO expirations */
+	bool rtt_timing;
+	uint32_t rtt_seq;
+	uint64_t rtt_start;
+	/* timers: absolute ns, 0 = off */
+	uint64_t rto_at, delack_at, persist_at, tw_at;
+	uint32_t unacked_segs;		/* received and not yet ACKed */
+	bool ack_now;
+	/* congestion */
+	const struct zn_tcp_cc_ops *cc;
+	uint32_t cwnd, ssthresh;
+	uint32_t dupacks;
+	bool in_recovery;
+	uint32_t recover;
+};
+
+struct zn_tcp {
+	struct zn_tcp_env env;
+	uint8_t isn_key[16];
+	uint16_t eph_next;
+	struct zn_tcp_conn *hash[TCP_HASH];
+	struct zn_tcp_conn *all;
+	uint32_t nconn;
+	struct zn_tcp_stats st;
+};
+
+/* tcp.c */
+uint64_t zn_tcp_now(const struct zn_tcp *t);
+struct zn_tcp_conn *zn_tcp_lookup(struct zn_tcp *t, uint32_t lip, uint16_t lport, uint32_t rip,
+				  uint16_t rport);
+struct zn_tcp_conn *zn_tcp_conn_new(struct zn_tcp *t);
+void zn_tcp_hash_add(struct zn_tcp_conn *c);
+void zn_tcp_set_state(struct zn_tcp_conn *c, uint8_t st);
+/* Drop to CLOSED with err (0: orderly): cookies get err, buffers go back,
+ * the owner hears ZN_TCP_EV_ERROR when err; freed if the handle is gone. */
+void zn_tcp_done(struct zn_tcp_conn *c, int err);
+uint32_t zn_tcp_isn(const struct zn_tcp *t, uint32_t lip, uint16_t lport, uint32_t rip,
+		    uint16_t rport);
+void zn_tcp_event(struct zn_tcp_conn *c, unsigned ev);
+uint32_t zn_tcp_rcv_wnd(const struct zn_tcp_conn *c);
+uint32_t zn_tcp_tsval(const struct zn_tcp *t);
+
+/* tcp_opt.c: write our options; returns the header length */
+uint32_t zn_tcp_write_hdr(const struct zn_tcp_conn *c, uint8_t *h, uint32_t seq, uint32_t ack,
+			  uint8_t flags, uint16_t wnd, bool syn_opts, bool ts, uint32_t tsval);
+
+/* tcp_output.c */
+/* Send what the windows and Nagle allow, and an ACK if one is due. */
+void zn_tcp_output(struct zn_tcp_conn *c);
+void zn_tcp_send_ack(struct zn_tcp_conn *c);
+void zn_tcp_send_syn(struct zn_tcp_conn *c);
+/* Resend from snd_una: one segment (fast retransmit, RTO). */
+void zn_tcp_retransmit(struct zn_tcp_conn *c);
+void zn_tcp_send_probe(struct zn_tcp_conn *c);
+/* A RST answering a segment (RFC 9293 3.10.7.1) or aborting c. */
+void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
+			 const struct zn_tcp_hdr *h, uint32_t seg_len);
+void zn_tcp_send_rst(struct zn_tcp_conn *c);
+/* Cookies of chunks snd_una passed go back (status 0). */
+void zn_tcp_tx_acked(struct zn_tcp_conn *c);
+
+/* tcp_ooo.c */
+/* Add d (seq..seq+d->len) past rcv_nxt: true if kept. */
+bool zn_tcp_ooo_add(struct zn_tcp_conn *c, uint32_t seq, struct zn_udp_rx *d);
+/* Move what became in order onto the receive queue. */
+void zn_tcp_ooo_drain(struct zn_tcp_conn *c);
+void zn_tcp_ooo_free(struct zn_tcp_conn *c);
+/* Cut k bytes off the front of d (by reference). */
+void zn_tcp_rx_trim_front(struct zn_tcp *t, struct zn_udp_rx *d, uint32_t k);
+void zn_tcp_rx_trim_back(struct zn_tcp *t, struct zn_udp_rx *d, uint32_t len);
+/* Append in-order data; false if the queue is full (d not kept). */
+bool zn_tcp_rxq_push(struct zn_tcp_conn *c, const struct zn_udp_rx *d);
+
+/* tcp_timer.c */
+void zn_tcp_rto_arm(struct zn_tcp_conn *c);
+void zn_tcp_rtt_sample(struct zn_tcp_conn *c, uint64_t rtt_ns);
+void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now);
+
+/* tcp_input.c */
+void zn_tcp_input_conn(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_t dlen,
+		       struct zn_udp_rx *d, bool *kept);
+
+#endif

@@ -1,0 +1,407 @@
+/*
+ * tcp_peer: both ends of tests/integration/tcp_kernel_peer.sh, zcnic's TCP
+ * against Linux's. Prints one line per check, "ok - what" or "not ok -
+ * what" (the script numbers them), and "rate MiB/s" lines.
+ *
+ *   tcp_peer zcnic-send SOCK IP/PREFIX PEER_IP PORT MIB
+ *       zcnic's client on a bnxt port of zn-nicsim ("vfio-user:SOCK"): a
+ *       TCP socket connects to PEER_IP:PORT and sends MIB MiB through the
+ *       ring with SEND_ZC from a registered buffer (its notifications come
+ *       when the peer acknowledged the bytes), then shuts down and waits
+ *       for the peer's FIN (RECV returns 0).
+ *   tcp_peer zcnic-recv SOCK IP/PREFIX PORT MIB
+ *       zcnic's server: listen, accept, RECV through the ring until EOF;
+ *       every byte checked.
+ *   tcp_peer kernel-recv IP PORT MIB     Linux's server (every byte checked)
+ *   tcp_peer kernel-send IP PORT MIB     Linux's client
+ *
+ * The stream's byte i is pat(i): a reordered, lost or duplicated byte
+ * shows. Every wait is bounded (WAIT_S without progress).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <liburing.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "core/net/tcp.h"
+#include "zcnic/netdev.h"
+#include "zcnic/socket.h"
+
+#define WAIT_S		10
+#define CHUNK		(64u * 1024u)
+#define INFLIGHT	64
+#define RXBUF		(256u * 1024u)
+
+static int failures;
+
+static void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures += !ok;
+}
+
+static inline uint8_t pat(uint64_t i)
+{
+	return (uint8_t)(i ^ (i >> 9) ^ (i >> 17) ^ 0x5a);
+}
+
+/* Bytes of [off, off + n) that differ from the pattern. */
+static uint64_t bad_bytes(const uint8_t *p, uint64_t off, size_t n)
+{
+	uint64_t bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bad += p[i] != pat(off + i);
+	return bad;
+}
+
+static double mib_s(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes / (1024.0 * 1024.0) / ((double)ns / 1e9) : 0;
+}
+
+static uint32_t ip_of(const char *s)
+{
+	struct in_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1 ? a.s_addr : 0;
+}
+
+/* ---- zcnic ------------------------------------------------------------- */
+
+/* The engine's counters, for the log. */
+static void tcp_stats(struct zn_netdev *d)
+{
+	struct zn_netif_stats ns;
+	struct zn_tcp_stats st;
+
+	zn_tcp_stats(zn_netif_tcp(zn_netdev_netif(d)), &st);
+	zn_netif_stats(zn_netdev_netif(d), &ns);
+	printf("# tcp: rx %llu segs %llu bytes, ooo %llu (dropped %llu), dup %llu, out of window "
+	       "%llu; tx %llu segs (%llu data), retrans %llu, rto %llu, fast retrans %llu, "
+	       "dup acks %llu, output failed %llu; netif rx frames %llu, tcp %llu, no buffer %llu\n",
+	       (unsigned long long)st.rx_segs, (unsigned long long)st.rx_bytes,
+	       (unsigned long long)st.rx_ooo, (unsigned long long)st.rx_ooo_drop,
+	       (unsigned long long)st.rx_dup, (unsigned long long)st.rx_out_of_window,
+	       (unsigned long long)st.tx_segs, (unsigned long long)st.tx_data_segs,
+	       (unsigned long long)st.retrans, (unsigned long long)st.rto_fired,
+	       (unsigned long long)st.fast_retrans, (unsigned long long)st.dup_acks,
+	       (unsigned long long)st.out_fail, (unsigned long long)ns.rx_frames,
+	       (unsigned long long)ns.rx[ZN_NET_RX_TCP], (unsigned long long)ns.rx[ZN_NET_DROP_NOBUF]);
+}
+
+/* A closed connection's last segments (FIN, the ACK of the peer's) go out
+ * on later polls: keep polling a while before the netdev goes. */
+static void linger(struct zn_netdev *d, int ms)
+{
+	uint64_t end = zn_now_ms() + (uint64_t)ms;
+
+	while (zn_now_ms() < end)
+		zn_netdev_poll(d);
+}
+
+static struct zn_netdev *open_dev(const char *sock, const char *cidr)
+{
+	struct zn_netdev_conf c = { .nb_rxq = 1 };
+	struct zn_netdev *d;
+	char spec[512];
+	int rc;
+
+	if (zn_ipv4_parse_cidr(cidr, &c.ip, &c.prefix_len)) {
+		check(false, "address %s", cidr);
+		return NULL;
+	}
+	snprintf(spec, sizeof(spec), "vfio-user:%s", sock);
+	rc = zn_netdev_open(spec, &c, &d);
+	check(rc == 0, "zn_netdev_open %s %s: %d", spec, cidr, rc);
+	return rc ? NULL : d;
+}
+
+static int wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
+{
+	struct __kernel_timespec ts = { .tv_sec = WAIT_S };
+
+	return io_uring_wait_cqe_timeout(ring, cqe, &ts);
+}
+
+/* RECV until EOF; bytes checked from *off on. 0 at EOF, else -errno. */
+static int ring_recv_all(struct io_uring *ring, int fd, uint8_t *buf, uint64_t *off,
+			 uint64_t *bad, uint64_t limit)
+{
+	for (;;) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+		struct io_uring_cqe *cqe;
+		int rc;
+
+		io_uring_prep_recv(sqe, fd, buf, RXBUF, 0);
+		io_uring_submit(ring);
+		rc = wait_cqe(ring, &cqe);
+		if (rc)
+			return rc;
+		rc = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+		if (rc <= 0)
+			return rc;
+		*bad += bad_bytes(buf, *off, (size_t)rc);
+		*off += (uint64_t)rc;
+		if (*off > limit)
+			return -EMSGSIZE;
+	}
+}
+
+static int zcnic_send(const char *sock, const char *cidr, const char *peer, int port, uint64_t mib)
+{
+	uint64_t total = mib << 20, queued = 0, done_bytes = 0, t0, t1, bad = 0, rx = 0;
+	struct io_uring ring;
+	struct zn_netdev *d = open_dev(sock, cidr);
+	struct zn_addr4 dst = { .ip = ip_of(peer), .port = htons((uint16_t)port) };
+	unsigned results = 0, notifs = 0, inflight = 0, errors = 0;
+	struct iovec reg;
+	uint8_t *buf, rxb[4096];
+	int fd, rc;
+
+	if (!d)
+		return 1;
+	buf = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (uint64_t i = 0; i < total; i++)
+		buf[i] = pat(i);
+	rc = io_uring_queue_init(256, &ring, 0);
+	check(rc == 0, "io_uring_queue_init: %d", rc);
+	reg = (struct iovec){ buf, total };
+	rc = io_uring_register_buffers(&ring, &reg, 1);
+	check(rc == 0, "io_uring_register_buffers %llu MiB: %d", (unsigned long long)mib, rc);
+	fd = zn_tcp_socket(d, &(struct zn_socket_conf){ 0 });
+	check(fd > 0, "zn_tcp_socket: %d", fd);
+	rc = zn_tcp_connect(fd, &dst, 5000);
+	check(rc == 0, "zn_tcp_connect to Linux %s:%d: %d", peer, port, rc);
+	if (rc)
+		goto out;
+	t0 = zn_now_ns();
+	while (done_bytes < total) {
+		struct io_uring_cqe *cqe;
+
+		while (queued < total && inflight < INFLIGHT) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+			uint32_t n = total - queued < CHUNK ? (uint32_t)(total - queued) : CHUNK;
+
+			io_uring_prep_send_zc_fixed(sqe, fd, buf + queued, n, 0, 0, 0);
+			io_uring_sqe_set_data64(sqe, n);
+			queued += n;
+			inflight++;
+		}
+		io_uring_submit(&ring);
+		rc = wait_cqe(&ring, &cqe);
+		if (rc) {
+			check(false, "SEND_ZC: no completion in %d s (%llu of %llu bytes acked)",
+			      WAIT_S, (unsigned long long)done_bytes, (unsigned long long)total);
+			goto out;
+		}
+		if (cqe->flags & IORING_CQE_F_NOTIF) {
+			/* the peer acknowledged every byte of that send */
+			notifs++;
+			inflight--;
+			done_bytes += io_uring_cqe_get_data64(cqe);
+		} else {
+			results++;
+			if (cqe->res != (int)io_uring_cqe_get_data64(cqe))
+				errors++;
+			if (!(cqe->flags & IORING_CQE_F_MORE)) {
+				inflight--;	/* no notification will come */
+				errors++;
+			}
+		}
+		io_uring_cqe_seen(&ring, cqe);
+		if (errors)
+			break;
+	}
+	t1 = zn_now_ns();
+	check(!errors && done_bytes == total, "%u SEND_ZC of %llu MiB: results right, %u "
+	      "notifications (all bytes acknowledged by Linux)", results,
+	      (unsigned long long)mib, notifs);
+	printf("rate zcnic->linux %.1f MiB/s\n", mib_s(total, t1 - t0));
+	tcp_stats(d);
+	rc = zn_tcp_shutdown(fd);
+	check(rc == 0, "zn_tcp_shutdown: %d", rc);
+	rc = ring_recv_all(&ring, fd, rxb, &rx, &bad, 0);
+	check(rc == 0 && rx == 0, "the peer's FIN: RECV returns 0 (rc %d)", rc);
+out:
+	if (fd > 0)
+		zn_socket_close(fd);
+	io_uring_queue_exit(&ring);
+	linger(d, 300);
+	zn_netdev_close(d);
+	munmap(buf, total);
+	return failures ? 1 : 0;
+}
+
+static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib)
+{
+	uint64_t total = mib << 20, off = 0, bad = 0, t0, t1;
+	struct zn_netdev *d = open_dev(sock, cidr);
+	struct zn_addr4 peer;
+	struct io_uring ring;
+	uint8_t *buf = malloc(RXBUF);
+	int lfd, fd, rc;
+
+	if (!d)
+		return 1;
+	rc = io_uring_queue_init(64, &ring, 0);
+	check(rc == 0, "io_uring_queue_init: %d", rc);
+	lfd = zn_tcp_socket(d, &(struct zn_socket_conf){ .local = { 0, htons((uint16_t)port) } });
+	check(lfd > 0, "zn_tcp_socket: %d", lfd);
+	rc = zn_tcp_listen(lfd, 4);
+	check(rc == 0, "zn_tcp_listen :%d: %d", port, rc);
+	printf("listening\n");
+	fflush(stdout);
+	fd = zn_tcp_accept(lfd, &peer, 20000);
+	check(fd > 0, "zn_tcp_accept: %d", fd);
+	if (fd <= 0)
+		goto out;
+	t0 = zn_now_ns();
+	rc = ring_recv_all(&ring, fd, buf, &off, &bad, total);
+	t1 = zn_now_ns();
+	check(rc == 0, "RECV until EOF: %d", rc);
+	check(off == total && !bad, "%llu of %llu bytes from Linux, %llu wrong",
+	      (unsigned long long)off, (unsigned long long)total, (unsigned long long)bad);
+	printf("rate linux->zcnic %.1f MiB/s\n", mib_s(off, t1 - t0));
+	tcp_stats(d);
+	zn_socket_close(fd);
+out:
+	zn_socket_close(lfd);
+	io_uring_queue_exit(&ring);
+	linger(d, 300);
+	zn_netdev_close(d);
+	free(buf);
+	return failures ? 1 : 0;
+}
+
+/* ---- Linux ------------------------------------------------------------- */
+
+static void timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = WAIT_S };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static int kernel_recv(const char *ip, int port, uint64_t mib)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = ip_of(ip) };
+	uint64_t total = mib << 20, off = 0, bad = 0, t0 = 0, t1;
+	uint8_t *buf = malloc(RXBUF);
+	int one = 1, l = socket(AF_INET, SOCK_STREAM, 0), fd;
+	struct timeval tv = { .tv_sec = 30 };
+	ssize_t n;
+
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(l, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 4)) {
+		check(false, "kernel listen %s:%d: %s", ip, port, strerror(errno));
+		return 1;
+	}
+	printf("listening\n");
+	fflush(stdout);
+	fd = accept(l, NULL, NULL);
+	check(fd >= 0, "kernel accept: %s", fd < 0 ? strerror(errno) : "ok");
+	if (fd < 0)
+		return 1;
+	timeouts(fd);
+	t0 = zn_now_ns();
+	while ((n = recv(fd, buf, RXBUF, 0)) > 0) {
+		bad += bad_bytes(buf, off, (size_t)n);
+		off += (uint64_t)n;
+	}
+	t1 = zn_now_ns();
+	check(n == 0, "kernel recv until EOF: %s", n ? strerror(errno) : "EOF");
+	check(off == total && !bad, "Linux received %llu of %llu bytes from zcnic, %llu wrong",
+	      (unsigned long long)off, (unsigned long long)total, (unsigned long long)bad);
+	printf("rate kernel-recv %.1f MiB/s\n", mib_s(off, t1 - t0));
+	close(fd);
+	close(l);
+	free(buf);
+	return failures ? 1 : 0;
+}
+
+static int kernel_send(const char *ip, int port, uint64_t mib)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = ip_of(ip) };
+	uint64_t total = mib << 20, off = 0, t0, t1;
+	uint8_t *buf = malloc(RXBUF), tmp[64];
+	int fd = -1, rc = -1;
+	ssize_t n;
+
+	/* the server may still be starting: a few tries */
+	for (int i = 0; i < 50 && rc; i++) {
+		if (fd >= 0)
+			close(fd);
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		timeouts(fd);
+		rc = connect(fd, (struct sockaddr *)&a, sizeof(a));
+		if (rc)
+			usleep(100000);
+	}
+	check(rc == 0, "kernel connect %s:%d: %s", ip, port, rc ? strerror(errno) : "ok");
+	if (rc)
+		return 1;
+	t0 = zn_now_ns();
+	while (off < total) {
+		uint64_t m = total - off < RXBUF ? total - off : RXBUF;
+
+		for (uint64_t i = 0; i < m; i++)
+			buf[i] = pat(off + i);
+		n = send(fd, buf, m, MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+		off += (uint64_t)n;
+	}
+	check(off == total, "Linux sent %llu of %llu bytes", (unsigned long long)off,
+	      (unsigned long long)total);
+	shutdown(fd, SHUT_WR);
+	n = recv(fd, tmp, sizeof(tmp), 0);
+	t1 = zn_now_ns();
+	check(n == 0, "zcnic's FIN after it read everything: %s", n ? "no" : "EOF");
+	printf("rate kernel-send %.1f MiB/s\n", mib_s(total, t1 - t0));
+	close(fd);
+	free(buf);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 7 && !strcmp(argv[1], "zcnic-send"))
+		return zcnic_send(argv[2], argv[3], argv[4], atoi(argv[5]), strtoull(argv[6], 0, 0));
+	if (argc == 6 && !strcmp(argv[1], "zcnic-recv"))
+		return zcnic_recv(argv[2], argv[3], atoi(argv[4]), strtoull(argv[5], 0, 0));
+	if (argc == 5 && !strcmp(argv[1], "kernel-recv"))
+		return kernel_recv(argv[2], atoi(argv[3]), strtoull(argv[4], 0, 0));
+	if (argc == 5 && !strcmp(argv[1], "kernel-send"))
+		return kernel_send(argv[2], atoi(argv[3]), strtoull(argv[4], 0, 0));
+	fprintf(stderr, "usage: tcp_peer zcnic-send SOCK IP/PREFIX PEER_IP PORT MIB\n"
+		"       tcp_peer zcnic-recv SOCK IP/PREFIX PORT MIB\n"
+		"       tcp_peer kernel-recv IP PORT MIB | kernel-send IP PORT MIB\n");
+	return 2;
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zcnic's TCP against itself: two netdevs over an in-process zn-nicsim
+ * bnxt pair (tests/unit/support/netdev_pair.c), the public socket API for
+ * set-up (zn_tcp_socket / connect / listen / accept / shutdown) and the ring
+ * for data: SEND_ZC from a registered buffer one way (a notification per
+ * request once B acknowledged it all), SEND (copied) the other, RECV on
+ * both, every byte checked, EOF both ways; a connect to a
+ * port nobody listens on is refused. One thread drives both ends, so the
+ * set-up calls are used without waiting (timeout 0) between polls of both
+ * netdevs.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <liburing.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include "base/clock.h"
+#include "tests/unit/support/netdev_pair.h"
+#include "zcnic/socket.h"
+
+#define PORT		5300
+#define A_TO_B		(4u << 20)
+#define A_SEND		1400		/* under a bounce buffer: SEND copies */
+#define B_TO_A		(700u * A_SEND)
+#define CHUNK		(64u * 1024u)
+#define RXBUF		(128u * 1024u)
+#define WAIT_MS		10000
+
+static inline uint8_t pat(uint64_t i, uint8_t salt)
+{
+	return (uint8_t)(i ^ (i >> 9) ^ (i >> 17) ^ salt);
+}
+
+static void poll_both(struct ndp *n)
+{
+	zn_netdev_poll(n->a);
+	zn_netdev_poll(n->b);
+}
+
+/* B connects to A:port; A accepts. The accepted handle, B's in *bfd. */
+static int pair_connect(struct ndp *n, int lfd, int *bfd)
+{
+	struct zn_addr4 dst = { .ip = n->ip_a, .port = htons(PORT) }, peer;
+	uint64_t end = zn_now_ms() + WAIT_MS;
+	int afd = -EAGAIN, rc;
+
+	*bfd = zn_tcp_socket(n->b, &(struct zn_socket_conf){ 0 });
+	assert_true(*bfd > 0);
+	assert_int_equal(zn_tcp_connect(*bfd, &dst, 0), -EINPROGRESS);
+	assert_int_equal(zn_tcp_connect(*bfd, &dst, 0), -EALREADY);
+	while (afd == -EAGAIN && zn_now_ms() < end) {
+		poll_both(n);
+		afd = zn_tcp_accept(lfd, &peer, 0);
+	}
+	assert_true(afd > 0);
+	assert_int_equal(peer.ip, n->ip_b);
+	/* B's side completes with the same polls */
+	while ((rc = zn_tcp_connect(*bfd, &dst, 0)) == -EALREADY && zn_now_ms() < end)
+		poll_both(n);
+	assert_int_equal(rc, -EISCONN);
+	return afd;
+}
+
+static int wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
+{
+	struct __kernel_timespec ts = { .tv_sec = WAIT_MS / 1000 };
+
+	return io_uring_wait_cqe_timeout(ring, cqe, &ts);
+}
+
+static void test_refused(void **state)
+{
+	struct ndp n;
+	struct zn_addr4 dst;
+	uint64_t end;
+	int fd, rc;
+
+	(void)state;
+	assert_int_equal(ndp_open(&n, ""), 0);
+	assert_int_equal(ndp_resolve(&n, 3000), 0);
+	dst = (struct zn_addr4){ .ip = n.ip_a, .port = htons(PORT + 1) };
+	fd = zn_tcp_socket(n.b, &(struct zn_socket_conf){ 0 });
+	assert_true(fd > 0);
+	assert_int_equal(zn_tcp_connect(fd, &dst, 0), -EINPROGRESS);
+	end = zn_now_ms() + WAIT_MS;
+	while ((rc = zn_tcp_connect(fd, &dst, 0)) == -EALREADY && zn_now_ms() < end)
+		poll_both(&n);
+	assert_int_equal(rc, -ECONNREFUSED);
+	assert_int_equal(zn_tcp_listen(fd + 1000, 1), -EBADF);
+	assert_int_equal(zn_tcp_shutdown(fd), -ENOTCONN);
+	zn_socket_close(fd);
+	ndp_close(&n);
+}
+
+static void test_transfer_both_ways(void **state)
+{
+	struct io_uring ring;
+	struct iovec reg;
+	struct ndp n;
+	uint8_t *txa, *txb, *rxa, *rxb;
+	uint64_t got_a = 0, got_b = 0, sent_b = 0, acked_b = 0, end;
+	unsigned inflight = 0, bad = 0, notifs = 0, sends_a = 0;
+	bool eof_a = false, eof_b = false, recv_a = false, recv_b = false, sent_a = false;
+	int lfd, afd, bfd;
+
+	(void)state;
+	assert_int_equal(ndp_open(&n, ""), 0);
+	assert_int_equal(ndp_resolve(&n, 3000), 0);
+	lfd = zn_tcp_socket(n.a, &(struct zn_socket_conf){ .local = { 0, htons(PORT) } });
+	assert_true(lfd > 0);
+	assert_int_equal(zn_tcp_listen(lfd, 4), 0);
+	afd = pair_connect(&n, lfd, &bfd);
+
+	txb = mmap(NULL, A_TO_B, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	txa = malloc(B_TO_A);
+	rxa = malloc(RXBUF);
+	rxb = malloc(RXBUF);
+	for (uint32_t i = 0; i < A_TO_B; i++)
+		txb[i] = pat(i, 0x11);
+	for (uint32_t i = 0; i < B_TO_A; i++)
+		txa[i] = pat(i, 0x22);
+	assert_int_equal(io_uring_queue_init(256, &ring, 0), 0);
+	reg = (struct iovec){ txb, A_TO_B };
+	assert_int_equal(io_uring_register_buffers(&ring, &reg, 1), 0);
+
+	/* B -> A by SEND_ZC (registered buffer), A -> B by SEND in chunks the
+	 * size of a bounce buffer; RECVs on both; until both saw EOF */
+	end = zn_now_ms() + 4 * WAIT_MS;
+	while ((!eof_a || !eof_b) && zn_now_ms() < end) {
+		struct io_uring_sqe *sqe;
+		struct io_uring_cqe *cqe;
+
+		while (sent_b < A_TO_B && inflight < 32) {
+			uint32_t k = A_TO_B - sent_b < CHUNK ? (uint32_t)(A_TO_B - sent_b) : CHUNK;
+
+			sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_send_zc_fixed(sqe, bfd, txb + sent_b, k, 0, 0, 0);
+			io_uring_sqe_set_data64(sqe, 1ull << 32 | k);
+			sent_b += k;
+			inflight++;
+		}
+		if (!sent_a) {
+			for (uint32_t off = 0; off < B_TO_A; off += A_SEND) {
+				sqe = io_uring_get_sqe(&ring);
+				io_uring_prep_send(sqe, afd, txa + off, A_SEND, 0);
+				io_uring_sqe_set_data64(sqe, 2ull << 32);
+				if (io_uring_submit(&ring) < 0)
+					bad++;
+			}
+			sent_a = true;
+		}
+		if (!recv_a && !eof_a) {
+			sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_recv(sqe, afd, rxa, RXBUF, 0);
+			io_uring_sqe_set_data64(sqe, 3ull << 32);
+			recv_a = true;
+		}
+		if (!recv_b && !eof_b) {
+			sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_recv(sqe, bfd, rxb, RXBUF, 0);
+			io_uring_sqe_set_data64(sqe, 4ull << 32);
+			recv_b = true;
+		}
+		io_uring_submit(&ring);
+		if (wait_cqe(&ring, &cqe))
+			break;
+		switch (io_uring_cqe_get_data64(cqe) >> 32) {
+		case 1:
+			if (cqe->flags & IORING_CQE_F_NOTIF) {
+				notifs++;
+				inflight--;
+				acked_b += (uint32_t)io_uring_cqe_get_data64(cqe);
+				if (acked_b == A_TO_B)
+					assert_int_equal(zn_tcp_shutdown(bfd), 0);
+			} else if (cqe->res != (int)(uint32_t)io_uring_cqe_get_data64(cqe) ||
+				   !(cqe->flags & IORING_CQE_F_MORE)) {
+				bad++;
+			}
+			break;
+		case 2:
+			bad += cqe->res != A_SEND;
+			/* every SEND taken: then the FIN */
+			if (++sends_a == B_TO_A / A_SEND)
+				assert_int_equal(zn_tcp_shutdown(afd), 0);
+			break;
+		case 3:
+			recv_a = false;
+			if (cqe->res <= 0) {
+				eof_a = true;
+				bad += cqe->res != 0;
+				break;
+			}
+			for (int i = 0; i < cqe->res; i++)
+				bad += rxa[i] != pat(got_a + (uint64_t)i, 0x11);
+			got_a += (uint64_t)cqe->res;
+			break;
+		case 4:
+			recv_b = false;
+			if (cqe->res <= 0) {
+				eof_b = true;
+				bad += cqe->res != 0;
+				break;
+			}
+			for (int i = 0; i < cqe->res; i++)
+				bad += rxb[i] != pat(got_b + (uint64_t)i, 0x22);
+			got_b += (uint64_t)cqe->res;
+			break;
+		default:
+			bad++;
+		}
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	assert_int_equal(bad, 0);
+	assert_int_equal(got_a, A_TO_B);
+	assert_int_equal(got_b, B_TO_A);
+	assert_int_equal(acked_b, A_TO_B);
+	assert_int_equal(notifs, A_TO_B / CHUNK);
+	assert_true(eof_a && eof_b);
+	zn_socket_close(afd);
+	zn_socket_close(bfd);
+	zn_socket_close(lfd);
+	io_uring_queue_exit(&ring);
+	ndp_close(&n);
+	munmap(txb, A_TO_B);
+	free(txa);
+	free(rxa);
+	free(rxb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_transfer_both_ways),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
