@@ -9,10 +9,12 @@
 
 extern const struct zn_sim_model_ops zn_sim_model_edu;
 extern const struct zn_sim_model_ops zn_sim_model_bnxt;
+extern const struct zn_sim_model_ops zn_sim_model_mlx5;
 
 static const struct zn_sim_model_ops *const registry[] = {
 	&zn_sim_model_edu,
 	&zn_sim_model_bnxt,
+	&zn_sim_model_mlx5,
 };
 
 const struct zn_sim_model_ops *zn_sim_model_at(unsigned index)

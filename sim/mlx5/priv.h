@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/mlx5 internals: the state of one ConnectX-6 Dx / ConnectX-7 PF model,
+ * shared by its files.
+ *
+ *   model.c  options, PCI identity, BAR0 (initialization segment trapped, UAR
+ *            pages mapped and polled), health, poll, reset, counters
+ *   cmd.c    the command queue: entries, mailbox chains, delivery status,
+ *            ownership, completion EQEs; the opcode table
+ *   hca.c    function life cycle: ENABLE/DISABLE_HCA, ISSI, capabilities,
+ *            INIT/TEARDOWN_HCA, page supply, vport, port registers
+ *   obj.c    UAR, PD, TD, mkey, EQ, CQ, TIS; EQE and CQE writers
+ *
+ * Everything runs on the loop thread; counters are read by other threads
+ * (stats), hence the relaxed atomic stores.
+ *
+ * Hardware facts: drivers/mlx5/mlx5_hw.h and hw-docs/mlx5.md only; the
+ * model's own choices are in hw-docs/mlx5-model.md.
+ */
+#ifndef ZN_SIM_MLX5_PRIV_H
+#define ZN_SIM_MLX5_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/mlx5/mlx5_hw.h"
+#include "sim/log.h"
+#include "sim/model.h"
+#include "sim/wire.h"
+
+#define MSIM_LOG		"mlx5"
+
+/* BAR0: 1 MiB; page 0 (initialization segment) trapped, pages 1..255 (UARs,
+ * with the timer and health counter at the start of page 1) mapped. */
+#define MSIM_BAR0_SIZE		(1u << 20)
+#define MSIM_NUM_UARS		256	/* UAR 0 is the initialization segment */
+#define MSIM_INIT_DELAY_NS	20000000ull	/* initializing reads 1 this long */
+#define MSIM_HEALTH_TICK_NS	100000000ull	/* health counter period */
+#define MSIM_LOG_CMDQ_SIZE	5
+#define MSIM_LOG_CMDQ_STRIDE	6
+
+/* Command messages the model accepts (delivery status 0x07/0x08 beyond) */
+#define MSIM_MSG_MAX		(64u * 1024)
+
+/* Page supply (hw-docs/mlx5.md 6) */
+#define MSIM_BOOT_PAGES		8
+#define MSIM_INIT_PAGES		32
+#define MSIM_REGULAR_PAGES	16
+#define MSIM_MAX_PAGES		4096
+#define MSIM_CTX_SIZE		256	/* one object context slot */
+#define MSIM_SLOTS_PER_PAGE	(ZN_MLX5_PAGE_SIZE / MSIM_CTX_SIZE)
+#define MSIM_LOW_SLOTS		4	/* fewer free slots: ask for a page more */
+
+/* Object limits (the capabilities report them) */
+#define MSIM_MAX_EQ		16
+#define MSIM_MAX_OBJ		256	/* per kind: CQ, mkey, TIS, PD, TD ... */
+#define MSIM_MAX_QPAGES		1024	/* pas[] entries of one queue */
+
+enum msim_state {
+	MS_DISABLED = 0,	/* before ENABLE_HCA */
+	MS_ENABLED,		/* ENABLE_HCA .. INIT_HCA */
+	MS_INIT,		/* after INIT_HCA */
+	MS_TORN,		/* after TEARDOWN_HCA */
+};
+
+/* Guest memory of a queue: a list of 4 KiB pages (or one contiguous run). */
+struct msim_qmem {
+	uint32_t npas;
+	uint8_t log_pg;		/* page size log2 (>= 12) */
+	uint64_t *pas;
+};
+
+struct msim_eq {
+	bool used;
+	uint8_t eqn;
+	uint8_t log_sz;
+	bool oi;
+	uint32_t uar;
+	uint32_t pi, ci;
+	uint64_t mask[4];
+	int slot;
+	struct msim_qmem mem;
+};
+
+struct msim_cq {
+	bool used;
+	bool err;		/* overflowed or unreachable: writes nothing more */
+	bool armed;
+	uint32_t cqn;
+	uint8_t log_sz;
+	bool oi;
+	uint32_t uar;
+	uint8_t eqn;
+	uint64_t dbr;
+	uint32_t pi;
+	uint16_t period, max_count;
+	unsigned users;		/* SQs/RQs naming it */
+	int slot;
+	struct msim_qmem mem;
+};
+
+struct msim_simple {		/* PD, TD, UAR, TIS, mkey */
+	bool used;
+	uint32_t id;
+	int slot;		/* context slot, -1: none */
+	uint32_t a, b;		/* TIS: td; mkey: pd, access mode */
+	uint64_t start, len;	/* mkey */
+	bool length64;
+};
+
+#define MSIM_COUNTERS(X)                                                        \
+	X(cmd_doorbells) X(cmds) X(cmd_errors) X(cmd_bad_opcode)               \
+	X(cmd_delivery_errors) X(cmd_not_owned) X(cmd_eqes) X(cmd_dropped_fatal) \
+	X(pages_given) X(pages_returned) X(pages_leaked) X(pages_lost_reset)   \
+	X(page_requests) X(no_page_refusals) X(ctx_writes) X(ctx_dma_errors)   \
+	X(eqes) X(eq_overruns) X(cqes) X(cq_overflows)                        \
+	X(uar_eq_db) X(uar_cq_db) X(uar_sq_db) X(uar_bad)                     \
+	X(bar0_ignored) X(health_ticks) X(fatal_events) X(link_changes)       \
+	X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes) X(rx_dropped)
+
+struct msim_counters {
+#define MSIM_X(n) uint64_t n;
+	MSIM_COUNTERS(MSIM_X)
+#undef MSIM_X
+};
+
+#define MSIM_ADD(m, name, n)                                                    \
+	__atomic_store_n(&(m)->c.name, __atomic_load_n(&(m)->c.name, __ATOMIC_RELAXED) + (n), \
+			 __ATOMIC_RELAXED)
+#define MSIM_INC(m, name) MSIM_ADD(m, name, 1)
+
+/* A command being executed: its input and output bytes. */
+struct msim_cmd {
+	const uint8_t *in;
+	size_t inlen;
+	uint8_t *out;
+	size_t outlen;		/* what the driver can take */
+	uint16_t opcode, op_mod;
+};
+
+struct msim {
+	struct zn_vfu_dev *dev;
+	const char *name;
+	struct zn_sim_port port;
+	/* options */
+	uint8_t mac[6];
+	uint16_t device_id;
+	uint16_t fw_major, fw_minor, fw_sub;
+	/* BAR0 */
+	uint8_t *bar0;			/* mapped UAR pages (server memory); page 0 unused */
+	uint64_t touched_ns;		/* first BAR0 access since reset, 0: none */
+	uint32_t cmdq_hi;
+	uint64_t cmdq;			/* committed command queue address, 0: none */
+	uint64_t health_next_ns;
+	uint32_t health_counter;
+	uint8_t synd;			/* fatal syndrome, 0: healthy */
+	uint16_t ext_synd;
+	int fatal_req;			/* from zn_sim_mlx5_set_fatal: synd | ext << 8, any thread */
+	uint64_t uar_last[MSIM_NUM_UARS][3];	/* last CQ, EQ, SQ doorbell seen per UAR */
+	/* function */
+	enum msim_state state;
+	bool issi_set;
+	uint8_t cmdif_checksum;
+	/* pages */
+	uint64_t pages[MSIM_MAX_PAGES];	/* held, in the order given */
+	unsigned npages;
+	unsigned reg_target;		/* regular pages wanted */
+	uint8_t slot_used[MSIM_MAX_PAGES * MSIM_SLOTS_PER_PAGE / 8];
+	unsigned slots_used;
+	/* objects */
+	struct msim_eq eq[MSIM_MAX_EQ];
+	struct msim_cq cq[MSIM_MAX_OBJ];
+	struct msim_simple uar[MSIM_NUM_UARS];
+	struct msim_simple pd[MSIM_MAX_OBJ], td[MSIM_MAX_OBJ], tis[MSIM_MAX_OBJ],
+		mkey[MSIM_MAX_OBJ];
+	/* vport and port */
+	uint8_t vport_ctx[ZN_MLX5_SZ_NIC_VPORT_CONTEXT];
+	bool admin_up;
+	bool link_up;
+	uint16_t admin_mtu;
+	struct msim_counters c;
+	struct zn_sim_ratelimit rl_cmd, rl_db;
+	uint8_t msg_in[MSIM_MSG_MAX], msg_out[MSIM_MSG_MAX];
+};
+
+/* model.c */
+uint64_t msim_timer_ns(void);
+/* The device dies: synd into the health buffer, no more commands or data. */
+void msim_fatal(struct msim *m, uint8_t synd, uint16_t ext);
+
+/* cmd.c */
+void msim_cmd_doorbell(struct msim *m, uint32_t vector);
+/* Executes one command's bytes (the opcode table, no queue entry). */
+void msim_cmd_exec(struct msim *m, struct msim_cmd *c);
+/* Fails c with status and the syndrome opcode << 16 | check; returns 0. */
+int msim_fail(struct msim *m, struct msim_cmd *c, uint8_t status, unsigned check,
+	      const char *why);
+/* Status BAD_INP_LEN/BAD_OUTP_LEN unless inlen >= in and outlen >= out. */
+bool msim_lens(struct msim *m, struct msim_cmd *c, size_t in, size_t out);
+
+/* hca.c */
+int msim_hca_cmd(struct msim *m, struct msim_cmd *c);
+/* Context slots in device pages: -1 (with a page request posted) when the
+ * driver has not given enough pages. ctx (len <= MSIM_CTX_SIZE) is written
+ * into the slot. */
+int msim_slot_alloc(struct msim *m, const void *ctx, size_t len);
+void msim_slot_free(struct msim *m, int slot);
+void msim_free_objects(struct msim *m);
+void msim_link_poll(struct msim *m);
+
+/* rx.c */
+void msim_rx(void *opaque, const void *frame, size_t len);
+
+/* obj.c */
+int msim_obj_cmd(struct msim *m, struct msim_cmd *c);
+struct msim_eq *msim_eq_for_event(struct msim *m, unsigned type);
+/* Writes an EQE (type, sub_type, 28 data bytes at EQE 0x20) to eq. */
+bool msim_eqe_post(struct msim *m, struct msim_eq *eq, uint8_t type, uint8_t sub,
+		   const void *data);
+/* An EQE to the first EQ subscribed to type, if any. */
+void msim_event(struct msim *m, uint8_t type, uint8_t sub, const void *data);
+void msim_uar_poll(struct msim *m);
+uint64_t msim_qmem_addr(const struct msim_qmem *q, uint64_t off);
+bool msim_uar_valid(const struct msim *m, uint32_t uar);
+struct msim_cq *msim_cq_get(struct msim *m, uint64_t cqn);
+/* Writes one CQE at the CQ's producer (owner bit filled in, op_own last);
+ * false on overflow or unreachable memory, which puts the CQ in error. */
+bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e);
+
+#endif

@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: MIT */
+/* A hand-driven mlx5 client and an in-process zn-nicsim for model tests;
+ * see mlx5_test_client.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/vfu/vfu.h"
+#include "tests/unit/support/mlx5_test_client.h"
+
+void mtc_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int64_t mtc_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void spin_pause(void)
+{
+	struct timespec ts = { 0, 5000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ---- in-process zn-nicsim ---- */
+
+static void *loop_main(void *arg)
+{
+	zn_vfu_loop_run(arg);
+	return NULL;
+}
+
+int mtc_sim_start(struct mtc_sim *s, const char *spec0, const char *spec1, bool wire)
+{
+	const char *specs[2] = { spec0, spec1 };
+	char err[256], spec[256];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "/tmp/zn-mlx5-test-XXXXXX");
+	if (!mkdtemp(s->dir))
+		return -1;
+	s->ndev = spec1 ? 2 : 1;
+	for (unsigned i = 0; i < s->ndev; i++) {
+		char dir[sizeof(s->dir)];
+
+		snprintf(spec, sizeof(spec), "dev%u=%s", i, specs[i]);
+		if (zn_sim_device_create(spec, &s->dev[i], err, sizeof(err))) {
+			fprintf(stderr, "mtc_sim_start: %s: %s\n", spec, err);
+			return -1;
+		}
+		memcpy(dir, s->dir, sizeof(dir));
+		snprintf(s->path[i], sizeof(s->path[i]), "%s/dev%u.sock", dir, i);
+	}
+	if (zn_vfu_loop_new(&s->loop))
+		return -1;
+	if (wire && (s->ndev != 2 ||
+		     zn_sim_wire_pair(zn_sim_device_port(s->dev[0], 0),
+				      zn_sim_device_port(s->dev[1], 0), &s->wire) ||
+		     zn_vfu_loop_add_poller(s->loop, zn_sim_wire_poll, s->wire)))
+		return -1;
+	for (unsigned i = 0; i < s->ndev; i++)
+		if (zn_vfu_dev_listen(s->dev[i]->dev, s->path[i]) ||
+		    zn_vfu_loop_add_dev(s->loop, s->dev[i]->dev))
+			return -1;
+	if (pthread_create(&s->thread, NULL, loop_main, s->loop))
+		return -1;
+	s->running = true;
+	return 0;
+}
+
+void mtc_sim_stop(struct mtc_sim *s)
+{
+	if (s->running) {
+		zn_vfu_loop_stop(s->loop);
+		pthread_join(s->thread, NULL);
+	}
+	zn_sim_wire_free(s->wire);
+	for (unsigned i = 0; i < s->ndev; i++)
+		zn_sim_device_free(s->dev[i]);
+	zn_vfu_loop_free(s->loop);
+	if (s->dir[0])
+		rmdir(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+struct counter_q {
+	const char *key;
+	uint64_t v;
+	bool found;
+};
+
+static void counter_emit(void *ctx, const char *key, uint64_t v)
+{
+	struct counter_q *q = ctx;
+	const char *k = strstr(key, ".model.");
+
+	if (k && !strcmp(k + 7, q->key)) {
+		q->v = v;
+		q->found = true;
+	}
+}
+
+uint64_t mtc_counter(struct mtc_sim *s, unsigned i, const char *key)
+{
+	struct counter_q q = { key, 0, false };
+
+	zn_sim_device_stats(s->dev[i], counter_emit, &q);
+	if (!q.found) {
+		fprintf(stderr, "mtc_counter: no model counter '%s'\n", key);
+		abort();
+	}
+	return q.v;
+}
+
+/* ---- the client ---- */
+
+int mtc_open(struct mtc *c, const char *sock_path)
+{
+	struct zn_bus_open_opts o = { .timeout_ms = MTC_TIMEOUT_MS };
+	char spec[160];
+	void *va = NULL;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(spec, sizeof(spec), "vfio-user:%s", sock_path);
+	rc = zn_bus_open(spec, &o, &c->bus);
+	if (rc)
+		return rc;
+	if ((rc = zn_bus_enable_bus_master(c->bus)) || (rc = zn_bus_map_bar(c->bus, 0, &va, NULL)))
+		goto err;
+	c->bar0 = va;
+	rc = zn_dma_region_alloc("mtc", MTC_MEM_LEN, -1, ZN_DMA_NO_HUGE, &c->mem);
+	if (rc)
+		goto err;
+	rc = zn_bus_dma_map(c->bus, c->mem);
+	if (rc)
+		goto err;
+	c->cmdq = mtc_alloc(c, 4096, 4096);
+	c->mbox_in = mtc_alloc(c, MTC_MBOX_POOL * 1024, 4096);
+	c->mbox_out = mtc_alloc(c, MTC_MBOX_POOL * 1024, 4096);
+	return 0;
+err:
+	mtc_close(c);
+	return rc;
+}
+
+void mtc_close(struct mtc *c)
+{
+	zn_bus_close(c->bus);
+	if (c->mem)
+		zn_dma_region_free(c->mem);
+	memset(c, 0, sizeof(*c));
+}
+
+void *mtc_alloc(struct mtc *c, size_t len, size_t align)
+{
+	size_t at = (c->brk + align - 1) & ~(align - 1);
+	uint8_t *p;
+
+	if (at + len > c->mem->len)
+		return NULL;
+	c->brk = at + len;
+	p = (uint8_t *)c->mem->va + at;
+	memset(p, 0, len);
+	return p;
+}
+
+uint64_t mtc_iova(const struct mtc *c, const void *va)
+{
+	return c->mem->iova + (uint64_t)((const uint8_t *)va - (const uint8_t *)c->mem->va);
+}
+
+static uint32_t iseg_rd(struct mtc *c, uint64_t off)
+{
+	uint32_t v = 0;
+
+	zn_bus_read32(c->bus, 0, off, &v);
+	return zn_mlx5_bswap32(v);
+}
+
+static int iseg_wr(struct mtc *c, uint64_t off, uint32_t v)
+{
+	return zn_bus_write32(c->bus, 0, off, zn_mlx5_bswap32(v));
+}
+
+static int wait_ready(struct mtc *c)
+{
+	int64_t end = mtc_now_ms() + MTC_TIMEOUT_MS;
+
+	while (iseg_rd(c, ZN_MLX5_ISEG_INITIALIZING) & ZN_MLX5_ISEG_INITIALIZING_BIT) {
+		if (mtc_now_ms() > end)
+			return -ETIMEDOUT;
+		mtc_sleep_ms(2);
+	}
+	return 0;
+}
+
+int mtc_boot(struct mtc *c)
+{
+	uint64_t a = mtc_iova(c, c->cmdq);
+	int rc = wait_ready(c);
+
+	if (rc)
+		return rc;
+	if ((iseg_rd(c, ZN_MLX5_ISEG_CMDIF_REV_FW_SUB) >> 16) != ZN_MLX5_CMD_IF_REV)
+		return -EPROTO;
+	if ((rc = iseg_wr(c, ZN_MLX5_ISEG_CMDQ_ADDR_H, (uint32_t)(a >> 32))) ||
+	    (rc = iseg_wr(c, ZN_MLX5_ISEG_CMDQ_ADDR_L_SZ, (uint32_t)a)))
+		return rc;
+	return wait_ready(c);
+}
+
+/* Builds a chain of n blocks in pool for len bytes of data (msg + 16 on). */
+static uint64_t build_chain(struct mtc *c, uint8_t *pool, const uint8_t *data, size_t len,
+			    uint8_t token, const struct mtc_fault *f, int cut)
+{
+	unsigned n = zn_mlx5_cmd_blocks((uint32_t)len + ZN_MLX5_CMD_INLINE_SIZE);
+
+	if (cut > 0 && (unsigned)cut < n)
+		n = (unsigned)cut;
+	for (unsigned k = 0; k < n; k++) {
+		struct zn_mlx5_cmd_mbox *b = (void *)(pool + (size_t)k * 1024);
+		size_t off = (size_t)k * ZN_MLX5_CMD_MBOX_DATA_SIZE;
+
+		memset(b, 0, sizeof(*b));
+		if (data && off < len)
+			memcpy(b->data, data + off,
+			       len - off < ZN_MLX5_CMD_MBOX_DATA_SIZE ? len - off
+								      : ZN_MLX5_CMD_MBOX_DATA_SIZE);
+		b->next_be = k + 1 < n ? zn_mlx5_bswap64(mtc_iova(c, pool + (size_t)(k + 1) * 1024))
+				       : 0;
+		b->block_num_be = zn_mlx5_bswap32(k);
+		b->token = token;
+		if (f && f->bad_token_block == (int)k)
+			b->token = (uint8_t)(token + 1);
+		if (f && f->bad_blknum_block == (int)k)
+			b->block_num_be = zn_mlx5_bswap32(k + 7);
+	}
+	return n ? mtc_iova(c, pool) : 0;
+}
+
+int mtc_cmd_ex(struct mtc *c, const void *in, size_t inlen, void *out, size_t outlen,
+	       const struct mtc_fault *f)
+{
+	static const struct mtc_fault none = MTC_FAULT_NONE;
+	unsigned slot = f ? f->slot : 0;
+	struct zn_mlx5_cmd_entry *e = (void *)(c->cmdq + (size_t)slot * ZN_MLX5_CMD_ENTRY_SIZE);
+	uint64_t in_ptr, out_ptr;
+	int64_t end;
+
+	if (!f)
+		f = &none;
+	if (zn_mlx5_cmd_blocks((uint32_t)inlen) > MTC_MBOX_POOL ||
+	    zn_mlx5_cmd_blocks((uint32_t)outlen) > MTC_MBOX_POOL)
+		return -E2BIG;
+	c->token = (uint8_t)(c->token % 255 + 1);
+	memset(e, 0, sizeof(*e));
+	e->type = f->type ? f->type : ZN_MLX5_CMD_TYPE_PCIE;
+	e->inlen_be = zn_mlx5_bswap32((uint32_t)inlen);
+	e->outlen_be = zn_mlx5_bswap32((uint32_t)outlen);
+	memcpy(e->in, in, inlen < ZN_MLX5_CMD_INLINE_SIZE ? inlen : ZN_MLX5_CMD_INLINE_SIZE);
+	in_ptr = inlen > ZN_MLX5_CMD_INLINE_SIZE
+			 ? build_chain(c, c->mbox_in, (const uint8_t *)in + ZN_MLX5_CMD_INLINE_SIZE,
+				       inlen - ZN_MLX5_CMD_INLINE_SIZE, c->token, f, f->cut_in_chain)
+			 : 0;
+	out_ptr = outlen > ZN_MLX5_CMD_INLINE_SIZE
+			  ? build_chain(c, c->mbox_out, NULL, outlen - ZN_MLX5_CMD_INLINE_SIZE,
+					c->token, f, f->cut_out_chain)
+			  : 0;
+	if (f->in_ptr)
+		in_ptr = f->in_ptr;
+	e->in_ptr_be = zn_mlx5_bswap64(in_ptr + (f->misalign_in ? 0x100 : 0));
+	e->out_ptr_be = zn_mlx5_bswap64(out_ptr + (f->misalign_out ? 0x100 : 0));
+	e->token = c->token;
+	__atomic_store_n(&e->status_own, ZN_MLX5_CMD_OWNER_HW, __ATOMIC_RELEASE);
+	if (iseg_wr(c, ZN_MLX5_ISEG_CMD_DBELL, 1u << slot))
+		return -EIO;
+	if (f->no_wait)
+		return 0;
+	end = mtc_now_ms() + MTC_TIMEOUT_MS;
+	while (__atomic_load_n(&e->status_own, __ATOMIC_ACQUIRE) & ZN_MLX5_CMD_OWNER_HW) {
+		if (mtc_now_ms() > end)
+			return -ETIMEDOUT;
+		spin_pause();
+	}
+	c->last_dstat = e->status_own >> ZN_MLX5_CMD_STATUS_SHIFT;
+	if (out) {
+		size_t n = outlen < ZN_MLX5_CMD_INLINE_SIZE ? outlen : ZN_MLX5_CMD_INLINE_SIZE;
+
+		memset(out, 0, outlen);
+		memcpy(out, e->out, n);
+		for (size_t off = n, k = 0; off < outlen; k++) {
+			size_t m = outlen - off < ZN_MLX5_CMD_MBOX_DATA_SIZE
+					   ? outlen - off
+					   : ZN_MLX5_CMD_MBOX_DATA_SIZE;
+
+			memcpy((uint8_t *)out + off, c->mbox_out + k * 1024, m);
+			off += m;
+		}
+	}
+	return c->last_dstat;
+}
+
+int mtc_cmd(struct mtc *c, const void *in, size_t inlen, void *out, size_t outlen,
+	    uint32_t *synd)
+{
+	uint8_t hdr[ZN_MLX5_CMD_HDR_SIZE];
+	void *o = out ? out : hdr;
+	int rc;
+
+	if (!out)
+		outlen = sizeof(hdr);
+	rc = mtc_cmd_ex(c, in, inlen, o, outlen, NULL);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return 0x100 | rc;
+	if (synd)
+		*synd = (uint32_t)ZN_MLX5_GET(o, OUT_SYNDROME);
+	return (int)ZN_MLX5_GET(o, OUT_STATUS);
+}
+
+int mtc_simple(struct mtc *c, uint16_t opcode, uint16_t op_mod, uint32_t w08, uint32_t w0c,
+	       uint32_t *v08)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	int rc;
+
+	ZN_MLX5_SET(in, IN_OPCODE, opcode);
+	ZN_MLX5_SET(in, IN_OP_MOD, op_mod);
+	zn_mlx5_st_be32(in + 8, w08);
+	zn_mlx5_st_be32(in + 12, w0c);
+	rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL);
+	if (v08)
+		*v08 = zn_mlx5_ld_be32(out + 8);
+	return rc;
+}
+
+/* ---- pages ---- */
+
+int mtc_give_pages(struct mtc *c, uint32_t n)
+{
+	size_t len = ZN_MLX5_SZ_MANAGE_PAGES_IN + 8 * (size_t)n;
+	uint8_t *in = calloc(1, len);
+	int rc;
+
+	if (!in || c->npages + n > MTC_MAX_PAGES)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_MANAGE_PAGES);
+	ZN_MLX5_SET(in, IN_OP_MOD, ZN_MLX5_PAGES_GIVE);
+	ZN_MLX5_SET(in, MANAGE_PAGES_IN_INPUT_NUM_ENTRIES, n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *p = c->nfree ? c->free_pages[--c->nfree] : mtc_alloc(c, 4096, 4096);
+
+		if (!p)
+			abort();
+		zn_mlx5_st_be64(in + 16 + 8 * i, mtc_iova(c, p));
+	}
+	rc = mtc_cmd(c, in, len, NULL, 0, NULL);
+	if (rc == 0) {
+		for (uint32_t i = 0; i < n; i++)
+			c->pages[c->npages++] = zn_mlx5_ld_be64(in + 16 + 8 * i);
+		c->pages_given += n;
+	}
+	free(in);
+	return rc;
+}
+
+int mtc_supply_pages(struct mtc *c, uint16_t op_mod)
+{
+	uint8_t in[16] = { 0 }, out[16];
+	uint32_t v;
+	int rc;
+
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_PAGES);
+	ZN_MLX5_SET(in, IN_OP_MOD, op_mod);
+	rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL);
+	if (rc)
+		return rc;
+	v = (uint32_t)ZN_MLX5_GET(out, QUERY_PAGES_OUT_NUM_PAGES);
+	if ((int32_t)v <= 0)
+		return 0;
+	return mtc_give_pages(c, v);
+}
+
+int mtc_take_pages(struct mtc *c, uint32_t n, uint32_t *got)
+{
+	uint8_t in[16] = { 0 };
+	size_t outlen = ZN_MLX5_SZ_MANAGE_PAGES_OUT + 8 * (size_t)n;
+	uint8_t *out = calloc(1, outlen);
+	int rc;
+
+	if (!out)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_MANAGE_PAGES);
+	ZN_MLX5_SET(in, IN_OP_MOD, ZN_MLX5_PAGES_TAKE);
+	ZN_MLX5_SET(in, MANAGE_PAGES_IN_INPUT_NUM_ENTRIES, n);
+	rc = mtc_cmd(c, in, sizeof(in), out, outlen, NULL);
+	*got = 0;
+	if (rc == 0) {
+		uint32_t k = (uint32_t)ZN_MLX5_GET(out, MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES);
+
+		if (k > n)
+			abort();
+		for (uint32_t i = 0; i < k; i++) {
+			uint64_t a = zn_mlx5_ld_be64(out + 16 + 8 * i);
+			unsigned j;
+
+			for (j = 0; j < c->npages && c->pages[j] != a; j++)
+				;
+			if (j == c->npages) {
+				fprintf(stderr, "mtc_take_pages: %#llx was never given\n",
+					(unsigned long long)a);
+				abort();
+			}
+			c->pages[j] = c->pages[--c->npages];
+			c->free_pages[c->nfree++] = (uint8_t *)c->mem->va + (a - c->mem->iova);
+		}
+		*got = k;
+		c->pages_returned += k;
+	}
+	free(out);
+	return rc;
+}
+
+int mtc_bringup(struct mtc *c)
+{
+	uint8_t out[ZN_MLX5_SZ_QUERY_ISSI_OUT];
+	uint8_t *cap_in, *cap_out;
+	int rc;
+
+	if ((rc = mtc_simple(c, ZN_MLX5_CMD_OP_ENABLE_HCA, 0, 0, 0, NULL)))
+		return rc;
+	{
+		uint8_t in[16] = { 0 };
+
+		ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_ISSI);
+		if ((rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL)))
+			return rc;
+		if (!(ZN_MLX5_GET(out, QUERY_ISSI_OUT_SUPPORTED_ISSI) & (1u << ZN_MLX5_ISSI)))
+			return -EPROTO;
+	}
+	if ((rc = mtc_simple(c, ZN_MLX5_CMD_OP_SET_ISSI, 0, ZN_MLX5_ISSI, 0, NULL)) ||
+	    (rc = mtc_supply_pages(c, ZN_MLX5_PAGES_BOOT)))
+		return rc;
+	cap_in = calloc(1, ZN_MLX5_SZ_SET_HCA_CAP_IN);
+	cap_out = calloc(1, ZN_MLX5_SZ_QUERY_HCA_CAP_OUT);
+	if (!cap_in || !cap_out)
+		abort();
+	ZN_MLX5_SET(cap_in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_HCA_CAP);
+	ZN_MLX5_SET(cap_in, IN_OP_MOD, ZN_MLX5_HCA_CAP_OPMOD(ZN_MLX5_CAP_GENERAL, 1));
+	rc = mtc_cmd(c, cap_in, ZN_MLX5_SZ_QUERY_HCA_CAP_IN, cap_out, ZN_MLX5_SZ_QUERY_HCA_CAP_OUT,
+		     NULL);
+	if (!rc) {
+		memset(cap_in, 0, ZN_MLX5_SZ_SET_HCA_CAP_IN);
+		ZN_MLX5_SET(cap_in, IN_OPCODE, ZN_MLX5_CMD_OP_SET_HCA_CAP);
+		ZN_MLX5_SET(cap_in, IN_OP_MOD, ZN_MLX5_HCA_CAP_OPMOD(ZN_MLX5_CAP_GENERAL, 0));
+		memcpy(cap_in + 16, cap_out + 16, ZN_MLX5_CAP_SIZE);
+		ZN_MLX5_SET(cap_in + 16, CAP_CMDIF_CHECKSUM, 0);
+		ZN_MLX5_SET(cap_in + 16, CAP_LOG_UAR_PAGE_SZ, 0);
+		rc = mtc_cmd(c, cap_in, ZN_MLX5_SZ_SET_HCA_CAP_IN, NULL, 0, NULL);
+	}
+	free(cap_in);
+	free(cap_out);
+	if (rc || (rc = mtc_supply_pages(c, ZN_MLX5_PAGES_INIT)) ||
+	    (rc = mtc_simple(c, ZN_MLX5_CMD_OP_INIT_HCA, 0, 0, 0, NULL)))
+		return rc;
+	return mtc_supply_pages(c, ZN_MLX5_PAGES_REGULAR);
+}
+
+int mtc_teardown(struct mtc *c)
+{
+	int rc = mtc_simple(c, ZN_MLX5_CMD_OP_TEARDOWN_HCA, 0, ZN_MLX5_TEARDOWN_GRACEFUL, 0, NULL);
+
+	if (rc)
+		return rc;
+	for (int guard = 0; guard < 64; guard++) {
+		uint8_t in[16] = { 0 }, out[16];
+		int32_t want;
+		uint32_t got;
+
+		ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_PAGES);
+		ZN_MLX5_SET(in, IN_OP_MOD, ZN_MLX5_PAGES_REGULAR);
+		if ((rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL)))
+			return rc;
+		want = (int32_t)ZN_MLX5_GET(out, QUERY_PAGES_OUT_NUM_PAGES);
+		if (want >= 0)
+			break;
+		if ((rc = mtc_take_pages(c, (uint32_t)-want < 256 ? (uint32_t)-want : 256, &got)))
+			return rc;
+	}
+	return mtc_simple(c, ZN_MLX5_CMD_OP_DISABLE_HCA, 0, 0, 0, NULL);
+}
+
+/* ---- objects ---- */
+
+int mtc_alloc_uar(struct mtc *c, uint32_t *id)
+{
+	return mtc_simple(c, ZN_MLX5_CMD_OP_ALLOC_UAR, 0, 0, 0, id);
+}
+
+int mtc_alloc_pd(struct mtc *c, uint32_t *id)
+{
+	return mtc_simple(c, ZN_MLX5_CMD_OP_ALLOC_PD, 0, 0, 0, id);
+}
+
+int mtc_alloc_td(struct mtc *c, uint32_t *id)
+{
+	return mtc_simple(c, ZN_MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, 0, 0, 0, id);
+}
+
+/* One page list entry per 4 KiB of a contiguous ring. */
+static void put_pas(struct mtc *c, uint8_t *pas, const uint8_t *ring, size_t bytes)
+{
+	for (size_t i = 0; i * 4096 < bytes; i++)
+		zn_mlx5_st_be64(pas + 8 * i, mtc_iova(c, ring + i * 4096));
+}
+
+int mtc_create_eq(struct mtc *c, struct mtc_eq *eq, uint32_t uar, unsigned log_sz,
+		  uint64_t mask)
+{
+	size_t bytes = (size_t)ZN_MLX5_EQE_SIZE << log_sz, npas = (bytes + 4095) / 4096;
+	size_t inlen = ZN_MLX5_SZ_CREATE_EQ_IN + 8 * npas;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *eqc = ZN_MLX5_ADDR(in, CREATE_EQ_IN_EQC);
+	int rc;
+
+	if (!in)
+		abort();
+	memset(eq, 0, sizeof(*eq));
+	eq->ring = mtc_alloc(c, npas * 4096, 4096);
+	eq->log_sz = log_sz;
+	eq->uar = uar;
+	for (size_t i = 0; i < (1u << log_sz); i++)
+		eq->ring[i * ZN_MLX5_EQE_SIZE + 63] = ZN_MLX5_EQE_OWNER_INIT;
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_EQ);
+	ZN_MLX5_SET(eqc, EQC_LOG_EQ_SIZE, log_sz);
+	ZN_MLX5_SET(eqc, EQC_UAR_PAGE, uar);
+	for (unsigned t = 0; t < 64; t++)
+		if (mask >> t & 1)
+			zn_mlx5_eq_mask_event(in, t);
+	put_pas(c, in + ZN_MLX5_BYTE_OFF(CREATE_EQ_IN_PAS), eq->ring, bytes);
+	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
+	eq->eqn = (uint8_t)ZN_MLX5_GET(out, CREATE_EQ_OUT_EQ_NUMBER);
+	free(in);
+	return rc;
+}
+
+bool mtc_eq_poll(struct mtc *c, struct mtc_eq *eq, struct zn_mlx5_eqe *out)
+{
+	struct zn_mlx5_eqe *e = (void *)(eq->ring + (size_t)(eq->ci & ((1u << eq->log_sz) - 1)) *
+						       ZN_MLX5_EQE_SIZE);
+	uint8_t *db;
+
+	if ((__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) & 1) != ((eq->ci >> eq->log_sz) & 1))
+		return false;
+	memcpy(out, e, sizeof(*out));
+	eq->ci++;
+	db = c->bar0 + (size_t)eq->uar * ZN_MLX5_UAR_PAGE_SIZE + ZN_MLX5_UAR_EQ_DOORBELL;
+	__atomic_store_n((uint32_t *)db, zn_mlx5_bswap32(zn_mlx5_eq_doorbell(eq->ci, eq->eqn)),
+			 __ATOMIC_RELEASE);
+	return true;
+}
+
+bool mtc_eq_wait(struct mtc *c, struct mtc_eq *eq, struct zn_mlx5_eqe *out, int timeout_ms)
+{
+	int64_t end = mtc_now_ms() + timeout_ms;
+
+	do {
+		if (mtc_eq_poll(c, eq, out))
+			return true;
+		spin_pause();
+	} while (mtc_now_ms() < end);
+	return false;
+}
+
+int mtc_create_cq(struct mtc *c, struct mtc_cq *cq, uint32_t uar, uint8_t eqn, unsigned log_sz)
+{
+	size_t bytes = (size_t)ZN_MLX5_CQE_SIZE << log_sz, npas = (bytes + 4095) / 4096;
+	size_t inlen = ZN_MLX5_SZ_CREATE_CQ_IN + 8 * npas;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *cqc = ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC);
+	int rc;
+
+	if (!in)
+		abort();
+	memset(cq, 0, sizeof(*cq));
+	cq->ring = mtc_alloc(c, npas * 4096, 4096);
+	cq->dbr = mtc_alloc(c, 64, 64);
+	cq->log_sz = log_sz;
+	for (size_t i = 0; i < (1u << log_sz); i++)
+		cq->ring[i * ZN_MLX5_CQE_SIZE + 63] = ZN_MLX5_CQE_OP_OWN_INIT;
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_CQ);
+	ZN_MLX5_SET(cqc, CQC_LOG_CQ_SIZE, log_sz);
+	ZN_MLX5_SET(cqc, CQC_UAR_PAGE, uar);
+	ZN_MLX5_SET(cqc, CQC_C_EQN, eqn);
+	ZN_MLX5_SET(cqc, CQC_DBR_ADDR, mtc_iova(c, cq->dbr));
+	put_pas(c, in + ZN_MLX5_BYTE_OFF(CREATE_CQ_IN_PAS), cq->ring, bytes);
+	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
+	cq->cqn = (uint32_t)ZN_MLX5_GET(out, CREATE_CQ_OUT_CQN);
+	free(in);
+	return rc;
+}
+
+bool mtc_cq_poll(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out)
+{
+	struct zn_mlx5_cqe64 *e = (void *)(cq->ring + (size_t)(cq->ci & ((1u << cq->log_sz) - 1)) *
+							  ZN_MLX5_CQE_SIZE);
+
+	if (!zn_mlx5_cqe_sw_owned((const void *)e, cq->ci, cq->log_sz))
+		return false;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	memcpy(out, e, sizeof(*out));
+	cq->ci++;
+	__atomic_store_n(&cq->dbr[ZN_MLX5_CQ_DBR_SET_CI],
+			 zn_mlx5_bswap32(cq->ci & ZN_MLX5_CQ_CI_MASK), __ATOMIC_RELEASE);
+	return true;
+}
+
+bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms)
+{
+	int64_t end = mtc_now_ms() + timeout_ms;
+
+	do {
+		if (mtc_cq_poll(cq, out))
+			return true;
+		spin_pause();
+	} while (mtc_now_ms() < end);
+	return false;
+}
