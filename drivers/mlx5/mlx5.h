@@ -183,6 +183,7 @@ struct mlx5_rx_ctx {
 	uint32_t buf_size;		/* WQE buffer bytes = strides << log_stride */
 	uint32_t hdr_mask;		/* header ring entries - 1 */
 	uint32_t hdr_entry;		/* bytes per header entry */
+	bool cyclic;			/* fallback: cyclic RQ, header slot + buffer */
 };
 
 /* Consumer position a parse starts from. */
@@ -241,6 +242,7 @@ struct mlx5_rxq {
 	uint8_t *hdr;			/* header ring */
 	uint32_t lkey;
 	uint32_t hds_thresh;
+	uint64_t hdr_iova_hot;		/* header ring IOVA, for cyclic WQEs */
 	uint32_t (*alloc)(void *ctx, struct zn_buf *bufs, uint32_t n);
 	void (*put)(void *ctx, const uint32_t *ids, uint32_t n);
 	uint8_t *(*va)(void *ctx, uint32_t id);

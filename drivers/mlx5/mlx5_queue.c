@@ -147,15 +147,19 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(rqc, RQC_MEM_RQ_TYPE, ZN_MLX5_RQ_TYPE_INLINE);
 	ZN_MLX5_SET(rqc, RQC_STATE, ZN_MLX5_QSTATE_RST);
 	ZN_MLX5_SET(rqc, RQC_CQN, rxq->cq.cqn);
+	ZN_MLX5_SET(wq, WQ_PD, m->pdn);
+	ZN_MLX5_SET(wq, WQ_DBR_ADDR, rxq->rq_dbr_iova);
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, 5);	/* two 16-byte segments */
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_PG_SZ, 0);
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, log_ring);
+	if (rxq->c.cyclic) {	/* §12.4: header slot + one buffer */
+		ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_CYCLIC);
+		goto pas;
+	}
 	ZN_MLX5_SET(rqc, RQC_SHAMPO_NO_MATCH_ALIGNMENT_GRANULARITY, ZN_MLX5_SHAMPO_NO_MATCH_ALIGN_STRIDE);
 	ZN_MLX5_SET(rqc, RQC_SHAMPO_MATCH_CRITERIA_TYPE, ZN_MLX5_SHAMPO_MATCH_EXTENDED);
 	ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_LINKED_LIST_STRIDING);
 	ZN_MLX5_SET(wq, WQ_END_PADDING_MODE, ZN_MLX5_WQ_END_PAD_NONE);
-	ZN_MLX5_SET(wq, WQ_PD, m->pdn);
-	ZN_MLX5_SET(wq, WQ_DBR_ADDR, rxq->rq_dbr_iova);
-	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, 5);	/* next segment + one data segment */
-	ZN_MLX5_SET(wq, WQ_LOG_WQ_PG_SZ, 0);
-	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, log_ring);
 	ZN_MLX5_SET(wq, WQ_LOG_WQE_NUM_OF_STRIDES, zn_mlx5_mpwqe_num_strides_field((int)log_strides));
 	ZN_MLX5_SET(wq, WQ_LOG_WQE_STRIDE_SIZE, rxq->c.log_stride - ZN_MLX5_MPWQE_LOG_STRIDE_SZ_BASE);
 	ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, zn_mlx5_mkey(rxq->hdr_mkey_index, 0));
@@ -164,6 +168,7 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION, 0);	/* one packet per buffer */
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_ENTRY_SIZE, log_hdr - ZN_MLX5_SHAMPO_LOG_HEADER_ENTRY_BASE);
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, log_ring);
+pas:
 	npas = zn_mlx5_pas_fill(in + ZN_MLX5_SZ_CREATE_RQ_IN, rxq->wq_iova,
 				(size_t)(rxq->c.wq_mask + 1) * sizeof(struct zn_mlx5_mpwqe));
 	rc = zn_mlx5_cmd(m, in, ZN_MLX5_SZ_CREATE_RQ_IN + 8 * npas, out, sizeof(out));
@@ -231,7 +236,7 @@ static int rxq_start(struct mlx5 *m, struct mlx5_rxq *rxq)
 {
 	int rc = zn_mlx5_cq_create(m, &rxq->cq);
 
-	if (rc == 0)
+	if (rc == 0 && !rxq->c.cyclic)
 		rc = hdr_mkey_create(m, rxq);
 	if (rc == 0)
 		rc = zn_mlx5_rq_create(m, rxq);

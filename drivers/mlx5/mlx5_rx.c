@@ -65,9 +65,22 @@ enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct
 		return MLX5_RX_BAD;
 	/* The device fills WQEs in ring order: only WQE `done` can be meant. */
 	info->wqe = pos->done & c->wq_mask;
+	bc = zn_mlx5_bswap32(cqe->byte_cnt_be);
+	if (c->cyclic) {
+		/* §12.4: wqe_counter is the WQE, byte_cnt the frame: header slot first. */
+		if ((zn_mlx5_bswap16(cqe->wqe_counter_be) & c->wq_mask) != info->wqe ||
+		    !bc || bc > c->hdr_entry + c->buf_size)
+			return MLX5_RX_BAD;
+		info->strides = 1;
+		info->hdr_len = bc < c->hdr_entry ? bc : c->hdr_entry;
+		info->data_len = bc - info->hdr_len;
+		info->data_off = 0;
+		info->hdr_idx = info->wqe;
+		len = bc;
+		goto flags;
+	}
 	if (zn_mlx5_bswap16(cqe->wqe_id_be) != info->wqe)
 		return MLX5_RX_BAD;
-	bc = zn_mlx5_bswap32(cqe->byte_cnt_be);
 	info->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
 	stride_idx = zn_mlx5_bswap16(cqe->wqe_counter_be);
 	if (stride_idx != pos->strides_used || !info->strides ||
@@ -86,6 +99,7 @@ enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct
 	    info->data_len > info->strides << c->log_stride)
 		return MLX5_RX_BAD;
 	info->hdr_idx = zn_mlx5_bswap16(cqe->shampo.header_entry_index_be) & c->hdr_mask;
+flags:
 	info->rss_hash = zn_mlx5_bswap32(cqe->rss_hash_result_be);
 	info->flags = cqe->rss_hash_type ? ZN_RX_F_RSS_HASH : 0;
 	switch ((cqe->l4_l3_hdr_type >> ZN_MLX5_CQE_L3_HDR_SHIFT) & ZN_MLX5_CQE_L3_HDR_MASK) {
@@ -199,7 +213,7 @@ static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
 		return false;
 	s->handed = true;
 	zn_mlx5_rx_seg_fill(pkt, s->buf_id, ci->data_off, ci->data_len);
-	if (ci->hdr_len)
+	if (ci->hdr_len && !rxq->c.cyclic)
 		pkt->flags |= ZN_RX_F_SPLIT;
 	return true;
 }
@@ -290,8 +304,21 @@ void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
 		struct zn_mlx5_mpwqe *w = &rxq->wq[i];
 
 		memset(w, 0, sizeof(*w));
-		/* §12.2: the linked list links WQE i to i + 1, once. */
-		w->next.next_wqe_index_be = zn_mlx5_bswap16((uint16_t)((i + 1) & rxq->c.wq_mask));
+		if (rxq->c.cyclic) {
+			/* §12.4: the WQE's first segment is its header slot. */
+			struct zn_mlx5_wqe_data hs = {
+				.byte_count_be = zn_mlx5_bswap32(rxq->c.hdr_entry),
+				.lkey_be = zn_mlx5_bswap32(rxq->lkey),
+				.addr_be = zn_mlx5_bswap64(rxq->hdr_iova_hot +
+							   (uint64_t)i * rxq->c.hdr_entry),
+			};
+
+			memcpy(&w->next, &hs, sizeof(hs));
+		} else {
+			/* §12.2: the linked list links WQE i to i + 1, once. */
+			w->next.next_wqe_index_be =
+				zn_mlx5_bswap16((uint16_t)((i + 1) & rxq->c.wq_mask));
+		}
 		w->data.byte_count_be = zn_mlx5_bswap32(rxq->c.buf_size);
 		w->data.lkey_be = zn_mlx5_bswap32(rxq->lkey);
 	}
@@ -311,6 +338,7 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	uint32_t ring = conf->ring_size ? conf->ring_size : MLX5_RX_RING_DFLT;
 	uint32_t hdr = conf->hdr_buf_size ? conf->hdr_buf_size : MLX5_HDR_ENTRY_DFLT;
 	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res;
+	bool cyclic;
 	size_t off_cq, off_wq, off_dbr, len;
 	struct mlx5_rxq *rxq;
 	int rc;
@@ -329,11 +357,20 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	/* §12.1: the WQE is one reservation, so the buffer is a reservation size. */
 	min_res = cap->shampo_log_min_res > 12 ? cap->shampo_log_min_res : 12;
 	log_b = pow2(prov->buf_size) ? log2u(prov->buf_size) : 0;
-	if (!log_b || log_b < min_res || log_b > cap->shampo_log_max_res) {
+	cyclic = !log_b || log_b < min_res || log_b > cap->shampo_log_max_res;
+	if (cyclic && (prov->buf_size < MLX5_HDR_ENTRY_MIN || prov->buf_size > 1u << 20)) {
 		ZN_ERR(MLX5_LOG, "%s: rxq %u: payload buffers of %u bytes; SHAMPO needs a power "
-		       "of two in %u..%u", m->name, q, prov->buf_size, 1u << min_res,
-		       1u << cap->shampo_log_max_res);
+		       "of two in %u..%u (%u..%u for the cyclic fallback)", m->name, q,
+		       prov->buf_size, 1u << min_res, 1u << cap->shampo_log_max_res,
+		       MLX5_HDR_ENTRY_MIN, 1u << 20);
 		return -EINVAL;
+	}
+	if (cyclic) {
+		log_stride = log_strides = 0;
+		ZN_INFO(MLX5_LOG, "%s: rxq %u: %u-byte payload buffers are below SHAMPO's %u-byte "
+			"reservation: cyclic RQ, frames split at the header slot's end", m->name, q,
+			prov->buf_size, 1u << min_res);
+		goto sized;
 	}
 	log_stride = log_b > 9 + ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ ? log_b - 9 :
 		     ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ;
@@ -350,6 +387,7 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		       prov->buf_size);
 		return -EINVAL;
 	}
+sized:
 	if (hdr < MLX5_HDR_ENTRY_MIN)
 		hdr = MLX5_HDR_ENTRY_MIN;
 	hdr = 1u << (log2u(hdr - 1) + 1 > 6 ? log2u(hdr - 1) + 1 : 6);
@@ -368,7 +406,8 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	rxq->c.wq_mask = ring - 1;
 	rxq->c.log_stride = log_stride;
 	rxq->c.strides = 1u << log_strides;
-	rxq->c.buf_size = 1u << log_b;
+	rxq->c.buf_size = cyclic ? prov->buf_size : 1u << log_b;
+	rxq->c.cyclic = cyclic;
 	rxq->c.hdr_mask = ring - 1;	/* hd_per_wq = roundup_pow2(1 x ring) */
 	rxq->c.hdr_entry = hdr;
 	rxq->hds_thresh = conf->hds_thresh;
@@ -392,6 +431,7 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	}
 	rxq->hdr = rxq->dma->va;
 	rxq->hdr_iova = rxq->dma->iova;
+	rxq->hdr_iova_hot = rxq->hdr_iova;
 	rxq->cq.cqe = (void *)((uint8_t *)rxq->dma->va + off_cq);
 	rxq->cq.iova = rxq->dma->iova + off_cq;
 	rxq->wq = (void *)((uint8_t *)rxq->dma->va + off_wq);

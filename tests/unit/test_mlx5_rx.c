@@ -354,21 +354,84 @@ static void test_release(void **state)
 	assert_int_equal(fake_prov_held(c->fp), 0);
 }
 
-/* Buffers too small for a SHAMPO reservation are refused with one line. */
+/* Buffers below a SHAMPO reservation: the cyclic fallback (§12.4), header
+ * slot + buffer per WQE; frames split at the slot's end, small ones whole. */
+static void test_cyclic_fallback(void **state)
+{
+	struct ctx *c = *state;
+	struct fake_prov *small = fake_prov_new(40, 2048);
+	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY,
+				    .payload = &small->prov };
+	struct mlx5_rxq *r = NULL;
+	struct zn_mlx5_cqe64 *q;
+	struct zn_rx_pkt pkt[2];
+	uint8_t frame[1000];
+	struct zn_mlx5_wqe_data hs;
+
+	assert_int_equal(zn_mlx5_rxq_create(c->m, 0, &conf, &r), 0);
+	assert_true(r->c.cyclic);
+	assert_int_equal(zn_mlx5_rxq_refill(r), RING);
+	memcpy(&hs, &r->wq[1].next, sizeof(hs));
+	assert_int_equal(zn_mlx5_bswap32(hs.byte_count_be), HDR_ENTRY);
+	assert_int_equal(zn_mlx5_bswap64(hs.addr_be), r->hdr_iova + HDR_ENTRY);
+	assert_int_equal(zn_mlx5_bswap32(r->wq[1].data.byte_count_be), 2048);
+	assert_int_equal(zn_mlx5_bswap64(r->wq[1].data.addr_be), (uint64_t)(uintptr_t)r->sw[1].va);
+
+	make_frame(frame, sizeof(frame), 11);
+	memcpy(r->hdr, frame, HDR_ENTRY);
+	memcpy(r->sw[0].va, frame + HDR_ENTRY, sizeof(frame) - HDR_ENTRY);
+	q = &r->cq.cqe[0];
+	memset(q, 0, sizeof(*q));
+	q->byte_cnt_be = zn_mlx5_bswap32(sizeof(frame));
+	q->wqe_counter_be = zn_mlx5_bswap16(0);
+	q->op_own = 2 << 4;
+	memcpy(r->hdr + HDR_ENTRY, frame, 60);
+	q = &r->cq.cqe[1];
+	memset(q, 0, sizeof(*q));
+	q->byte_cnt_be = zn_mlx5_bswap32(60);
+	q->wqe_counter_be = zn_mlx5_bswap16(1);
+	q->op_own = 2 << 4;
+	q = &r->cq.cqe[2];	/* the wrong WQE: refused */
+	memset(q, 0, sizeof(*q));
+	q->byte_cnt_be = zn_mlx5_bswap32(60);
+	q->wqe_counter_be = zn_mlx5_bswap16(5);
+	q->op_own = 2 << 4;
+	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 2), 2);
+	assert_int_equal(pkt[0].hdr_len, HDR_ENTRY);
+	assert_int_equal(pkt[0].nseg, 1);
+	assert_int_equal(pkt[0].seg[0].len, sizeof(frame) - HDR_ENTRY);
+	assert_int_equal(pkt[0].flags & ZN_RX_F_SPLIT, 0);
+	assert_memory_equal(pkt[0].hdr, frame, HDR_ENTRY);
+	assert_memory_equal(small->mem + (size_t)pkt[0].seg[0].buf_id * 2048, frame + HDR_ENTRY,
+			    sizeof(frame) - HDR_ENTRY);
+	assert_int_equal(pkt[1].hdr_len, 60);
+	assert_int_equal(pkt[1].nseg, 0);
+	assert_memory_equal(pkt[1].hdr, frame, 60);
+	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 2), 0);
+	assert_int_equal(r->st.bad_cmpl, 1);
+	/* Both WQEs reposted; only the handed-out buffer was replaced. */
+	assert_int_equal(zn_mlx5_bswap32(r->rq_dbr[0]), RING + 2);
+	assert_int_equal(fake_prov_held(small), RING + 1);
+	zn_mlx5_rxq_destroy(c->m, r);
+	assert_int_equal(fake_prov_held(small), 1);
+	fake_prov_free(small);
+}
+
+/* Buffers no queue layout can use, and bad rings, are refused with one line. */
 static void test_setup_refusals(void **state)
 {
 	struct ctx *c = *state;
-	struct fake_prov *small = fake_prov_new(4, 2048);
-	struct zn_rxq_conf conf = { .ring_size = RING, .payload = &small->prov };
+	struct fake_prov *tiny = fake_prov_new(4, 32);
+	struct zn_rxq_conf conf = { .ring_size = RING, .payload = &tiny->prov };
 	struct mlx5_rxq *r = NULL;
 
 	assert_int_equal(zn_mlx5_rxq_create(c->m, 0, &conf, &r), -EINVAL);
-	assert_true(fake_logs_have("payload buffers of 2048 bytes"));
+	assert_true(fake_logs_have("payload buffers of 32 bytes"));
 	conf.payload = &c->fp->prov;
 	conf.ring_size = 24;
 	assert_int_equal(zn_mlx5_rxq_create(c->m, 0, &conf, &r), -EINVAL);
 	assert_null(r);
-	fake_prov_free(small);
+	fake_prov_free(tiny);
 }
 
 int main(void)
@@ -381,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_second_payload_refused, setup, teardown),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test_setup_teardown(test_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cyclic_fallback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setup_refusals, setup, teardown),
 	};
 
