@@ -54,6 +54,7 @@
 #define MLX5_FT_LOG_SIZE	11	/* rules + RSS entries + catch-all */
 #define MLX5_RSS_TABLE_DFLT	256	/* RQT entries, capped by log_max_rqt_size */
 #define MLX5_PAGES_PER_CMD	256	/* MANAGE_PAGES entries per command */
+#define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
 
 /* ---- command transport (mlx5_cmd.c) ----------------------------------- */
 
@@ -250,6 +251,8 @@ struct mlx5_rxq {
 	struct mlx5_rx_stats st;
 	uint16_t qid;
 	bool dead;
+	uint32_t bursts;		/* queue 0 reads the health words every 2^n bursts */
+	struct mlx5 *m;			/* for that health read only */
 
 	/* Cold. */
 	struct zn_dma_region *dma;
@@ -376,6 +379,7 @@ struct mlx5 {
 
 	/* Health (§13). */
 	bool dead;			/* fatal: no commands, no data path */
+	bool health_mapped;		/* the health words are mapped: readable without a syscall */
 	uint32_t health_last;
 	uint32_t health_misses;
 	uint64_t health_next_ms;
@@ -427,6 +431,9 @@ int zn_mlx5_health_check(struct mlx5 *m);
 int zn_mlx5_vport_config(struct mlx5 *m);
 int zn_mlx5_link_query(struct mlx5 *m, struct zn_link *link);
 void zn_mlx5_fatal(struct mlx5 *m, const char *why);
+/* Queue 0's data path, every MLX5_HEALTH_BURSTS bursts: health without syscalls. */
+void zn_mlx5_rx_health(struct mlx5_rxq *rxq);
+void zn_mlx5_mark_dead(struct mlx5 *m);
 
 /* mlx5_port.c */
 extern const struct zn_port_driver zn_mlx5_driver;

@@ -29,6 +29,21 @@ static int iseg_read(struct mlx5 *m, uint32_t off, uint32_t *v)
 	return rc;
 }
 
+/* Is the dword at BAR0 + off in a mapped part of the BAR? */
+static bool iseg_mapped(const struct mlx5 *m, uint64_t off)
+{
+	const struct zn_region_info *ri = &m->bus->region[0];
+
+	if (!m->bus->region_va[0] || off + 4 > ri->size)
+		return false;
+	if (ri->nr_sparse == 0)
+		return true;
+	for (uint32_t i = 0; i < ri->nr_sparse; i++)
+		if (off >= ri->sparse[i].offset && off + 4 <= ri->sparse[i].offset + ri->sparse[i].size)
+			return true;
+	return false;
+}
+
 static void sleep_ms(uint32_t ms)
 {
 	nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L },
@@ -423,18 +438,9 @@ int zn_mlx5_hca_init(struct mlx5 *m)
 	m->uar.bus = m->bus;
 	m->uar.bar_off = (uint64_t)m->uar.index * ZN_MLX5_UAR_PAGE_SIZE;
 	m->uar.va = NULL;
-	if (m->bus->region_va[0] && m->uar.bar_off + ZN_MLX5_UAR_PAGE_SIZE <= m->bus->region[0].size) {
-		const struct zn_region_info *ri = &m->bus->region[0];
-		bool mapped = ri->nr_sparse == 0;
-
-		for (uint32_t i = 0; i < ri->nr_sparse; i++)
-			if (m->uar.bar_off >= ri->sparse[i].offset &&
-			    m->uar.bar_off + ZN_MLX5_UAR_PAGE_SIZE <=
-			    ri->sparse[i].offset + ri->sparse[i].size)
-				mapped = true;
-		if (mapped)
-			m->uar.va = (volatile uint8_t *)m->bus->region_va[0] + m->uar.bar_off;
-	}
+	if (iseg_mapped(m, m->uar.bar_off) &&
+	    iseg_mapped(m, m->uar.bar_off + ZN_MLX5_UAR_PAGE_SIZE - 4))
+		m->uar.va = (volatile uint8_t *)m->bus->region_va[0] + m->uar.bar_off;
 	/* §4 step 16: the EQ (polled). */
 	rc = zn_mlx5_eq_create(m);
 	/* §4 step 17: ALLOC_PD, ALLOC_TRANSPORT_DOMAIN, CREATE_MKEY. */
@@ -451,6 +457,10 @@ int zn_mlx5_hca_init(struct mlx5 *m)
 	if (rc < 0)
 		return rc;
 	m->health_next_ms = 0;
+	m->health_mapped = iseg_mapped(m, ZN_MLX5_ISEG_CMDQ_ADDR_L_SZ) &&
+			   iseg_mapped(m, ZN_MLX5_ISEG_HEALTH_FW_VER) &&
+			   iseg_mapped(m, ZN_MLX5_ISEG_HEALTH_SYND_DW) &&
+			   iseg_mapped(m, ZN_MLX5_ISEG_HEALTH_COUNTER);
 	ZN_INFO(MLX5_LOG, "%s: firmware %u.%u.%u, MAC %02x:%02x:%02x:%02x:%02x:%02x, %u pages lent",
 		m->name, m->fw_major, m->fw_minor, m->fw_sub, m->mac[0], m->mac[1], m->mac[2],
 		m->mac[3], m->mac[4], m->mac[5], m->pages.lent);

@@ -209,7 +209,7 @@ static int mlx5_start_op(struct zn_port *p)
 }
 
 /* A dead device stops its data path (the queues read as empty). */
-static void mark_dead(struct mlx5 *m)
+void zn_mlx5_mark_dead(struct mlx5 *m)
 {
 	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
 		if (m->rxq[q])
@@ -226,7 +226,26 @@ static void control_poll(struct mlx5 *m)
 		zn_mlx5_eq_poll(m);
 	}
 	if (m->dead)
-		mark_dead(m);
+		zn_mlx5_mark_dead(m);
+}
+
+/*
+ * The health check reads BAR0 words; where they are mapped (real hardware)
+ * that is a few loads, and queue 0 does it from its burst. Where they are
+ * trapped (a syscall each) the control path does it alone.
+ */
+void zn_mlx5_rx_health(struct mlx5_rxq *rxq)
+{
+	struct mlx5 *m = rxq->m;
+	uint64_t now;
+
+	if (!m->health_mapped || m->dead)
+		return;
+	now = zn_mlx5_now_ms();
+	if (now < m->health_next_ms)
+		return;
+	if (zn_mlx5_health_check(m) < 0)
+		zn_mlx5_mark_dead(m);
 }
 
 static uint32_t mlx5_rx_burst_op(struct zn_port *p, uint16_t q, struct zn_rx_pkt *pkts,

@@ -225,6 +225,11 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 
 	if (__builtin_expect(rxq->dead, 0))
 		return 0;
+	if (__builtin_expect(!(++rxq->bursts & (MLX5_HEALTH_BURSTS - 1)), 0) && rxq->m) {
+		zn_mlx5_rx_health(rxq);
+		if (rxq->dead)
+			return 0;
+	}
 	/* The previous burst's WQEs (and so its header entries) go back first. */
 	if (rxq->pos.posted - rxq->pos.done <= rxq->c.wq_mask)
 		zn_mlx5_rxq_refill(rxq);
@@ -413,6 +418,7 @@ sized:
 	rxq->hds_thresh = conf->hds_thresh;
 	rxq->cq.log_sz = log2u(ring) + 1;	/* a packet and a filler per WQE */
 	rxq->lkey = m->lkey;
+	rxq->m = q == 0 ? m : NULL;
 	rxq->alloc = prov->alloc;
 	rxq->put = prov->put;
 	rxq->va = prov->va;
