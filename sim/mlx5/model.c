@@ -168,7 +168,9 @@ static int msim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	if (m->synd || !zn_vfu_mem_enabled(m->dev))
 		return 0;
 	msim_uar_poll(m);
-	return 0;
+	if (!zn_vfu_bus_master(m->dev))
+		return 0;
+	return msim_tx_poll(m);
 }
 
 static void msim_reset(void *opaque, enum zn_vfu_reset_why why)

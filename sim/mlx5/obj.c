@@ -24,7 +24,7 @@ uint64_t msim_qmem_addr(const struct msim_qmem *q, uint64_t off)
 
 /* Reads the pas[] list at byte pas_off of the input for a ring of bytes
  * bytes in pages of 2^log_pg. Returns 0 or a status with c failed. */
-static int qmem_load(struct msim *m, struct msim_cmd *c, size_t pas_off, uint64_t bytes,
+int msim_qmem_load(struct msim *m, struct msim_cmd *c, size_t pas_off, uint64_t bytes,
 		     unsigned log_pg, struct msim_qmem *q)
 {
 	uint64_t pg = 1ull << log_pg, n = (bytes + pg - 1) / pg;
@@ -55,7 +55,7 @@ static int qmem_load(struct msim *m, struct msim_cmd *c, size_t pas_off, uint64_
 	return 0;
 }
 
-static void qmem_free(struct msim_qmem *q)
+void msim_qmem_free(struct msim_qmem *q)
 {
 	free(q->pas);
 	memset(q, 0, sizeof(*q));
@@ -77,7 +77,7 @@ static struct msim_simple *simple_alloc(struct msim_simple *t, unsigned n, unsig
 	return NULL;
 }
 
-static struct msim_simple *simple_get(struct msim_simple *t, unsigned n, uint64_t id)
+struct msim_simple *msim_simple_get(struct msim_simple *t, unsigned n, uint64_t id)
 {
 	return id < n && t[id].used ? &t[id] : NULL;
 }
@@ -110,10 +110,12 @@ static int dealloc_simple(struct msim *m, struct msim_cmd *c, struct msim_simple
 	if (!msim_lens(m, c, ZN_MLX5_CMD_HDR_SIZE, ZN_MLX5_CMD_HDR_SIZE))
 		return 0;
 	id = ZN_MLX5_GET(c->in, DESTROY_OBJ_IN_ID);
-	o = id >= first ? simple_get(t, n, id) : NULL;
+	o = id >= first ? msim_simple_get(t, n, id) : NULL;
 	if (!o)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_RES_ERR, 2, "no such object");
 	msim_slot_free(m, o->slot);
+	free(o->mtt);
+	o->mtt = NULL;
 	o->used = false;
 	return 0;
 }
@@ -131,7 +133,7 @@ static int create_mkey(struct msim *m, struct msim_cmd *c)
 			  ZN_MLX5_GET(mkc, MKC_ACCESS_MODE_1_0));
 	if (mode != ZN_MLX5_MKC_ACCESS_MODE_PA && mode != ZN_MLX5_MKC_ACCESS_MODE_MTT)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_PARAM_ERR, 1, "access mode not PA/MTT");
-	if (!simple_get(m->pd, MSIM_MAX_OBJ, ZN_MLX5_GET(mkc, MKC_PD)) ||
+	if (!msim_simple_get(m->pd, MSIM_MAX_OBJ, ZN_MLX5_GET(mkc, MKC_PD)) ||
 	    !ZN_MLX5_GET(mkc, MKC_PD))
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_RES_ERR, 2, "pd unknown");
 	if (mode == ZN_MLX5_MKC_ACCESS_MODE_MTT) {
@@ -160,6 +162,19 @@ static int create_mkey(struct msim *m, struct msim_cmd *c)
 	o->start = ZN_MLX5_GET(mkc, MKC_START_ADDR);
 	o->len = ZN_MLX5_GET(mkc, MKC_LEN);
 	o->length64 = ZN_MLX5_GET(mkc, MKC_LENGTH64);
+	if (mode == ZN_MLX5_MKC_ACCESS_MODE_MTT) {
+		const uint8_t *t = ZN_MLX5_CADDR(c->in, CREATE_MKEY_IN_KLM_PAS_MTT);
+
+		o->nmtt = (uint32_t)((o->len + 4095) / 4096);
+		o->mtt = calloc(o->nmtt ? o->nmtt : 1, sizeof(*o->mtt));
+		if (!o->mtt) {
+			msim_slot_free(m, slot);
+			o->used = false;
+			return msim_fail(m, c, ZN_MLX5_CMD_STAT_NO_RES_ERR, 7, "no memory");
+		}
+		for (uint32_t i = 0; i < o->nmtt; i++)
+			o->mtt[i] = zn_mlx5_ld_be64(t + 8 * i) & ~(uint64_t)(ZN_MLX5_PAGE_SIZE - 1);
+	}
 	ZN_MLX5_SET(c->out, CREATE_MKEY_OUT_MKEY_INDEX, o->id);
 	return 0;
 }
@@ -173,7 +188,7 @@ static int create_tis(struct msim *m, struct msim_cmd *c)
 	if (!msim_lens(m, c, ZN_MLX5_SZ_CREATE_TIS_IN, ZN_MLX5_SZ_CREATE_TIS_OUT))
 		return 0;
 	if (!ZN_MLX5_GET(ctx, TISC_TRANSPORT_DOMAIN) ||
-	    !simple_get(m->td, MSIM_MAX_OBJ, ZN_MLX5_GET(ctx, TISC_TRANSPORT_DOMAIN)))
+	    !msim_simple_get(m->td, MSIM_MAX_OBJ, ZN_MLX5_GET(ctx, TISC_TRANSPORT_DOMAIN)))
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_RES_ERR, 1, "transport domain unknown");
 	o = simple_alloc(m->tis, MSIM_MAX_OBJ, 1);
 	if (!o)
@@ -213,12 +228,12 @@ static int create_eq(struct msim *m, struct msim_cmd *c)
 	if (!eq)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_LIM_ERR, 3, "all EQs in use");
 	memset(eq, 0, sizeof(*eq));
-	if (qmem_load(m, c, ZN_MLX5_BYTE_OFF(CREATE_EQ_IN_PAS),
+	if (msim_qmem_load(m, c, ZN_MLX5_BYTE_OFF(CREATE_EQ_IN_PAS),
 		      (uint64_t)ZN_MLX5_EQE_SIZE << log_sz, log_pg, &eq->mem))
 		return 0;
 	slot = msim_slot_alloc(m, eqc, ZN_MLX5_SZ_EQC);
 	if (slot < 0) {
-		qmem_free(&eq->mem);
+		msim_qmem_free(&eq->mem);
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_NO_RES_ERR, 4, "no context pages");
 	}
 	eq->used = true;
@@ -251,7 +266,7 @@ static int destroy_eq(struct msim *m, struct msim_cmd *c)
 		if (m->cq[i].used && m->cq[i].eqn == eq->eqn)
 			return msim_fail(m, c, ZN_MLX5_CMD_STAT_RES_BUSY, 2, "a CQ uses it");
 	msim_slot_free(m, eq->slot);
-	qmem_free(&eq->mem);
+	msim_qmem_free(&eq->mem);
 	eq->used = false;
 	return 0;
 }
@@ -332,12 +347,12 @@ static int create_cq(struct msim *m, struct msim_cmd *c)
 	if (!cq)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_LIM_ERR, 7, "all CQs in use");
 	memset(cq, 0, sizeof(*cq));
-	if (qmem_load(m, c, ZN_MLX5_BYTE_OFF(CREATE_CQ_IN_PAS),
+	if (msim_qmem_load(m, c, ZN_MLX5_BYTE_OFF(CREATE_CQ_IN_PAS),
 		      (uint64_t)ZN_MLX5_CQE_SIZE << log_sz, log_pg, &cq->mem))
 		return 0;
 	slot = msim_slot_alloc(m, cqc, ZN_MLX5_SZ_CQC);
 	if (slot < 0) {
-		qmem_free(&cq->mem);
+		msim_qmem_free(&cq->mem);
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_NO_RES_ERR, 8, "no context pages");
 	}
 	cq->used = true;
@@ -371,7 +386,7 @@ static int destroy_cq(struct msim *m, struct msim_cmd *c)
 	if (cq->users)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_RES_BUSY, 2, "an SQ or RQ uses it");
 	msim_slot_free(m, cq->slot);
-	qmem_free(&cq->mem);
+	msim_qmem_free(&cq->mem);
 	cq->used = false;
 	return 0;
 }
@@ -452,6 +467,22 @@ void msim_uar_poll(struct msim *m)
 			if (eq && eq->ci > eq->pi)
 				eq->ci -= ZN_MLX5_EQ_CI_MASK + 1;
 		}
+		for (unsigned b = 0; b < 2; b++) {
+			/* SQ doorbells: the dbrec is polled anyway (tx.c); the
+			 * register only has to name a known SQ. */
+			uint64_t v = __atomic_load_n((uint64_t *)(p + ZN_MLX5_UAR_BF_OFFSET +
+								  b * ZN_MLX5_UAR_BF_SIZE),
+						     __ATOMIC_ACQUIRE);
+			uint32_t sqn;
+
+			if (v == m->uar_last[u][2 + b])
+				continue;
+			m->uar_last[u][2 + b] = v;
+			MSIM_INC(m, uar_sq_db);
+			sqn = zn_mlx5_ld_be32((const uint8_t *)&v + 4) >> 8;
+			if (!sqn || sqn >= MSIM_MAX_OBJ || !m->sq[sqn].used || m->sq[sqn].uar != u)
+				MSIM_INC(m, uar_bad);
+		}
 		cqw = __atomic_load_n((uint64_t *)(p + ZN_MLX5_UAR_CQ_DOORBELL), __ATOMIC_ACQUIRE);
 		if (cqw != m->uar_last[u][0]) {
 			uint64_t v = zn_mlx5_bswap64(cqw);
@@ -501,16 +532,42 @@ int msim_obj_cmd(struct msim *m, struct msim_cmd *c)
 	case ZN_MLX5_CMD_OP_DESTROY_CQ:
 		return destroy_cq(m, c);
 	default:
-		return -ENOENT;
+		if (msim_queue_cmd(m, c) != -ENOENT)
+			return 0;
+		return msim_steer_cmd(m, c);
 	}
+}
+
+uint64_t msim_mkey_xlate(struct msim *m, uint32_t lkey, uint64_t addr, uint64_t len)
+{
+	struct msim_simple *k = msim_simple_get(m->mkey, MSIM_MAX_OBJ, lkey >> 8);
+	uint64_t off;
+
+	if (!k || lkey >> 8 == 0)
+		return 0;
+	if (k->b == ZN_MLX5_MKC_ACCESS_MODE_PA)
+		return addr;
+	/* MTT: within [start, start + len), page by page; a range that
+	 * crosses a page must find the next page right after it. */
+	if (addr < k->start || len > k->len || addr - k->start > k->len - len)
+		return 0;
+	off = addr - k->start;
+	for (uint64_t p = off / 4096 + 1; p <= (off + len - 1) / 4096; p++)
+		if (k->mtt[p] != k->mtt[p - 1] + 4096)
+			return 0;
+	return k->mtt[off / 4096] + off % 4096;
 }
 
 void msim_free_objects(struct msim *m)
 {
-	for (unsigned i = 0; i < MSIM_MAX_EQ; i++)
-		qmem_free(&m->eq[i].mem);
 	for (unsigned i = 0; i < MSIM_MAX_OBJ; i++)
-		qmem_free(&m->cq[i].mem);
+		free(m->mkey[i].mtt);
+	msim_queues_free(m);
+	msim_steer_free(m);
+	for (unsigned i = 0; i < MSIM_MAX_EQ; i++)
+		msim_qmem_free(&m->eq[i].mem);
+	for (unsigned i = 0; i < MSIM_MAX_OBJ; i++)
+		msim_qmem_free(&m->cq[i].mem);
 	memset(m->eq, 0, sizeof(m->eq));
 	memset(m->cq, 0, sizeof(m->cq));
 	memset(m->uar, 0, sizeof(m->uar));

@@ -9,7 +9,12 @@
  *            ownership, completion EQEs; the opcode table
  *   hca.c    function life cycle: ENABLE/DISABLE_HCA, ISSI, capabilities,
  *            INIT/TEARDOWN_HCA, page supply, vport, port registers
- *   obj.c    UAR, PD, TD, mkey, EQ, CQ, TIS; EQE and CQE writers
+ *   obj.c    UAR, PD, TD, mkey, EQ, CQ, TIS; EQE and CQE writers; UAR poll
+ *   queue.c  SQ, RQ (cyclic, striding, SHAMPO), MODIFY state machines
+ *   steer.c  TIR, RQT, flow tables, groups, entries, the root
+ *   tx.c     send WQEs to the wire, TX CQEs
+ *   rx.c     the wire to RQs: vport filter, flow match, RSS, placement
+ *   pkt.c    frame parsing, match image, Toeplitz, checksums
  *
  * Everything runs on the loop thread; counters are read by other threads
  * (stats), hence the relaxed atomic stores.
@@ -107,6 +112,90 @@ struct msim_simple {		/* PD, TD, UAR, TIS, mkey */
 	uint32_t a, b;		/* TIS: td; mkey: pd, access mode */
 	uint64_t start, len;	/* mkey */
 	bool length64;
+	uint64_t *mtt;		/* MTT mkey: one page address per 4 KiB */
+	uint32_t nmtt;
+};
+
+/* A send or receive work queue. */
+struct msim_wq {
+	bool used;
+	bool is_sq;
+	uint8_t state;		/* ZN_MLX5_QSTATE_* */
+	bool flush_in_error;
+	uint32_t num;
+	uint32_t cqn, pd, uar, tisn;
+	uint64_t dbr;
+	uint8_t wq_type;
+	uint8_t log_stride, log_sz;
+	int slot;
+	struct msim_qmem mem;
+	/* SQ: WQEBBs consumed (16-bit counter space) */
+	uint16_t cc;
+	/* RQ: WQEs consumed; the WQE in hand (striding) */
+	uint16_t rcv;
+	bool have_wqe;
+	uint64_t wqe_addr;	/* buffer of the WQE in hand */
+	uint32_t wqe_lkey;
+	uint32_t stride;	/* next free stride in it */
+	uint32_t wqe_pkts;
+	/* RQ geometry */
+	uint8_t log_nstrides, log_stride_sz;
+	bool shampo;
+	uint32_t hdr_mkey;
+	uint8_t log_hdr_entry, log_hdr_num;
+	uint32_t hd_per_wqe;
+	uint32_t hdr_ctr;
+	unsigned users;		/* TIRs and RQTs naming an RQ */
+};
+
+struct msim_tir {
+	bool used;
+	uint32_t id;
+	uint8_t disp;
+	uint32_t rqn, rqtn;
+	uint8_t hash_fn;
+	uint8_t key[ZN_MLX5_TOEPLITZ_KEY_SIZE];
+	uint32_t sel;		/* rx_hash_field_selector_outer */
+	int slot;
+};
+
+struct msim_rqt {
+	bool used;
+	uint32_t id;
+	uint32_t size;		/* actual size, a power of two */
+	uint32_t *rqn;
+	unsigned users;
+	int slot;
+};
+
+#define MSIM_MAX_FT		16
+#define MSIM_MAX_FG		64
+#define MSIM_MAX_FTE		1024
+
+struct msim_ft {
+	bool used;
+	uint32_t id;
+	uint8_t level, log_size, miss_action;
+	uint32_t miss_id;
+	int slot;
+};
+
+struct msim_fg {
+	bool used;
+	uint32_t id, table;
+	uint32_t start, end;
+	uint8_t mask[ZN_MLX5_SZ_MATCH_LYR_2_4];
+	int slot;
+};
+
+struct msim_fte {
+	bool used;
+	uint32_t table, index, group;
+	uint8_t value[ZN_MLX5_SZ_MATCH_LYR_2_4];
+	uint16_t action;
+	uint32_t flow_tag;
+	uint32_t tirn;
+	int slot;
 };
 
 #define MSIM_COUNTERS(X)                                                        \
@@ -117,7 +206,11 @@ struct msim_simple {		/* PD, TD, UAR, TIS, mkey */
 	X(eqes) X(eq_overruns) X(cqes) X(cq_overflows)                        \
 	X(uar_eq_db) X(uar_cq_db) X(uar_sq_db) X(uar_bad)                     \
 	X(bar0_ignored) X(health_ticks) X(fatal_events) X(link_changes)       \
-	X(tx_frames) X(tx_bytes) X(rx_frames) X(rx_bytes) X(rx_dropped)
+	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_csum_offloads) X(tx_wire_drops) \
+	X(rx_frames) X(rx_bytes) X(rx_dropped) X(rx_link_down) X(rx_vport_drops) \
+	X(rx_no_root) X(rx_flow_drops) X(rx_flow_misses) X(rx_ntuple_hits)      \
+	X(rx_rss) X(rx_no_rq) X(rx_no_wqe) X(rx_too_big) X(rx_dma_errors)       \
+	X(rx_hds) X(rx_fillers) X(rx_csum_ok) X(rx_csum_bad)
 
 struct msim_counters {
 #define MSIM_X(n) uint64_t n;
@@ -157,7 +250,7 @@ struct msim {
 	uint8_t synd;			/* fatal syndrome, 0: healthy */
 	uint16_t ext_synd;
 	int fatal_req;			/* from zn_sim_mlx5_set_fatal: synd | ext << 8, any thread */
-	uint64_t uar_last[MSIM_NUM_UARS][3];	/* last CQ, EQ, SQ doorbell seen per UAR */
+	uint64_t uar_last[MSIM_NUM_UARS][4];	/* last CQ, EQ, SQ x2 doorbells per UAR */
 	/* function */
 	enum msim_state state;
 	bool issi_set;
@@ -174,6 +267,14 @@ struct msim {
 	struct msim_simple uar[MSIM_NUM_UARS];
 	struct msim_simple pd[MSIM_MAX_OBJ], td[MSIM_MAX_OBJ], tis[MSIM_MAX_OBJ],
 		mkey[MSIM_MAX_OBJ];
+	struct msim_wq sq[MSIM_MAX_OBJ], rq[MSIM_MAX_OBJ];
+	struct msim_tir tir[MSIM_MAX_OBJ];
+	struct msim_rqt rqt[MSIM_MAX_OBJ];
+	struct msim_ft ft[MSIM_MAX_FT];
+	struct msim_fg fg[MSIM_MAX_FG];
+	struct msim_fte fte[MSIM_MAX_FTE];
+	uint32_t root_ft;		/* NIC RX root table id, 0: none */
+	uint8_t frame[ZN_SIM_FRAME_MAX + 64];	/* TX frame being assembled */
 	/* vport and port */
 	uint8_t vport_ctx[ZN_MLX5_SZ_NIC_VPORT_CONTEXT];
 	bool admin_up;
@@ -209,6 +310,42 @@ void msim_slot_free(struct msim *m, int slot);
 void msim_free_objects(struct msim *m);
 void msim_link_poll(struct msim *m);
 
+/* queue.c: SQ, RQ, MODIFY state machines */
+int msim_queue_cmd(struct msim *m, struct msim_cmd *c);
+struct msim_wq *msim_rq_get(struct msim *m, uint64_t rqn);
+void msim_queues_free(struct msim *m);
+
+/* steer.c: TIR, RQT, flow tables */
+int msim_steer_cmd(struct msim *m, struct msim_cmd *c);
+void msim_steer_free(struct msim *m);
+struct msim_tir *msim_tir_get(struct msim *m, uint64_t tirn);
+struct msim_rqt *msim_rqt_get(struct msim *m, uint64_t rqtn);
+
+/* mkeys (obj.c): the bus address of [addr, addr + len) under lkey, or 0
+ * when the key does not cover it. */
+uint64_t msim_mkey_xlate(struct msim *m, uint32_t lkey, uint64_t addr, uint64_t len);
+
+/* tx.c */
+int msim_tx_poll(struct msim *m);
+
+/* pkt.c */
+struct msim_pkt {
+	unsigned l3, l4, hdr_len;	/* offsets; hdr_len 0: not split-able */
+	uint8_t ipv;			/* 4, 6, 0 */
+	uint8_t proto;			/* TCP/UDP or 0 */
+	bool vlan, frag;
+	uint16_t ethertype;
+	uint16_t vid;
+};
+void msim_pkt_parse(const uint8_t *f, size_t len, struct msim_pkt *p);
+/* The frame's fte_match_set_lyr_2_4 image (64 bytes). */
+void msim_pkt_match_image(const uint8_t *f, const struct msim_pkt *p, uint8_t *img);
+uint32_t msim_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
+/* IPv4 header and TCP/UDP checksums: filled in, or checked. */
+void msim_csum_fill(uint8_t *f, size_t len, const struct msim_pkt *p, bool l3, bool l4);
+void msim_csum_check(const uint8_t *f, size_t len, const struct msim_pkt *p, bool *l3_ok,
+		     bool *l4_ok);
+
 /* rx.c */
 void msim_rx(void *opaque, const void *frame, size_t len);
 
@@ -222,6 +359,12 @@ bool msim_eqe_post(struct msim *m, struct msim_eq *eq, uint8_t type, uint8_t sub
 void msim_event(struct msim *m, uint8_t type, uint8_t sub, const void *data);
 void msim_uar_poll(struct msim *m);
 uint64_t msim_qmem_addr(const struct msim_qmem *q, uint64_t off);
+/* pas[] at byte pas_off of c's input for a ring of bytes bytes in pages of
+ * 2^log_pg: 0, or -1 with c failed (length, alignment, unmapped page). */
+int msim_qmem_load(struct msim *m, struct msim_cmd *c, size_t pas_off, uint64_t bytes,
+		   unsigned log_pg, struct msim_qmem *q);
+void msim_qmem_free(struct msim_qmem *q);
+struct msim_simple *msim_simple_get(struct msim_simple *t, unsigned n, uint64_t id);
 bool msim_uar_valid(const struct msim *m, uint32_t uar);
 struct msim_cq *msim_cq_get(struct msim *m, uint64_t cqn);
 /* Writes one CQE at the CQ's producer (owner bit filled in, op_own last);

@@ -262,7 +262,7 @@ static void test_lengths(void **state)
 
 static int faulty(uint16_t opcode, size_t inlen, size_t outlen, struct mtc_fault *f)
 {
-	uint8_t *in = calloc(1, inlen), *out = calloc(1, outlen + 16);
+	uint8_t *in = calloc(1, inlen + 16), *out = calloc(1, outlen + 16);
 	int rc;
 
 	ZN_MLX5_SET(in, IN_OPCODE, opcode);

@@ -639,3 +639,423 @@ bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms)
 	} while (mtc_now_ms() < end);
 	return false;
 }
+
+/* ---- queues, steering, data path ---- */
+
+int mtc_create_mkey(struct mtc *c, uint32_t pd, const void *va, size_t len, uint32_t *key)
+{
+	size_t pages = va ? (len + 4095) / 4096 : 0, oct = (pages + 1) / 2;
+	size_t inlen = ZN_MLX5_SZ_CREATE_MKEY_IN + 16 * oct;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *mkc = ZN_MLX5_ADDR(in, CREATE_MKEY_IN_MKC);
+	int rc;
+
+	if (!in)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_MKEY);
+	ZN_MLX5_SET(mkc, MKC_LR, 1);
+	ZN_MLX5_SET(mkc, MKC_LW, 1);
+	ZN_MLX5_SET(mkc, MKC_QPN, ZN_MLX5_MKC_QPN_NONE);
+	ZN_MLX5_SET(mkc, MKC_MKEY_7_0, 0x42);
+	ZN_MLX5_SET(mkc, MKC_PD, pd);
+	if (!va) {
+		ZN_MLX5_SET(mkc, MKC_ACCESS_MODE_1_0, ZN_MLX5_MKC_ACCESS_MODE_PA);
+		ZN_MLX5_SET(mkc, MKC_LENGTH64, 1);
+	} else {
+		ZN_MLX5_SET(mkc, MKC_ACCESS_MODE_1_0, ZN_MLX5_MKC_ACCESS_MODE_MTT);
+		ZN_MLX5_SET(mkc, MKC_START_ADDR, mtc_iova(c, va));
+		ZN_MLX5_SET(mkc, MKC_LEN, len);
+		ZN_MLX5_SET(mkc, MKC_LOG_PAGE_SIZE, 12);
+		ZN_MLX5_SET(mkc, MKC_TRANSLATIONS_OCTWORD_SIZE, oct);
+		ZN_MLX5_SET(in, CREATE_MKEY_IN_TRANSLATIONS_OCTWORD_ACTUAL_SIZE, oct);
+		for (size_t i = 0; i < pages; i++)
+			zn_mlx5_st_be64(in + ZN_MLX5_BYTE_OFF(CREATE_MKEY_IN_KLM_PAS_MTT) + 8 * i,
+					mtc_iova(c, (const uint8_t *)va + 4096 * i) | ZN_MLX5_MTT_READ |
+						ZN_MLX5_MTT_WRITE);
+	}
+	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
+	*key = zn_mlx5_mkey((uint32_t)ZN_MLX5_GET(out, CREATE_MKEY_OUT_MKEY_INDEX), 0x42);
+	free(in);
+	return rc;
+}
+
+int mtc_create_tis(struct mtc *c, uint32_t td, uint32_t *tisn)
+{
+	uint8_t in[ZN_MLX5_SZ_CREATE_TIS_IN] = { 0 }, out[16];
+	int rc;
+
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_TIS);
+	ZN_MLX5_SET(ZN_MLX5_ADDR(in, CREATE_TIS_IN_TISC), TISC_TRANSPORT_DOMAIN, td);
+	rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL);
+	*tisn = (uint32_t)ZN_MLX5_GET(out, CREATE_TIS_OUT_TISN);
+	return rc;
+}
+
+static void put_ring_pas(struct mtc *c, uint8_t *in, const uint8_t *ring, size_t bytes)
+{
+	put_pas(c, in + 0x110, ring, bytes);
+}
+
+int mtc_create_sq(struct mtc *c, struct mtc_sq *sq, uint32_t uar, uint32_t cqn, uint32_t tisn,
+		  uint32_t pd, unsigned log_sz)
+{
+	size_t bytes = (size_t)ZN_MLX5_SEND_WQE_BB << log_sz, npas = (bytes + 4095) / 4096;
+	size_t inlen = ZN_MLX5_SZ_CREATE_SQ_IN + 8 * npas;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *sqc = ZN_MLX5_ADDR(in, CREATE_SQ_IN_SQC), *wq = ZN_MLX5_ADDR(sqc, SQC_WQ);
+	int rc;
+
+	if (!in)
+		abort();
+	memset(sq, 0, sizeof(*sq));
+	sq->ring = mtc_alloc(c, npas * 4096, 4096);
+	sq->dbr = mtc_alloc(c, 64, 64);
+	sq->log_sz = log_sz;
+	sq->uar = uar;
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_SQ);
+	ZN_MLX5_SET(sqc, SQC_CQN, cqn);
+	ZN_MLX5_SET(sqc, SQC_TIS_LST_SZ, 1);
+	ZN_MLX5_SET(sqc, SQC_TIS_NUM_0, tisn);
+	ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_CYCLIC);
+	ZN_MLX5_SET(wq, WQ_PD, pd);
+	ZN_MLX5_SET(wq, WQ_UAR_PAGE, uar);
+	ZN_MLX5_SET(wq, WQ_DBR_ADDR, mtc_iova(c, sq->dbr));
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, ZN_MLX5_SEND_WQE_SHIFT);
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, log_sz);
+	put_ring_pas(c, in, sq->ring, bytes);
+	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
+	sq->sqn = (uint32_t)ZN_MLX5_GET(out, CREATE_SQ_OUT_SQN);
+	free(in);
+	return rc;
+}
+
+int mtc_modify(struct mtc *c, bool sq, uint32_t num, uint8_t from, uint8_t to)
+{
+	uint8_t in[ZN_MLX5_SZ_MODIFY_SQ_IN] = { 0 };
+
+	ZN_MLX5_SET(in, IN_OPCODE, sq ? ZN_MLX5_CMD_OP_MODIFY_SQ : ZN_MLX5_CMD_OP_MODIFY_RQ);
+	ZN_MLX5_SET(in, MODIFY_SQ_IN_SQ_STATE, from);
+	ZN_MLX5_SET(in, MODIFY_SQ_IN_SQN, num);
+	ZN_MLX5_SET(ZN_MLX5_ADDR(in, MODIFY_SQ_IN_SQC), SQC_STATE, to);
+	return mtc_cmd(c, in, sizeof(in), NULL, 0, NULL);
+}
+
+uint16_t mtc_send(struct mtc *c, struct mtc_sq *sq, uint32_t lkey, const void *frame, size_t len,
+		  size_t inline_hdr, unsigned nseg, uint8_t cs, bool cqe)
+{
+	uint8_t w[1024] = { 0 };
+	struct zn_mlx5_wqe_ctrl *ctl = (void *)w;
+	struct zn_mlx5_wqe_eth *eth = (void *)(w + 16);
+	const uint8_t *f = frame;
+	size_t at, rest = len - inline_hdr, nbb;
+	uint16_t idx = sq->pc;
+	unsigned ds;
+	uint8_t *db;
+
+	eth->cs_flags = cs;
+	eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inline_hdr);
+	memcpy(w + 30, f, inline_hdr);
+	at = 32 + (inline_hdr > 2 ? (inline_hdr - 2 + 15) / 16 * 16 : 0);
+	for (unsigned i = 0; i < nseg && rest; i++) {
+		struct zn_mlx5_wqe_data *d = (void *)(w + at);
+		size_t n = i + 1 == nseg ? rest : rest / (nseg - i);
+		uint8_t *b = mtc_alloc(c, n ? n : 1, 64);
+
+		memcpy(b, f + len - rest, n);
+		d->byte_count_be = zn_mlx5_bswap32((uint32_t)n);
+		d->lkey_be = zn_mlx5_bswap32(lkey);
+		d->addr_be = zn_mlx5_bswap64(mtc_iova(c, b));
+		rest -= n;
+		at += 16;
+	}
+	ds = (unsigned)(at / 16);
+	nbb = (at + 63) / 64;
+	ctl->opmod_idx_opcode_be = zn_mlx5_bswap32(zn_mlx5_ctrl_opmod_idx_opcode(0, idx,
+										  ZN_MLX5_OPCODE_SEND));
+	ctl->qpn_ds_be = zn_mlx5_bswap32(zn_mlx5_ctrl_qpn_ds(sq->sqn, ds));
+	ctl->fm_ce_se = cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	for (size_t i = 0; i < nbb; i++)
+		memcpy(sq->ring + (((size_t)sq->pc + i) & ((1u << sq->log_sz) - 1)) * 64, w + 64 * i,
+		       64);
+	sq->pc = (uint16_t)(sq->pc + nbb);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&sq->dbr[ZN_MLX5_SND_DBR], zn_mlx5_bswap32(sq->pc), __ATOMIC_RELEASE);
+	db = c->bar0 + (size_t)sq->uar * ZN_MLX5_UAR_PAGE_SIZE + ZN_MLX5_UAR_BF_OFFSET +
+	     sq->bf * ZN_MLX5_UAR_BF_SIZE;
+	sq->bf ^= 1;
+	{
+		uint64_t v;
+
+		memcpy(&v, w, 8);
+		__atomic_store_n((uint64_t *)db, v, __ATOMIC_RELEASE);
+	}
+	return idx;
+}
+
+int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg, uint32_t cqn,
+		  uint32_t pd, uint32_t lkey)
+{
+	unsigned log_stride = cfg->cyclic ? 4 : 5;
+	size_t bytes = (size_t)1 << (log_stride + cfg->log_sz), npas = (bytes + 4095) / 4096;
+	size_t inlen = ZN_MLX5_SZ_CREATE_RQ_IN + 8 * npas;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *rqc = ZN_MLX5_ADDR(in, CREATE_RQ_IN_RQC), *wq = ZN_MLX5_ADDR(rqc, RQC_WQ);
+	unsigned nwqe = 1u << cfg->log_sz;
+	int rc;
+
+	if (!in)
+		abort();
+	memset(rq, 0, sizeof(*rq));
+	rq->cfg = *cfg;
+	rq->ring = mtc_alloc(c, npas * 4096, 4096);
+	rq->dbr = mtc_alloc(c, 64, 64);
+	rq->wqe_bytes = cfg->cyclic ? cfg->cyclic_buf
+				    : (size_t)1 << (cfg->log_nstrides + cfg->log_stride_sz);
+	rq->buf = mtc_alloc(c, rq->wqe_bytes * nwqe, 4096);
+	if (!rq->buf)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_RQ);
+	ZN_MLX5_SET(rqc, RQC_VSD, 1);
+	ZN_MLX5_SET(rqc, RQC_CQN, cqn);
+	ZN_MLX5_SET(wq, WQ_PD, pd);
+	ZN_MLX5_SET(wq, WQ_DBR_ADDR, mtc_iova(c, rq->dbr));
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, log_stride);
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, cfg->log_sz);
+	if (cfg->cyclic) {
+		ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_CYCLIC);
+	} else {
+		ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_LINKED_LIST_STRIDING);
+		ZN_MLX5_SET(wq, WQ_LOG_WQE_NUM_OF_STRIDES,
+			    zn_mlx5_mpwqe_num_strides_field((int)cfg->log_nstrides));
+		ZN_MLX5_SET(wq, WQ_LOG_WQE_STRIDE_SIZE, cfg->log_stride_sz - 6);
+	}
+	if (cfg->shampo) {
+		unsigned hd_per_wqe = (1u << (cfg->log_nstrides + cfg->log_stride_sz - cfg->log_res))
+				      << cfg->log_pkts_per_res;
+		unsigned n = hd_per_wqe * nwqe, lg = 0;
+		size_t hbytes;
+
+		while ((1u << lg) < n)
+			lg++;
+		rq->log_hdr_num = lg;
+		hbytes = (size_t)1 << (lg + cfg->log_hdr_entry);
+		rq->hdr = mtc_alloc(c, hbytes < 4096 ? 4096 : hbytes, 4096);
+		if (!rq->hdr || mtc_create_mkey(c, pd, rq->hdr, hbytes, &rq->hdr_key))
+			abort();
+		ZN_MLX5_SET(wq, WQ_SHAMPO_ENABLE, 1);
+		ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, rq->hdr_key);
+		ZN_MLX5_SET(wq, WQ_LOG_RESERVATION_SIZE, cfg->log_res - 12);
+		ZN_MLX5_SET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION, cfg->log_pkts_per_res);
+		ZN_MLX5_SET(wq, WQ_LOG_HEADERS_ENTRY_SIZE, cfg->log_hdr_entry - 6);
+		ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, lg);
+		ZN_MLX5_SET(rqc, RQC_SHAMPO_MATCH_CRITERIA_TYPE, ZN_MLX5_SHAMPO_MATCH_EXTENDED);
+		ZN_MLX5_SET(rqc, RQC_SHAMPO_NO_MATCH_ALIGNMENT_GRANULARITY,
+			    ZN_MLX5_SHAMPO_NO_MATCH_ALIGN_STRIDE);
+	}
+	put_ring_pas(c, in, rq->ring, bytes);
+	for (unsigned i = 0; i < nwqe; i++) {
+		uint8_t *w = rq->ring + ((size_t)i << log_stride);
+		struct zn_mlx5_wqe_data *d = (void *)(cfg->cyclic ? w : w + 16);
+
+		if (!cfg->cyclic)
+			((struct zn_mlx5_wqe_srq_next *)w)->next_wqe_index_be =
+				zn_mlx5_bswap16((uint16_t)((i + 1) % nwqe));
+		d->byte_count_be = zn_mlx5_bswap32((uint32_t)rq->wqe_bytes);
+		d->lkey_be = zn_mlx5_bswap32(lkey);
+		d->addr_be = zn_mlx5_bswap64(mtc_iova(c, rq->buf + i * rq->wqe_bytes));
+	}
+	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
+	rq->rqn = (uint32_t)ZN_MLX5_GET(out, CREATE_RQ_OUT_RQN);
+	free(in);
+	return rc;
+}
+
+void mtc_rq_post(struct mtc *c, struct mtc_rq *rq, unsigned n)
+{
+	(void)c;
+	rq->posted = (uint16_t)(rq->posted + n);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&rq->dbr[ZN_MLX5_RCV_DBR], zn_mlx5_bswap32(rq->posted), __ATOMIC_RELEASE);
+}
+
+int mtc_create_tir(struct mtc *c, uint32_t td, bool indirect, uint32_t rqn_or_rqtn,
+		   const uint8_t *key, uint32_t selector, uint32_t *tirn)
+{
+	uint8_t in[ZN_MLX5_SZ_CREATE_TIR_IN] = { 0 }, out[16];
+	uint8_t *ctx = ZN_MLX5_ADDR(in, CREATE_TIR_IN_TIRC);
+	int rc;
+
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_TIR);
+	ZN_MLX5_SET(ctx, TIRC_TRANSPORT_DOMAIN, td);
+	if (indirect) {
+		ZN_MLX5_SET(ctx, TIRC_DISP_TYPE, ZN_MLX5_TIRC_DISP_INDIRECT);
+		ZN_MLX5_SET(ctx, TIRC_INDIRECT_TABLE, rqn_or_rqtn);
+		ZN_MLX5_SET(ctx, TIRC_RX_HASH_FN, ZN_MLX5_RX_HASH_FN_TOEPLITZ);
+		if (key)
+			memcpy(ZN_MLX5_ADDR(ctx, TIRC_RX_HASH_TOEPLITZ_KEY), key,
+			       ZN_MLX5_TOEPLITZ_KEY_SIZE);
+		ZN_MLX5_SET(ctx, TIRC_RX_HASH_FIELD_SELECTOR_OUTER, selector);
+	} else {
+		ZN_MLX5_SET(ctx, TIRC_DISP_TYPE, ZN_MLX5_TIRC_DISP_DIRECT);
+		ZN_MLX5_SET(ctx, TIRC_INLINE_RQN, rqn_or_rqtn);
+	}
+	rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL);
+	*tirn = (uint32_t)ZN_MLX5_GET(out, CREATE_TIR_OUT_TIRN);
+	return rc;
+}
+
+int mtc_create_rqt(struct mtc *c, const uint32_t *rqn, unsigned n, uint32_t *rqtn)
+{
+	size_t inlen = ZN_MLX5_SZ_CREATE_RQT_IN + 4 * (size_t)n;
+	uint8_t *in = calloc(1, inlen), out[16];
+	uint8_t *ctx = ZN_MLX5_ADDR(in, CREATE_RQT_IN_RQTC);
+	int rc;
+
+	if (!in)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_RQT);
+	ZN_MLX5_SET(ctx, RQTC_RQT_MAX_SIZE, n);
+	ZN_MLX5_SET(ctx, RQTC_RQT_ACTUAL_SIZE, n);
+	for (unsigned i = 0; i < n; i++)
+		zn_mlx5_st_be32((uint8_t *)ZN_MLX5_ADDR(ctx, RQTC_RQ_NUM) + 4 * i, rqn[i]);
+	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
+	*rqtn = (uint32_t)ZN_MLX5_GET(out, CREATE_RQT_OUT_RQTN);
+	free(in);
+	return rc;
+}
+
+int mtc_create_ft(struct mtc *c, unsigned log_size, uint32_t *id)
+{
+	uint8_t in[ZN_MLX5_SZ_CREATE_FT_IN] = { 0 }, out[16];
+	int rc;
+
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_FLOW_TABLE);
+	ZN_MLX5_SET(in, CREATE_FT_IN_TABLE_TYPE, ZN_MLX5_FLOW_TABLE_NIC_RX);
+	ZN_MLX5_SET(ZN_MLX5_ADDR(in, CREATE_FT_IN_FTC), FTC_LOG_SIZE, log_size);
+	rc = mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL);
+	*id = (uint32_t)ZN_MLX5_GET(out, CREATE_FT_OUT_TABLE_ID);
+	return rc;
+}
+
+int mtc_create_fg(struct mtc *c, uint32_t ft, uint32_t start, uint32_t end, const uint8_t *mask,
+		  uint32_t *gid)
+{
+	uint8_t *in = calloc(1, ZN_MLX5_SZ_CREATE_FG_IN), out[16];
+	int rc;
+
+	if (!in)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_FLOW_GROUP);
+	ZN_MLX5_SET(in, CREATE_FG_IN_TABLE_TYPE, ZN_MLX5_FLOW_TABLE_NIC_RX);
+	ZN_MLX5_SET(in, CREATE_FG_IN_TABLE_ID, ft);
+	ZN_MLX5_SET(in, CREATE_FG_IN_START_FLOW_INDEX, start);
+	ZN_MLX5_SET(in, CREATE_FG_IN_END_FLOW_INDEX, end);
+	if (mask) {
+		ZN_MLX5_SET(in, CREATE_FG_IN_MATCH_CRITERIA_ENABLE, ZN_MLX5_MATCH_OUTER_HEADERS);
+		memcpy(ZN_MLX5_ADDR(in, CREATE_FG_IN_MATCH_CRITERIA), mask, ZN_MLX5_SZ_MATCH_LYR_2_4);
+	}
+	rc = mtc_cmd(c, in, ZN_MLX5_SZ_CREATE_FG_IN, out, sizeof(out), NULL);
+	*gid = (uint32_t)ZN_MLX5_GET(out, CREATE_FG_OUT_GROUP_ID);
+	free(in);
+	return rc;
+}
+
+int mtc_set_fte(struct mtc *c, uint32_t ft, uint32_t gid, uint32_t index, const uint8_t *value,
+		uint32_t tirn, uint32_t flow_tag)
+{
+	size_t inlen = ZN_MLX5_SZ_SET_FTE_IN + ZN_MLX5_FLOW_DEST_SIZE;
+	uint8_t *in = calloc(1, inlen);
+	uint8_t *fc = ZN_MLX5_ADDR(in, SET_FTE_IN_FLOW_CONTEXT);
+	int rc;
+
+	if (!in)
+		abort();
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	ZN_MLX5_SET(in, SET_FTE_IN_TABLE_TYPE, ZN_MLX5_FLOW_TABLE_NIC_RX);
+	ZN_MLX5_SET(in, SET_FTE_IN_TABLE_ID, ft);
+	ZN_MLX5_SET(in, SET_FTE_IN_FLOW_INDEX, index);
+	ZN_MLX5_SET(fc, FLOW_CTX_GROUP_ID, gid);
+	ZN_MLX5_SET(fc, FLOW_CTX_FLOW_TAG, flow_tag);
+	if (value)
+		memcpy(ZN_MLX5_ADDR(fc, FLOW_CTX_MATCH_VALUE), value, ZN_MLX5_SZ_MATCH_LYR_2_4);
+	if (tirn) {
+		uint8_t *d = ZN_MLX5_ADDR(fc, FLOW_CTX_DESTINATION);
+
+		ZN_MLX5_SET(fc, FLOW_CTX_ACTION, ZN_MLX5_FLOW_ACTION_FWD_DEST);
+		ZN_MLX5_SET(fc, FLOW_CTX_DESTINATION_LIST_SIZE, 1);
+		ZN_MLX5_SET(d, DEST_TYPE, ZN_MLX5_FLOW_DEST_TIR);
+		ZN_MLX5_SET(d, DEST_ID, tirn);
+	} else {
+		ZN_MLX5_SET(fc, FLOW_CTX_ACTION, ZN_MLX5_FLOW_ACTION_DROP);
+	}
+	rc = mtc_cmd(c, in, inlen, NULL, 0, NULL);
+	free(in);
+	return rc;
+}
+
+int mtc_set_root(struct mtc *c, uint32_t ft)
+{
+	uint8_t in[ZN_MLX5_SZ_SET_FT_ROOT_IN] = { 0 };
+
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_SET_FLOW_TABLE_ROOT);
+	ZN_MLX5_SET(in, SET_FT_ROOT_IN_TABLE_TYPE, ZN_MLX5_FLOW_TABLE_NIC_RX);
+	ZN_MLX5_SET(in, SET_FT_ROOT_IN_TABLE_ID, ft);
+	return mtc_cmd(c, in, sizeof(in), NULL, 0, NULL);
+}
+
+/* RFC 1071 sum of big-endian 16-bit words. */
+static uint32_t be_sum(uint32_t s, const uint8_t *b, size_t n)
+{
+	for (; n > 1; n -= 2, b += 2)
+		s += zn_mlx5_ld_be16(b);
+	if (n)
+		s += (uint32_t)b[0] << 8;
+	return s;
+}
+
+static uint16_t be_fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+size_t mtc_frame(uint8_t *f, size_t len, const uint8_t *dmac, const uint8_t sip[4],
+		 const uint8_t dip[4], uint16_t sport, uint16_t dport, bool tcp, uint8_t seed)
+{
+	static const uint8_t smac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	size_t l4h = tcp ? 20 : 8, ip_len = len - 14, l4_len = ip_len - 20;
+	uint8_t *ip = f + 14, *l4 = ip + 20;
+	uint32_t s;
+	uint16_t c;
+
+	memset(f, 0, len);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	zn_mlx5_st_be16(f + 12, 0x0800);
+	ip[0] = 0x45;
+	zn_mlx5_st_be16(ip + 2, (uint16_t)ip_len);
+	ip[8] = 64;
+	ip[9] = tcp ? 6 : 17;
+	memcpy(ip + 12, sip, 4);
+	memcpy(ip + 16, dip, 4);
+	zn_mlx5_st_be16(ip + 10, (uint16_t)~be_fold(be_sum(0, ip, 20)));
+	zn_mlx5_st_be16(l4, sport);
+	zn_mlx5_st_be16(l4 + 2, dport);
+	if (tcp) {
+		l4[12] = 5 << 4;
+		l4[13] = 0x18;
+	} else {
+		zn_mlx5_st_be16(l4 + 4, (uint16_t)l4_len);
+	}
+	for (size_t i = l4h; i < l4_len; i++)
+		l4[i] = (uint8_t)(seed + 7 * i);
+	s = be_sum(0, ip + 12, 8);
+	s += (uint32_t)ip[9] + (uint32_t)l4_len;
+	s = be_sum(s, l4, l4_len);
+	c = (uint16_t)~be_fold(s);
+	if (!tcp && c == 0)
+		c = 0xffff;
+	zn_mlx5_st_be16(l4 + (tcp ? 16 : 6), c);
+	return len;
+}

@@ -151,6 +151,77 @@ int mtc_create_cq(struct mtc *c, struct mtc_cq *cq, uint32_t uar, uint8_t eqn, u
 bool mtc_cq_poll(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out);
 bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms);
 
+/* ---- queues, steering, data path ---- */
+
+/* One PA mkey over all of memory (pd), or an MTT mkey over [va, va + len). */
+int mtc_create_mkey(struct mtc *c, uint32_t pd, const void *va, size_t len, uint32_t *key);
+int mtc_create_tis(struct mtc *c, uint32_t td, uint32_t *tisn);
+
+struct mtc_sq {
+	uint32_t sqn, uar;
+	unsigned log_sz;	/* WQEBBs */
+	uint8_t *ring;
+	uint32_t *dbr;
+	uint16_t pc;		/* WQEBBs posted */
+	unsigned bf;		/* next BlueFlame register, 0/1 */
+};
+int mtc_create_sq(struct mtc *c, struct mtc_sq *sq, uint32_t uar, uint32_t cqn, uint32_t tisn,
+		  uint32_t pd, unsigned log_sz);
+/* MODIFY_SQ/RQ: current state from, new state to. */
+int mtc_modify(struct mtc *c, bool sq, uint32_t num, uint8_t from, uint8_t to);
+
+/* One SEND WQE: inline_hdr bytes of the frame inline, the rest split into
+ * nseg gather segments (copied into bufs the client owns) under lkey; cs
+ * the eth cs_flags; CQ_UPDATE if cqe. Returns the WQE index. Rings the
+ * doorbell (dbrec + UAR register). */
+uint16_t mtc_send(struct mtc *c, struct mtc_sq *sq, uint32_t lkey, const void *frame, size_t len,
+		  size_t inline_hdr, unsigned nseg, uint8_t cs, bool cqe);
+
+struct mtc_rq_cfg {
+	bool cyclic;			/* else linked-list striding */
+	unsigned log_sz;		/* WQEs */
+	unsigned log_nstrides, log_stride_sz;
+	bool shampo;
+	unsigned log_hdr_entry;		/* bytes, log2 */
+	unsigned log_res;		/* reservation bytes, log2 */
+	unsigned log_pkts_per_res;
+	unsigned cyclic_buf;		/* cyclic: bytes per WQE (one segment) */
+};
+
+struct mtc_rq {
+	struct mtc_rq_cfg cfg;
+	uint32_t rqn;
+	uint8_t *ring;
+	uint32_t *dbr;
+	uint8_t *buf;			/* WQE i's buffer at buf + i * wqe_bytes */
+	size_t wqe_bytes;
+	uint8_t *hdr;			/* header ring */
+	unsigned log_hdr_num;
+	uint32_t hdr_key;
+	uint16_t posted;
+};
+int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg, uint32_t cqn,
+		  uint32_t pd, uint32_t lkey);
+/* Post n more WQEs (ring order) and update the dbrec. */
+void mtc_rq_post(struct mtc *c, struct mtc_rq *rq, unsigned n);
+
+int mtc_create_tir(struct mtc *c, uint32_t td, bool indirect, uint32_t rqn_or_rqtn,
+		   const uint8_t *key, uint32_t selector, uint32_t *tirn);
+int mtc_create_rqt(struct mtc *c, const uint32_t *rqn, unsigned n, uint32_t *rqtn);
+int mtc_create_ft(struct mtc *c, unsigned log_size, uint32_t *id);
+/* mask: 64-byte lyr_2_4 mask, NULL for match-all. */
+int mtc_create_fg(struct mtc *c, uint32_t ft, uint32_t start, uint32_t end, const uint8_t *mask,
+		  uint32_t *gid);
+/* tirn 0: DROP. value: 64-byte lyr_2_4 image (NULL: zeros). */
+int mtc_set_fte(struct mtc *c, uint32_t ft, uint32_t gid, uint32_t index, const uint8_t *value,
+		uint32_t tirn, uint32_t flow_tag);
+int mtc_set_root(struct mtc *c, uint32_t ft);
+
+/* Ethernet/IPv4/UDP (or TCP) frame of len bytes in total: src:sport ->
+ * dst:dport, checksums right, payload bytes seed + 7i. */
+size_t mtc_frame(uint8_t *f, size_t len, const uint8_t *dmac, const uint8_t sip[4],
+		 const uint8_t dip[4], uint16_t sport, uint16_t dport, bool tcp, uint8_t seed);
+
 void mtc_sleep_ms(int ms);
 int64_t mtc_now_ms(void);
 
