@@ -50,8 +50,8 @@
 #define MLX5_MTU_MAX		9000
 #define MLX5_HW_MTU_OVERHEAD	22	/* §13a: Ethernet 14 + VLAN 4 + FCS 4 */
 #define MLX5_EQ_LOG_SIZE	7	/* 128 EQEs: page requests and port changes only */
-#define MLX5_MAX_FLOWS		1024	/* n-tuple rules, flow indices 0.. */
-#define MLX5_FT_LOG_SIZE	11	/* rules + RSS entries + catch-all */
+#define MLX5_MAX_FLOWS		1000	/* n-tuple rules, flow indices 0.. */
+#define MLX5_FT_LOG_SIZE	10	/* rules + RSS entries + catch-all (the model refuses 11) */
 #define MLX5_RSS_TABLE_DFLT	256	/* RQT entries, capped by log_max_rqt_size */
 #define MLX5_PAGES_PER_CMD	256	/* MANAGE_PAGES entries per command */
 #define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
@@ -336,7 +336,8 @@ void zn_mlx5_queues_stop(struct mlx5 *m);
 /* ---- steering (mlx5_steer.c) ------------------------------------------ */
 
 struct mlx5_flow {
-	bool used;
+	bool used;			/* a rule of the port (kept across stop/start) */
+	bool installed;			/* its group and entry exist in the device */
 	uint16_t q;
 	uint32_t group_id;
 	struct zn_flow_match match;

@@ -119,6 +119,7 @@ static int mlx5_configure(struct zn_port *p, const struct zn_port_conf *conf)
 	m->conf.mtu = mtu;
 	m->configured = true;
 	m->rss_set = false;
+	memset(m->flows, 0, sizeof(m->flows));	/* rules name queues of the old layout */
 	return 0;
 }
 

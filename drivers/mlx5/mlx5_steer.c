@@ -13,7 +13,8 @@
  *   MLX5_MAX_FLOWS + 6                   catch-all (ARP, ...): queue 0
  *
  * Entries are tried in increasing flow index, so rules win over RSS and
- * L4 RSS kinds over L3-only ones.
+ * L4 RSS kinds over L3-only ones. Rules belong to the port: stop takes them
+ * out of the device, start puts them back.
  */
 #include <errno.h>
 #include <string.h>
@@ -275,6 +276,8 @@ static int rule_install(struct mlx5 *m, uint32_t index, const struct zn_flow_mat
 	return rc;
 }
 
+static int flow_install(struct mlx5 *m, uint32_t slot);
+
 static void rss_remove(struct mlx5 *m)
 {
 	for (int k = 0; k < MLX5_RSS_KINDS; k++) {
@@ -348,6 +351,11 @@ int zn_mlx5_steer_start(struct mlx5 *m)
 	if (rc < 0)
 		return rc;
 	m->rss_fte_live[CATCH_ALL] = true;
+	for (uint32_t i = 0; i < MLX5_MAX_FLOWS && rc == 0; i++)
+		if (m->flows[i].used)
+			rc = flow_install(m, i);
+	if (rc < 0)
+		return rc;
 	memset(in, 0, sizeof(in));
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_SET_FLOW_TABLE_ROOT);
 	ZN_MLX5_SET(in, SET_FT_ROOT_IN_TABLE_TYPE, ZN_MLX5_FLOW_TABLE_NIC_RX);
@@ -358,8 +366,10 @@ int zn_mlx5_steer_start(struct mlx5 *m)
 void zn_mlx5_steer_stop(struct mlx5 *m)
 {
 	for (uint32_t i = 0; i < MLX5_MAX_FLOWS; i++)
-		if (m->flows[i].used)
-			zn_mlx5_flow_del(m, i);
+		if (m->flows[i].installed) {
+			fte_del(m, i, m->flows[i].group_id);
+			m->flows[i].installed = false;
+		}
 	if (m->rss_fte_live[CATCH_ALL])
 		fte_del(m, RSS_FTE_BASE + CATCH_ALL, m->rss_group[CATCH_ALL]);
 	m->rss_fte_live[CATCH_ALL] = false;
@@ -383,13 +393,28 @@ void zn_mlx5_steer_stop(struct mlx5 *m)
 	}
 }
 
+static int flow_install(struct mlx5 *m, uint32_t slot)
+{
+	struct mlx5_flow *f = &m->flows[slot];
+	int rc;
+
+	if (f->q >= m->conf.nb_rxq || !m->rxq[f->q]) {
+		ZN_ERR(MLX5_LOG, "%s: flow rule %u names queue %u; the port has %u", m->name, slot,
+		       f->q, m->conf.nb_rxq);
+		return -EINVAL;
+	}
+	rc = rule_install(m, slot, &f->match, m->rxq[f->q]->tirn, &f->group_id);
+	f->installed = rc == 0;
+	return rc;
+}
+
 int zn_mlx5_flow_add(struct mlx5 *m, const struct zn_flow_match *fm, uint16_t q,
 		     uint32_t *rule_id)
 {
 	uint32_t slot;
-	int rc;
+	int rc = 0;
 
-	if (!m->started || m->dead)
+	if (!m->configured || m->dead)
 		return -EINVAL;
 	if ((fm->ip_version != 4 && fm->ip_version != 6) || q >= m->conf.nb_rxq ||
 	    ((fm->src_port || fm->dst_port) && fm->ip_proto != IPPROTO_TCP_ &&
@@ -405,21 +430,26 @@ int zn_mlx5_flow_add(struct mlx5 *m, const struct zn_flow_match *fm, uint16_t q,
 		ZN_ERR(MLX5_LOG, "%s: all %u flow rules are in use", m->name, MLX5_MAX_FLOWS);
 		return -ENOSPC;
 	}
-	rc = rule_install(m, slot, fm, m->rxq[q]->tirn, &m->flows[slot].group_id);
+	m->flows[slot] = (struct mlx5_flow){ .q = q, .match = *fm };
+	if (m->started)
+		rc = flow_install(m, slot);
 	if (rc < 0)
 		return rc;
 	m->flows[slot].used = true;
-	m->flows[slot].q = q;
-	m->flows[slot].match = *fm;
 	*rule_id = slot;
 	return 0;
 }
 
 int zn_mlx5_flow_del(struct mlx5 *m, uint32_t rule_id)
 {
+	struct mlx5_flow *f;
+
 	if (rule_id >= MLX5_MAX_FLOWS || !m->flows[rule_id].used)
 		return -ENOENT;
-	fte_del(m, rule_id, m->flows[rule_id].group_id);
-	m->flows[rule_id].used = false;
+	f = &m->flows[rule_id];
+	if (f->installed)
+		fte_del(m, rule_id, f->group_id);
+	f->installed = false;
+	f->used = false;
 	return 0;
 }
