@@ -272,7 +272,15 @@ void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq);
 void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq);
 uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
 /* Fill one payload segment of pkt (the one place that knows segment layout). */
-void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint32_t buf_id, uint32_t off, uint32_t len);
+static inline void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint32_t buf_id, uint32_t off,
+				       uint32_t len)
+{
+	uint32_t i = pkt->nseg++;
+
+	pkt->seg[i].buf_id = buf_id;
+	pkt->seg[i].off = off;
+	pkt->seg[i].len = len;
+}
 
 /* ---- TX queue (mlx5_tx.c) --------------------------------------------- */
 

@@ -48,9 +48,9 @@ static bool pow2(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
-enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
-				       const struct zn_mlx5_cqe64 *cqe,
-				       struct mlx5_rx_cqe_info *info)
+static inline __attribute__((always_inline)) enum mlx5_rx_kind
+rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
+	     const struct zn_mlx5_cqe64 *cqe, struct mlx5_rx_cqe_info *info)
 {
 	unsigned op = zn_mlx5_cqe_opcode(cqe);
 	uint32_t bc, stride_idx, len;
@@ -121,13 +121,11 @@ flags:
 	return MLX5_RX_PKT;
 }
 
-void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint32_t buf_id, uint32_t off, uint32_t len)
+enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
+				       const struct zn_mlx5_cqe64 *cqe,
+				       struct mlx5_rx_cqe_info *info)
 {
-	uint32_t i = pkt->nseg++;
-
-	pkt->seg[i].buf_id = buf_id;
-	pkt->seg[i].off = off;
-	pkt->seg[i].len = len;
+	return rx_cqe_parse(c, pos, cqe, info);
 }
 
 /* Consume strides of WQE `done`; a WQE whose strides are all used is finished. */
@@ -242,7 +240,7 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		rxq->cq.ci++;
 		seen++;
-		switch (zn_mlx5_rx_cqe_parse(&rxq->c, &rxq->pos, cqe, &ci)) {
+		switch (rx_cqe_parse(&rxq->c, &rxq->pos, cqe, &ci)) {
 		case MLX5_RX_PKT:
 			if (!pkt_build(rxq, &ci, &pkts[got])) {
 				rxq->st.bad_cmpl++;

@@ -36,27 +36,33 @@ uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sq
 			  uint32_t lkey, uint32_t min_inline, const uint8_t *inline_src,
 			  const struct zn_tx_pkt *pkt, bool cqe)
 {
-	uint8_t wqe[TX_MAX_BB * ZN_MLX5_SEND_WQE_BB] __attribute__((aligned(16)));
+	uint8_t tmp[TX_MAX_BB * ZN_MLX5_SEND_WQE_BB] __attribute__((aligned(16)));
+	uint8_t *slot = ring + (size_t)(pi & mask) * ZN_MLX5_SEND_WQE_BB;
+	/* Built in place unless it may run past the ring's end (then copied). */
+	bool wraps = (pi & mask) + TX_MAX_BB > mask + 1;
+	uint8_t *wqe = wraps ? tmp : slot;
 	struct zn_mlx5_wqe_ctrl *ctrl = (void *)wqe;
 	struct zn_mlx5_wqe_eth *eth = (void *)(wqe + ZN_MLX5_WQE_DS_SIZE);
 	struct zn_mlx5_wqe_data *d;
-	uint32_t inl, ds, nbb, total = 0;
+	uint32_t inl, ds, nbb, first_len;
 
 	if (!pkt->nseg || pkt->nseg > ZN_TX_MAX_SEGS)
 		return 0;
-	for (uint32_t i = 0; i < pkt->nseg; i++)
-		total += pkt->seg[i].len;
-	if (!total)
-		return 0;
-	inl = min_inline < pkt->seg[0].len ? min_inline : pkt->seg[0].len;
+	first_len = pkt->seg[0].len;
+	inl = min_inline < first_len ? min_inline : first_len;
 	if (inl && !inline_src)
 		return 0;
-	ds = 2 + (inl > ZN_MLX5_ETH_INLINE_START ?
-		  (inl - ZN_MLX5_ETH_INLINE_START + ZN_MLX5_WQE_DS_SIZE - 1) / ZN_MLX5_WQE_DS_SIZE : 0);
-	memset(wqe, 0, (size_t)ds * ZN_MLX5_WQE_DS_SIZE);
-	eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inl);
-	if (inl)	/* the first 2 bytes in the segment, the rest in the next DSs */
+	memset(eth, 0, sizeof(*eth));
+	ds = 2;
+	if (inl) {	/* the first 2 bytes in the segment, the rest in the next DSs */
+		uint32_t extra = (inl - ZN_MLX5_ETH_INLINE_START + ZN_MLX5_WQE_DS_SIZE - 1) /
+				 ZN_MLX5_WQE_DS_SIZE;
+
+		eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inl);
+		memset(wqe + 2 * ZN_MLX5_WQE_DS_SIZE, 0, (size_t)extra * ZN_MLX5_WQE_DS_SIZE);
 		memcpy(eth->inline_hdr_start, inline_src, inl);
+		ds += inl > ZN_MLX5_ETH_INLINE_START ? extra : 0;
+	}
 	d = (void *)(wqe + (size_t)ds * ZN_MLX5_WQE_DS_SIZE);
 	for (uint32_t i = 0; i < pkt->nseg; i++) {
 		uint64_t addr = pkt->seg[i].iova;
@@ -74,17 +80,23 @@ uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sq
 		d++;
 		ds++;
 	}
+	if (ds == 2 && !inl)		/* nothing to send */
+		return 0;
 	ctrl->opmod_idx_opcode_be = zn_mlx5_bswap32(
 		zn_mlx5_ctrl_opmod_idx_opcode(0, (uint16_t)pi, ZN_MLX5_OPCODE_SEND));
 	ctrl->qpn_ds_be = zn_mlx5_bswap32(zn_mlx5_ctrl_qpn_ds(sqn, ds));
+	ctrl->signature = 0;
+	ctrl->rsvd[0] = ctrl->rsvd[1] = 0;
 	ctrl->fm_ce_se = cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	ctrl->imm_be = 0;
 	nbb = (ds * ZN_MLX5_WQE_DS_SIZE + ZN_MLX5_SEND_WQE_BB - 1) / ZN_MLX5_SEND_WQE_BB;
-	/* Zero the tail of the last WQEBB, then place the WQEBBs modulo the ring. */
-	memset(wqe + (size_t)ds * ZN_MLX5_WQE_DS_SIZE, 0,
-	       (size_t)nbb * ZN_MLX5_SEND_WQE_BB - (size_t)ds * ZN_MLX5_WQE_DS_SIZE);
-	for (uint32_t b = 0; b < nbb; b++)
-		memcpy(ring + (size_t)((pi + b) & mask) * ZN_MLX5_SEND_WQE_BB,
-		       wqe + (size_t)b * ZN_MLX5_SEND_WQE_BB, ZN_MLX5_SEND_WQE_BB);
+	/* Zero the tail of the last WQEBB: no stale segment is left behind. */
+	for (uint32_t t = ds; t < nbb * (ZN_MLX5_SEND_WQE_BB / ZN_MLX5_WQE_DS_SIZE); t++)
+		memset(wqe + (size_t)t * ZN_MLX5_WQE_DS_SIZE, 0, ZN_MLX5_WQE_DS_SIZE);
+	if (wraps)
+		for (uint32_t b = 0; b < nbb; b++)
+			memcpy(ring + (size_t)((pi + b) & mask) * ZN_MLX5_SEND_WQE_BB,
+			       tmp + (size_t)b * ZN_MLX5_SEND_WQE_BB, ZN_MLX5_SEND_WQE_BB);
 	return nbb;
 }
 
