@@ -9,7 +9,6 @@
  * when an EQ asked for them.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -183,7 +182,7 @@ static bool write_chain(struct msim *m, uint64_t ptr, const uint8_t *buf, size_t
 	return true;
 }
 
-static uint8_t run_slot(struct msim *m, uint64_t addr, struct zn_mlx5_cmd_entry *e)
+static uint8_t run_slot(struct msim *m, struct zn_mlx5_cmd_entry *e)
 {
 	size_t inlen = zn_mlx5_bswap32(e->inlen_be), outlen = zn_mlx5_bswap32(e->outlen_be);
 	uint64_t in_ptr = zn_mlx5_bswap64(e->in_ptr_be), out_ptr = zn_mlx5_bswap64(e->out_ptr_be);
@@ -217,7 +216,6 @@ static uint8_t run_slot(struct msim *m, uint64_t addr, struct zn_mlx5_cmd_entry 
 	    !write_chain(m, out_ptr, m->msg_out + ZN_MLX5_CMD_INLINE_SIZE,
 			 outlen - ZN_MLX5_CMD_INLINE_SIZE))
 		return ZN_MLX5_DSTAT_FW_ERR;
-	(void)addr;
 	return ZN_MLX5_DSTAT_OK;
 }
 
@@ -246,7 +244,7 @@ void msim_cmd_doorbell(struct msim *m, uint32_t vector)
 			MSIM_INC(m, cmd_not_owned);
 			continue;
 		}
-		st = run_slot(m, addr, &e);
+		st = run_slot(m, &e);
 		if (st) {
 			MSIM_INC(m, cmd_delivery_errors);
 			ZN_SIM_LOG_RL_AT(&m->rl_cmd, ZN_SIM_LOG_DEBUG, MSIM_LOG,

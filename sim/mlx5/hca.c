@@ -21,6 +21,8 @@ static unsigned slot_pages(const struct msim *m)
 	return m->npages > FW_PAGES ? m->npages - FW_PAGES : 0;
 }
 
+static unsigned pages_returnable(const struct msim *m);
+
 static int pages_wanted(const struct msim *m, uint16_t op_mod)
 {
 	int want;
@@ -38,6 +40,8 @@ static int pages_wanted(const struct msim *m, uint16_t op_mod)
 		if (m->state != MS_INIT)
 			return 0;
 		want = (int)(FW_PAGES + m->reg_target) - (int)m->npages;
+		if (want < 0)
+			return -(int)pages_returnable(m);
 		break;
 	}
 	return want > 0 ? want : 0;
@@ -48,7 +52,7 @@ static void page_request(struct msim *m)
 	uint8_t data[28] = { 0 };
 	int want = pages_wanted(m, ZN_MLX5_PAGES_REGULAR);
 
-	if (!want)
+	if (!want || !msim_eq_for_event(m, ZN_MLX5_EVENT_PAGE_REQUEST))
 		return;
 	MSIM_INC(m, page_requests);
 	zn_mlx5_st_be32(data + 4, (uint32_t)want);
@@ -92,10 +96,21 @@ int msim_slot_alloc(struct msim *m, const void *ctx, size_t len)
 
 void msim_slot_free(struct msim *m, int slot)
 {
+	unsigned need;
+
 	if (slot < 0)
 		return;
 	m->slot_used[slot / 8] &= (uint8_t)~(1u << (slot % 8));
 	m->slots_used--;
+	/* Fewer objects: the device wants fewer pages, and offers back whole
+	 * free pages at the end of its list. */
+	need = (m->slots_used + MSIM_LOW_SLOTS + MSIM_SLOTS_PER_PAGE - 1) / MSIM_SLOTS_PER_PAGE;
+	if (need < MSIM_REGULAR_PAGES)
+		need = MSIM_REGULAR_PAGES;
+	if (m->state == MS_INIT && need < m->reg_target) {
+		m->reg_target = need;
+		page_request(m);
+	}
 }
 
 /* ---- commands ---- */
@@ -359,6 +374,8 @@ static int init_hca(struct msim *m, struct msim_cmd *c)
 				 "boot and init pages not given");
 	m->state = MS_INIT;
 	m->admin_up = true;
+	if (m->fatal_after_ms)
+		m->fatal_due_ns = msim_timer_ns() + (uint64_t)m->fatal_after_ms * 1000000;
 	return 0;
 }
 

@@ -138,6 +138,14 @@ static void health_poll(struct msim *m, uint64_t now, uint64_t *deadline)
 
 	if (req)
 		msim_fatal(m, (uint8_t)req, (uint16_t)(req >> 8));
+	if (m->fatal_due_ns) {
+		if (now >= m->fatal_due_ns) {
+			m->fatal_due_ns = 0;
+			msim_fatal(m, m->fatal_synd, 0);
+		} else if (m->fatal_due_ns < *deadline) {
+			*deadline = m->fatal_due_ns;
+		}
+	}
 	if (!m->health_next_ns)
 		m->health_next_ns = now + MSIM_HEALTH_TICK_NS;
 	while (!m->synd && now >= m->health_next_ns) {
@@ -168,6 +176,7 @@ static int msim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	if (m->synd || !zn_vfu_mem_enabled(m->dev))
 		return 0;
 	msim_uar_poll(m);
+	msim_cq_moderation_poll(m, now_ns, deadline_ns);
 	if (!zn_vfu_bus_master(m->dev))
 		return 0;
 	return msim_tx_poll(m);
@@ -189,6 +198,7 @@ static void msim_reset(void *opaque, enum zn_vfu_reset_why why)
 	m->synd = 0;
 	m->ext_synd = 0;
 	m->health_next_ns = 0;
+	m->fatal_due_ns = 0;
 	m->admin_up = false;
 	m->link_up = false;
 	m->admin_mtu = ZN_SIM_FRAME_MAX + 22;
@@ -266,6 +276,7 @@ static int msim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 		.ops = &msim_dev_ops,
 	};
 	const char *v;
+	uint64_t fatal_ms = 0, fatal_synd = ZN_MLX5_HEALTH_SYND_HW_FATAL_ERR;
 	int ret = -EINVAL;
 
 	if (!m)
@@ -288,6 +299,11 @@ static int msim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 			goto err;
 		}
 	}
+	if ((ret = zn_sim_arg_u64(args, "fatal_after_ms", 0, 3600000, &fatal_ms, err, errlen)) ||
+	    (ret = zn_sim_arg_u64(args, "fatal_synd", 1, 0xff, &fatal_synd, err, errlen)))
+		goto err;
+	m->fatal_after_ms = (uint32_t)fatal_ms;
+	m->fatal_synd = (uint8_t)fatal_synd;
 	/* Firmware 22.40.1000 (CX-6 Dx) or 28.40.1000 (CX-7), hw-docs/mlx5.md 3 */
 	m->fw_major = m->device_id == ZN_MLX5_DEV_CX7 ? 28 : 22;
 	m->fw_minor = 40;
@@ -356,7 +372,10 @@ const struct zn_sim_model_ops zn_sim_model_mlx5 = {
 		   "queue, page supply, EQ/CQ/SQ/RQ, SHAMPO, RSS, flow steering; one port",
 	.options =
 		"  mac=ADDR          port MAC address (default 02:6d:6c:xx:xx:xx from the name)\n"
-		"  device=cx6dx|cx7  PCI device 15b3:101d or 15b3:1021 (default cx6dx)\n",
+		"  device=cx6dx|cx7  PCI device 15b3:101d or 15b3:1021 (default cx6dx)\n"
+		"  fatal_after_ms=N  fault: a fatal firmware error N ms after INIT_HCA\n"
+		"                    (default 0: never)\n"
+		"  fatal_synd=N      its health syndrome, 1-255 (default 8: hardware fatal)\n",
 	.create = msim_create,
 	.destroy = msim_destroy,
 	.stats = msim_stats,

@@ -391,6 +391,20 @@ static int destroy_cq(struct msim *m, struct msim_cmd *c)
 	return 0;
 }
 
+static void cq_event(struct msim *m, struct msim_cq *cq)
+{
+	uint8_t data[28] = { 0 };
+
+	struct msim_eq *eq = eq_get(m, cq->eqn);
+
+	cq->armed = false;
+	cq->since_arm = 0;
+	zn_mlx5_st_be32(data + 24, cq->cqn);
+	/* Completion events go to the CQ's own EQ, whatever its mask. */
+	if (eq)
+		msim_eqe_post(m, eq, ZN_MLX5_EVENT_COMP, 0, data);
+}
+
 /* Writes one CQE (op_own's opcode set by the caller, owner bit here) at the
  * CQ's producer; the body first, op_own last. False on overflow or DMA
  * failure, which puts the CQ in error. */
@@ -430,13 +444,30 @@ bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e)
 	cq->pi++;
 	MSIM_INC(m, cqes);
 	if (cq->armed) {
-		uint8_t data[28] = { 0 };
-
-		cq->armed = false;
-		zn_mlx5_st_be32(data + 24, cq->cqn);
-		msim_event(m, ZN_MLX5_EVENT_COMP, 0, data);
+		if (!cq->since_arm++)
+			cq->first_ns = msim_timer_ns();
+		/* Moderation: the event waits for cq_max_count CQEs (or the
+		 * period, polled); without moderation it is the first CQE. */
+		if (cq->since_arm >= (cq->max_count ? cq->max_count : 1u))
+			cq_event(m, cq);
 	}
 	return true;
+}
+
+void msim_cq_moderation_poll(struct msim *m, uint64_t now_ns, uint64_t *deadline_ns)
+{
+	for (unsigned i = 1; i < MSIM_MAX_OBJ; i++) {
+		struct msim_cq *cq = &m->cq[i];
+		uint64_t due;
+
+		if (!cq->used || !cq->armed || !cq->since_arm || !cq->period)
+			continue;
+		due = cq->first_ns + (uint64_t)cq->period * 1000;
+		if (now_ns >= due)
+			cq_event(m, cq);
+		else if (due < *deadline_ns)
+			*deadline_ns = due;
+	}
 }
 
 /* ---- UAR doorbells (mapped, polled) ---- */
@@ -453,18 +484,27 @@ void msim_uar_poll(struct msim *m)
 		if (!m->uar[u].used)
 			continue;
 		p = m->bar0 + (size_t)u * ZN_MLX5_UAR_PAGE_SIZE;
-		eqw = __atomic_load_n((uint32_t *)(p + ZN_MLX5_UAR_EQ_DOORBELL), __ATOMIC_ACQUIRE);
-		if (eqw != m->uar_last[u][1]) {
-			uint32_t v = zn_mlx5_bswap32(eqw);
-			struct msim_eq *eq = eq_get(m, v >> 24);
+		for (unsigned r = 0; r < 2; r++) {
+			/* 0x48 updates the consumer, 0x40 updates and arms it
+			 * (the model raises no interrupts: both just update). */
+			unsigned off = r ? ZN_MLX5_UAR_EQ_DOORBELL_ARM : ZN_MLX5_UAR_EQ_DOORBELL;
+			uint32_t v;
+			struct msim_eq *eq;
 
-			m->uar_last[u][1] = eqw;
+			eqw = __atomic_load_n((uint32_t *)(p + off), __ATOMIC_ACQUIRE);
+			if (eqw == (uint32_t)(m->uar_last[u][1] >> (32 * r)))
+				continue;
+			m->uar_last[u][1] = r ? (m->uar_last[u][1] & 0xffffffffu) | (uint64_t)eqw << 32
+					      : (m->uar_last[u][1] & ~0xffffffffull) | eqw;
+			v = zn_mlx5_bswap32(eqw);
+			eq = eq_get(m, v >> 24);
 			MSIM_INC(m, uar_eq_db);
-			if (eq && eq->uar == u)
-				eq->ci = (eq->pi & ~ZN_MLX5_EQ_CI_MASK) | (v & ZN_MLX5_EQ_CI_MASK);
-			else
+			if (!eq || eq->uar != u) {
 				MSIM_INC(m, uar_bad);
-			if (eq && eq->ci > eq->pi)
+				continue;
+			}
+			eq->ci = (eq->pi & ~ZN_MLX5_EQ_CI_MASK) | (v & ZN_MLX5_EQ_CI_MASK);
+			if (eq->ci > eq->pi)
 				eq->ci -= ZN_MLX5_EQ_CI_MASK + 1;
 		}
 		for (unsigned b = 0; b < 2; b++) {
@@ -490,8 +530,10 @@ void msim_uar_poll(struct msim *m)
 
 			m->uar_last[u][0] = cqw;
 			MSIM_INC(m, uar_cq_db);
-			if (cq && cq->uar == u)
+			if (cq && cq->uar == u) {
 				cq->armed = true;
+				cq->since_arm = 0;
+			}
 			else
 				MSIM_INC(m, uar_bad);
 		}

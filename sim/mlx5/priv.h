@@ -99,7 +99,9 @@ struct msim_cq {
 	uint8_t eqn;
 	uint64_t dbr;
 	uint32_t pi;
-	uint16_t period, max_count;
+	uint16_t period, max_count;	/* event moderation: µs, CQEs */
+	uint32_t since_arm;		/* CQEs written since the arm */
+	uint64_t first_ns;		/* when the first of them was */
 	unsigned users;		/* SQs/RQs naming it */
 	int slot;
 	struct msim_qmem mem;
@@ -240,6 +242,9 @@ struct msim {
 	uint8_t mac[6];
 	uint16_t device_id;
 	uint16_t fw_major, fw_minor, fw_sub;
+	uint32_t fatal_after_ms;	/* option: fatal this long after INIT_HCA, 0: never */
+	uint8_t fatal_synd;
+	uint64_t fatal_due_ns;		/* 0: not armed */
 	/* BAR0 */
 	uint8_t *bar0;			/* mapped UAR pages (server memory); page 0 unused */
 	uint64_t touched_ns;		/* first BAR0 access since reset, 0: none */
@@ -370,5 +375,7 @@ struct msim_cq *msim_cq_get(struct msim *m, uint64_t cqn);
 /* Writes one CQE at the CQ's producer (owner bit filled in, op_own last);
  * false on overflow or unreachable memory, which puts the CQ in error. */
 bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e);
+/* Completion events of armed CQs whose moderation period ran out. */
+void msim_cq_moderation_poll(struct msim *m, uint64_t now_ns, uint64_t *deadline_ns);
 
 #endif

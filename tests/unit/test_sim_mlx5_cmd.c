@@ -44,6 +44,12 @@ static int setup_cx7(void **state)
 	return start("mlx5,device=cx7,mac=02:00:00:00:00:07");
 }
 
+static int setup_fatal_opt(void **state)
+{
+	(void)state;
+	return start("mlx5,fatal_after_ms=60,fatal_synd=0x09");
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -161,6 +167,25 @@ static void test_fatal_syndrome(void **state)
 	assert_int_equal(mtc_boot(&C), 0);
 	assert_int_equal(iseg(ZN_MLX5_ISEG_HEALTH_SYND_DW), 0);
 	assert_int_equal(mtc_simple(&C, ZN_MLX5_CMD_OP_ENABLE_HCA, 0, 0, 0, NULL), 0);
+}
+
+static void test_fatal_option(void **state)
+{
+	int64_t t0;
+
+	(void)state;
+	assert_int_equal(mtc_boot(&C), 0);
+	mtc_sleep_ms(100);
+	/* The clock starts at INIT_HCA. */
+	assert_int_equal(iseg(ZN_MLX5_ISEG_HEALTH_SYND_DW), 0);
+	assert_int_equal(mtc_bringup(&C), 0);
+	t0 = mtc_now_ms();
+	assert_int_equal(iseg(ZN_MLX5_ISEG_HEALTH_SYND_DW), 0);
+	while (!iseg(ZN_MLX5_ISEG_HEALTH_SYND_DW) && mtc_now_ms() - t0 < 2000)
+		mtc_sleep_ms(2);
+	assert_true(mtc_now_ms() - t0 >= 50);
+	assert_int_equal(iseg(ZN_MLX5_ISEG_HEALTH_SYND_DW), 0x09u << 16);
+	assert_int_equal(CNT("fatal_events"), 1);
 }
 
 static void test_states(void **state)
@@ -579,6 +604,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_boot_handshake, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_health_counter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_syndrome, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_option, setup_fatal_opt, teardown),
 		cmocka_unit_test_setup_teardown(test_states, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lengths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delivery_errors, setup, teardown),

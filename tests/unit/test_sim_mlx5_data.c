@@ -21,24 +21,10 @@
 #include "tests/unit/support/mlx5_test_client.h"
 #include "tests/unit/support/toeplitz.h"
 
-#define MAXQ 4
-
-struct side {
-	struct mtc c;
-	uint32_t uar, pd, td, key, tis;
-	struct mtc_eq eq;
-	struct mtc_cq txcq, rxcq[MAXQ];
-	struct mtc_sq sq;
-	struct mtc_rq rq[MAXQ];
-	uint32_t tir[MAXQ];
-	unsigned nq;
-	uint32_t ft, fg_rules, fg_default;
-	uint32_t strides_used[MAXQ][64];	/* per WQE */
-	uint64_t fillers;
-};
+#define MAXQ MTC_MAX_Q
 
 static struct mtc_sim S;
-static struct side A, B;	/* A sends (dev0), B receives (dev1) */
+static struct mtc_port A, B;	/* A sends (dev0), B receives (dev1) */
 static uint8_t mac_b[6];
 
 #define CNT(i, key) mtc_counter(&S, i, key)
@@ -50,83 +36,24 @@ static const struct mtc_rq_cfg shampo_cfg = {
 	.log_hdr_entry = 8, .log_res = 16, .log_pkts_per_res = 4,
 };
 
-static void side_up(struct side *s, const char *path, unsigned nq, const struct mtc_rq_cfg *cfg)
+static void port_up(struct mtc_port *p, const char *path, unsigned nq,
+		    const struct mtc_rq_cfg *cfg)
 {
-	memset(s, 0, sizeof(*s));
-	assert_int_equal(mtc_open(&s->c, path), 0);
-	assert_int_equal(mtc_boot(&s->c), 0);
-	assert_int_equal(mtc_bringup(&s->c), 0);
-	assert_int_equal(mtc_alloc_uar(&s->c, &s->uar), 0);
-	assert_int_equal(mtc_create_eq(&s->c, &s->eq, s->uar, 6,
-				       1ull << ZN_MLX5_EVENT_PAGE_REQUEST |
-					       1ull << ZN_MLX5_EVENT_CQ_ERROR),
-			 0);
-	assert_int_equal(mtc_alloc_pd(&s->c, &s->pd), 0);
-	assert_int_equal(mtc_alloc_td(&s->c, &s->td), 0);
-	assert_int_equal(mtc_create_mkey(&s->c, s->pd, NULL, 0, &s->key), 0);
-	assert_int_equal(mtc_create_tis(&s->c, s->td, &s->tis), 0);
-	assert_int_equal(mtc_create_cq(&s->c, &s->txcq, s->uar, s->eq.eqn, 8), 0);
-	assert_int_equal(mtc_create_sq(&s->c, &s->sq, s->uar, s->txcq.cqn, s->tis, s->pd, 8), 0);
-	assert_int_equal(mtc_modify(&s->c, true, s->sq.sqn, ZN_MLX5_QSTATE_RST,
-				    ZN_MLX5_QSTATE_RDY), 0);
-	s->nq = nq;
-	for (unsigned i = 0; i < nq; i++) {
-		assert_int_equal(mtc_create_cq(&s->c, &s->rxcq[i], s->uar, s->eq.eqn, 10), 0);
-		assert_int_equal(mtc_create_rq(&s->c, &s->rq[i], cfg, s->rxcq[i].cqn, s->pd, s->key),
-				 0);
-		assert_int_equal(mtc_modify(&s->c, false, s->rq[i].rqn, ZN_MLX5_QSTATE_RST,
-					    ZN_MLX5_QSTATE_RDY), 0);
-		mtc_rq_post(&s->c, &s->rq[i], 1u << cfg->log_sz);
-		assert_int_equal(mtc_create_tir(&s->c, s->td, false, s->rq[i].rqn, NULL, 0,
-						&s->tir[i]), 0);
-	}
-	/* Rules at 0..7, a catch-all at 15 to queue 0. */
-	assert_int_equal(mtc_create_ft(&s->c, 4, &s->ft), 0);
-	{
-		uint8_t mask[64] = { 0 };
+	int rc = mtc_port_open(p, path, nq, cfg);
 
-		ZN_MLX5_SET(mask, L24_IP_PROTOCOL, 0xff);
-		ZN_MLX5_SET(mask, L24_UDP_DPORT, 0xffff);
-		memset((uint8_t *)ZN_MLX5_ADDR(mask, L24_DST_IP) + 12, 0xff, 4);
-		assert_int_equal(mtc_create_fg(&s->c, s->ft, 0, 7, mask, &s->fg_rules), 0);
-	}
-	assert_int_equal(mtc_create_fg(&s->c, s->ft, 15, 15, NULL, &s->fg_default), 0);
-	assert_int_equal(mtc_set_fte(&s->c, s->ft, s->fg_default, 15, NULL, s->tir[0], 0xabc), 0);
-	assert_int_equal(mtc_set_root(&s->c, s->ft), 0);
-}
-
-static void wait_link(struct side *s)
-{
-	for (int i = 0; i < 500; i++) {
-		uint8_t in[16] = { 0 }, out[16];
-
-		ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_VPORT_STATE);
-		assert_int_equal(mtc_cmd(&s->c, in, 16, out, 16, NULL), 0);
-		if (ZN_MLX5_GET(out, QUERY_VPORT_STATE_OUT_STATE) == ZN_MLX5_VPORT_STATE_UP)
-			return;
-		mtc_sleep_ms(2);
-	}
-	fail_msg("link did not come up");
-}
-
-static void mac_of(struct side *s, uint8_t mac[6])
-{
-	uint8_t in[16] = { 0 }, out[ZN_MLX5_SZ_QUERY_NIC_VPORT_OUT];
-
-	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
-	assert_int_equal(mtc_cmd(&s->c, in, 16, out, sizeof(out), NULL), 0);
-	memcpy(mac, (uint8_t *)ZN_MLX5_ADDR(out, QUERY_NIC_VPORT_OUT_CONTEXT) + 0xf6, 6);
+	if (rc)
+		fail_msg("port set-up: %s failed (%#x)", p->failed, rc);
 }
 
 static int setup_pair(unsigned nq, const struct mtc_rq_cfg *cfg)
 {
 	if (mtc_sim_start(&S, "mlx5", "mlx5,device=cx7", true))
 		return -1;
-	side_up(&A, S.path[0], 1, &shampo_cfg);
-	side_up(&B, S.path[1], nq, cfg);
-	wait_link(&A);
-	wait_link(&B);
-	mac_of(&B, mac_b);
+	port_up(&A, S.path[0], 1, &shampo_cfg);
+	port_up(&B, S.path[1], nq, cfg);
+	if (mtc_port_wait_link(&A) || mtc_port_wait_link(&B))
+		return -1;
+	memcpy(mac_b, B.mac, 6);
 	return 0;
 }
 
@@ -150,6 +77,16 @@ static int setup_cyclic(void **state)
 	return setup_pair(1, &cyc);
 }
 
+static int setup_striding(void **state)
+{
+	/* Striding without SHAMPO: 64 strides of 256 bytes. */
+	static const struct mtc_rq_cfg str = { .log_sz = 3, .log_nstrides = 6,
+					       .log_stride_sz = 8 };
+
+	(void)state;
+	return setup_pair(1, &str);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -159,65 +96,17 @@ static int teardown(void **state)
 	return 0;
 }
 
-struct rx_pkt {
-	struct zn_mlx5_cqe64 cqe;
-	uint8_t data[ZN_SIM_FRAME_MAX];
-	size_t len;
-	unsigned hsz, strides;
-};
-
-/* The next packet of queue qi put back together from the header entry and
- * the strides, skipping fillers; WQEs whose strides are all used are
- * reposted. */
-static bool rx_next(struct side *s, unsigned qi, struct rx_pkt *p, int timeout_ms)
+/* The next packet of queue qi; for striding RQs its stride index and
+ * data offset agree. */
+static bool rx_next(struct mtc_port *p, unsigned qi, struct mtc_pkt *pkt, int timeout_ms)
 {
-	struct mtc_rq *rq = &s->rq[qi];
-	unsigned nstr = 1u << rq->cfg.log_nstrides;
-
-	for (;;) {
-		uint32_t bc, wqe;
-		size_t pay;
-
-		if (!mtc_cq_wait(&s->rxcq[qi], &p->cqe, timeout_ms))
-			return false;
-		assert_int_equal(zn_mlx5_cqe_opcode(&p->cqe), ZN_MLX5_CQE_RESP_SEND);
-		bc = zn_mlx5_bswap32(p->cqe.byte_cnt_be);
-		if (rq->cfg.cyclic) {
-			wqe = zn_mlx5_bswap16(p->cqe.wqe_counter_be) & ((1u << rq->cfg.log_sz) - 1);
-			p->len = bc;
-			p->hsz = 0;
-			memcpy(p->data, rq->buf + wqe * rq->wqe_bytes, bc);
-			mtc_rq_post(&s->c, rq, 1);
-			return true;
-		}
-		wqe = zn_mlx5_bswap16(p->cqe.wqe_id_be);
-		p->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
-		s->strides_used[qi][wqe] += p->strides;
-		assert_true(s->strides_used[qi][wqe] <= nstr);
-		if (s->strides_used[qi][wqe] == nstr) {
-			s->strides_used[qi][wqe] = 0;
-			mtc_rq_post(&s->c, rq, 1);
-		}
-		if (bc & ZN_MLX5_MPWRQ_FILLER_CQE) {
-			s->fillers++;
-			continue;
-		}
-		p->len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
-		p->hsz = p->cqe.shampo.header_size;
-		if (p->hsz) {
-			unsigned h = zn_mlx5_bswap16(p->cqe.shampo.header_entry_index_be) &
-				     ((1u << rq->log_hdr_num) - 1);
-
-			memcpy(p->data, rq->hdr + ((size_t)h << rq->cfg.log_hdr_entry), p->hsz);
-		}
-		pay = p->len - p->hsz;
-		memcpy(p->data + p->hsz,
-		       rq->buf + wqe * rq->wqe_bytes + zn_mlx5_bswap32(p->cqe.shampo.data_offset_be),
-		       pay);
-		assert_int_equal(zn_mlx5_bswap16(p->cqe.wqe_counter_be) << rq->cfg.log_stride_sz,
-				 zn_mlx5_bswap32(p->cqe.shampo.data_offset_be));
-		return true;
-	}
+	if (!mtc_port_rx(p, qi, pkt, timeout_ms))
+		return false;
+	if (!p->rq[qi].cfg.cyclic)
+		assert_int_equal(zn_mlx5_bswap16(pkt->cqe.wqe_counter_be)
+					 << p->rq[qi].cfg.log_stride_sz,
+				 zn_mlx5_bswap32(pkt->cqe.shampo.data_offset_be));
+	return true;
 }
 
 static const uint8_t ip_a[4] = { 10, 0, 0, 1 }, ip_b[4] = { 10, 0, 0, 2 };
@@ -227,7 +116,7 @@ static void test_shampo_split_sizes(void **state)
 	static const size_t sizes[] = { 60, 61, 64, 100, 128, 255, 256, 1000, 1514, 2048, 2090,
 					4000, 6000, 8000, 8999, 9000, 60, 9000, 4097, 1515 };
 	static uint8_t f[ZN_SIM_FRAME_MAX];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 	struct zn_mlx5_cqe64 tc;
 	unsigned n = sizeof(sizes) / sizeof(sizes[0]);
 
@@ -254,7 +143,7 @@ static void test_shampo_split_sizes(void **state)
 			assert_int_equal(p->cqe.l4_l3_hdr_type,
 					 ZN_MLX5_CQE_L4_UDP << ZN_MLX5_CQE_L4_HDR_SHIFT |
 						 ZN_MLX5_CQE_L3_IPV4 << ZN_MLX5_CQE_L3_HDR_SHIFT);
-			assert_int_equal(zn_mlx5_bswap32(p->cqe.sop_drop_qpn_be), 0xabc);
+			assert_int_equal(zn_mlx5_bswap32(p->cqe.sop_drop_qpn_be), MTC_CATCHALL_TAG);
 		}
 	}
 	/* 3 x 20 frames filled more than one 64-stride WQE: fillers closed
@@ -270,7 +159,7 @@ static void test_shampo_split_sizes(void **state)
 static void test_unsplit_and_inline_variants(void **state)
 {
 	static uint8_t f[ZN_SIM_FRAME_MAX];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 	struct zn_mlx5_cqe64 tc;
 
 	(void)state;
@@ -360,7 +249,7 @@ static void test_tx_errors(void **state)
 static void test_rx_no_wqe_drops(void **state)
 {
 	static uint8_t f[9000];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 	unsigned got = 0;
 
 	(void)state;
@@ -405,7 +294,7 @@ static void test_rss_ms_vectors(void **state)
 {
 	uint32_t rqn[MAXQ], rqtn, tirn, sel = 0;
 	static uint8_t f[256];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 	unsigned per_q[MAXQ] = { 0 };
 
 	(void)state;
@@ -467,7 +356,7 @@ static void test_ntuple_steering(void **state)
 {
 	uint8_t v[64] = { 0 };
 	static uint8_t f[300];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 	static const uint8_t other[4] = { 10, 0, 0, 9 };
 
 	(void)state;
@@ -500,7 +389,7 @@ static void test_ntuple_steering(void **state)
 		mtc_frame(f, 300, mac_b, ip_a, ip_b, 1000, 7777, true, (uint8_t)i);
 		mtc_send(&A.c, &A.sq, A.key, f, 300, 14, 2, 0, false);
 		assert_true(rx_next(&B, 0, p, 2000));
-		assert_int_equal(zn_mlx5_bswap32(p->cqe.sop_drop_qpn_be), 0xabc);
+		assert_int_equal(zn_mlx5_bswap32(p->cqe.sop_drop_qpn_be), MTC_CATCHALL_TAG);
 		mtc_frame(f, 300, mac_b, ip_a, other, 1000, 7777, false, (uint8_t)i);
 		mtc_send(&A.c, &A.sq, A.key, f, 300, 14, 2, 0, false);
 	}
@@ -534,7 +423,7 @@ static void test_ntuple_steering(void **state)
 static void test_cyclic_rq(void **state)
 {
 	static uint8_t f[ZN_SIM_FRAME_MAX];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 
 	(void)state;
 	for (size_t len = 60; len <= 9000; len += 997) {
@@ -547,10 +436,33 @@ static void test_cyclic_rq(void **state)
 	free(p);
 }
 
+static void test_striding_without_split(void **state)
+{
+	static uint8_t f[ZN_SIM_FRAME_MAX];
+	struct mtc_pkt *p = malloc(sizeof(*p));
+	static const size_t sizes[] = { 60, 256, 257, 1514, 9000, 8000, 100, 3000 };
+
+	(void)state;
+	for (unsigned r = 0; r < 4; r++) {
+		for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			mtc_frame(f, sizes[i], mac_b, ip_a, ip_b, 5, 6, i & 1, (uint8_t)(i + r));
+			mtc_send(&A.c, &A.sq, A.key, f, sizes[i], 14, 2, 0, false);
+			assert_true(rx_next(&B, 0, p, 2000));
+			assert_int_equal(p->hsz, 0);
+			assert_int_equal(p->len, sizes[i]);
+			assert_int_equal(p->strides, (sizes[i] + 255) / 256);
+			assert_memory_equal(p->data, f, sizes[i]);
+		}
+	}
+	assert_int_equal(CNT(1, "rx_hds"), 0);
+	assert_true(B.fillers >= 1);
+	free(p);
+}
+
 static void test_fatal_mid_traffic(void **state)
 {
 	static uint8_t f[1000];
-	struct rx_pkt *p = malloc(sizeof(*p));
+	struct mtc_pkt *p = malloc(sizeof(*p));
 	uint64_t tx;
 	uint8_t in[16] = { 0 }, out[16];
 	struct mtc_fault fl = MTC_FAULT_NONE;
@@ -585,16 +497,82 @@ static void test_fatal_mid_traffic(void **state)
 	free(p);
 }
 
+static void set_cq_moderation(uint8_t *in, size_t len, void *arg)
+{
+	const uint16_t *v = arg;
+
+	if (len >= ZN_MLX5_SZ_CREATE_CQ_IN &&
+	    ZN_MLX5_GET(in, IN_OPCODE) == ZN_MLX5_CMD_OP_CREATE_CQ) {
+		ZN_MLX5_SET(ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC), CQC_CQ_PERIOD, v[0]);
+		ZN_MLX5_SET(ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC), CQC_CQ_MAX_COUNT, v[1]);
+	}
+}
+
+/* An SQ on a CQ with moderation (period µs, count CQEs), armed once. */
+static void moderated_sq(struct mtc_cq *cq, struct mtc_sq *sq, uint16_t period, uint16_t count)
+{
+	uint16_t v[2] = { period, count };
+
+	A.c.mutate = set_cq_moderation;
+	A.c.mutate_arg = v;
+	assert_int_equal(mtc_create_cq(&A.c, cq, A.uar, A.eq.eqn, 6), 0);
+	A.c.mutate = NULL;
+	assert_int_equal(mtc_create_sq(&A.c, sq, A.uar, cq->cqn, A.tis, A.pd, 6), 0);
+	assert_int_equal(mtc_modify(&A.c, true, sq->sqn, ZN_MLX5_QSTATE_RST, ZN_MLX5_QSTATE_RDY), 0);
+	mtc_cq_arm(&A.c, cq, A.uar, 1);
+	mtc_sleep_ms(5);
+}
+
+static void test_cq_events_and_moderation(void **state)
+{
+	static uint8_t f[200];
+	struct mtc_cq cq, cq2;
+	struct mtc_sq sq, sq2;
+	struct zn_mlx5_eqe e;
+	struct zn_mlx5_cqe64 tc;
+	int64_t t0;
+
+	(void)state;
+	mtc_frame(f, 200, mac_b, ip_a, ip_b, 1, 2, false, 3);
+	/* max_count 3: the event comes with the third CQE, once. */
+	moderated_sq(&cq, &sq, 0, 3);
+	for (int i = 0; i < 2; i++)
+		mtc_send(&A.c, &sq, A.key, f, 200, 14, 1, 0, true);
+	assert_true(mtc_cq_wait(&cq, &tc, 2000));
+	assert_true(mtc_cq_wait(&cq, &tc, 2000));
+	assert_false(mtc_eq_wait(&A.c, &A.eq, &e, 30));
+	mtc_send(&A.c, &sq, A.key, f, 200, 14, 1, 0, true);
+	assert_true(mtc_eq_wait(&A.c, &A.eq, &e, 2000));
+	assert_int_equal(e.type, ZN_MLX5_EVENT_COMP);
+	assert_int_equal(zn_mlx5_bswap32(e.data.comp.cqn_be) & 0xffffff, cq.cqn);
+	mtc_send(&A.c, &sq, A.key, f, 200, 14, 1, 0, true);
+	assert_false(mtc_eq_wait(&A.c, &A.eq, &e, 30));	/* not re-armed */
+	/* period 4 ms (the field has 12 bits of µs), count 100: the event
+	 * waits for the period. */
+	moderated_sq(&cq2, &sq2, 4000, 100);
+	t0 = mtc_now_ms();
+	mtc_send(&A.c, &sq2, A.key, f, 200, 14, 1, 0, true);
+	assert_true(mtc_cq_wait(&cq2, &tc, 2000));
+	assert_true(mtc_eq_wait(&A.c, &A.eq, &e, 2000));
+	assert_int_equal(e.type, ZN_MLX5_EVENT_COMP);
+	assert_int_equal(zn_mlx5_bswap32(e.data.comp.cqn_be) & 0xffffff, cq2.cqn);
+	assert_true(mtc_now_ms() - t0 >= 3);
+	assert_int_equal(zn_mlx5_bswap32(e.data.comp.cqn_be) & 0xffffff, cq2.cqn);
+	assert_int_equal(CNT(0, "uar_cq_db"), 2);
+	assert_int_equal(CNT(0, "uar_bad"), 0);
+	assert_true(CNT(0, "uar_sq_db") >= 1);
+}
+
 static void test_mixed_bnxt_wire(void **state)
 {
-	struct side *s = malloc(sizeof(*s));
+	struct mtc_port *s = malloc(sizeof(*s));
 	static uint8_t f[512];
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 	(void)state;
 	assert_int_equal(mtc_sim_start(&S, "mlx5", "bnxt", true), 0);
-	side_up(s, S.path[0], 1, &shampo_cfg);
-	wait_link(s);
+	port_up(s, S.path[0], 1, &shampo_cfg);
+	assert_int_equal(mtc_port_wait_link(s), 0);
 	for (int i = 0; i < 20; i++) {
 		mtc_frame(f, 512, bcast, ip_a, ip_b, 1, 2, false, (uint8_t)i);
 		mtc_send(&s->c, &s->sq, s->key, f, 512, 14, 2, 0, false);
@@ -624,7 +602,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rss_ms_vectors, setup_rss, teardown),
 		cmocka_unit_test_setup_teardown(test_ntuple_steering, setup_rss, teardown),
 		cmocka_unit_test_setup_teardown(test_cyclic_rq, setup_cyclic, teardown),
+		cmocka_unit_test_setup_teardown(test_striding_without_split, setup_striding, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_mid_traffic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cq_events_and_moderation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_bnxt_wire, noop, noop),
 	};
 

@@ -250,17 +250,39 @@ static uint64_t build_chain(struct mtc *c, uint8_t *pool, const uint8_t *data, s
 	return n ? mtc_iova(c, pool) : 0;
 }
 
+static int post_cmd(struct mtc *c, struct zn_mlx5_cmd_entry *e, unsigned slot, const void *in,
+		    size_t inlen, void *out, size_t outlen, const struct mtc_fault *f);
+
 int mtc_cmd_ex(struct mtc *c, const void *in, size_t inlen, void *out, size_t outlen,
 	       const struct mtc_fault *f)
 {
 	static const struct mtc_fault none = MTC_FAULT_NONE;
 	unsigned slot = f ? f->slot : 0;
 	struct zn_mlx5_cmd_entry *e = (void *)(c->cmdq + (size_t)slot * ZN_MLX5_CMD_ENTRY_SIZE);
-	uint64_t in_ptr, out_ptr;
-	int64_t end;
+	uint8_t *copy = NULL;
+	int rc;
 
 	if (!f)
 		f = &none;
+	if (c->mutate) {
+		copy = malloc(inlen ? inlen : 1);
+		if (!copy)
+			abort();
+		memcpy(copy, in, inlen);
+		c->mutate(copy, inlen, c->mutate_arg);
+		in = copy;
+	}
+	rc = post_cmd(c, e, slot, in, inlen, out, outlen, f);
+	free(copy);
+	return rc;
+}
+
+static int post_cmd(struct mtc *c, struct zn_mlx5_cmd_entry *e, unsigned slot, const void *in,
+		    size_t inlen, void *out, size_t outlen, const struct mtc_fault *f)
+{
+	uint64_t in_ptr, out_ptr;
+	int64_t end;
+
 	if (zn_mlx5_cmd_blocks((uint32_t)inlen) > MTC_MBOX_POOL ||
 	    zn_mlx5_cmd_blocks((uint32_t)outlen) > MTC_MBOX_POOL)
 		return -E2BIG;
@@ -640,6 +662,16 @@ bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms)
 	return false;
 }
 
+void mtc_cq_arm(struct mtc *c, struct mtc_cq *cq, uint32_t uar, unsigned sn)
+{
+	uint32_t w = zn_mlx5_cq_arm_word(sn, 0, cq->ci);
+	uint8_t *db = c->bar0 + (size_t)uar * ZN_MLX5_UAR_PAGE_SIZE + ZN_MLX5_UAR_CQ_DOORBELL;
+
+	__atomic_store_n(&cq->dbr[ZN_MLX5_CQ_DBR_ARM], zn_mlx5_bswap32(w), __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)db, zn_mlx5_bswap64(zn_mlx5_cq_uar_doorbell(w, cq->cqn)),
+			 __ATOMIC_RELEASE);
+}
+
 /* ---- queues, steering, data path ---- */
 
 int mtc_create_mkey(struct mtc *c, uint32_t pd, const void *va, size_t len, uint32_t *key)
@@ -750,21 +782,27 @@ uint16_t mtc_send(struct mtc *c, struct mtc_sq *sq, uint32_t lkey, const void *f
 	size_t at, rest = len - inline_hdr, nbb;
 	uint16_t idx = sq->pc;
 	unsigned ds;
-	uint8_t *db;
+	uint8_t *db, *b;
 
 	eth->cs_flags = cs;
 	eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inline_hdr);
 	memcpy(w + 30, f, inline_hdr);
 	at = 32 + (inline_hdr > 2 ? (inline_hdr - 2 + 15) / 16 * 16 : 0);
+	if (!sq->bufs) {
+		sq->bufs = mtc_alloc(c, (size_t)ZN_SIM_FRAME_MAX << sq->log_sz, 4096);
+		if (!sq->bufs)
+			abort();
+	}
+	b = sq->bufs + (size_t)(idx & ((1u << sq->log_sz) - 1)) * ZN_SIM_FRAME_MAX;
 	for (unsigned i = 0; i < nseg && rest; i++) {
 		struct zn_mlx5_wqe_data *d = (void *)(w + at);
 		size_t n = i + 1 == nseg ? rest : rest / (nseg - i);
-		uint8_t *b = mtc_alloc(c, n ? n : 1, 64);
 
 		memcpy(b, f + len - rest, n);
 		d->byte_count_be = zn_mlx5_bswap32((uint32_t)n);
 		d->lkey_be = zn_mlx5_bswap32(lkey);
 		d->addr_be = zn_mlx5_bswap64(mtc_iova(c, b));
+		b += n;
 		rest -= n;
 		at += 16;
 	}
@@ -830,7 +868,9 @@ int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg
 		ZN_MLX5_SET(wq, WQ_LOG_WQE_STRIDE_SIZE, cfg->log_stride_sz - 6);
 	}
 	if (cfg->shampo) {
-		unsigned hd_per_wqe = (1u << (cfg->log_nstrides + cfg->log_stride_sz - cfg->log_res))
+		unsigned wqe_log = cfg->log_nstrides + cfg->log_stride_sz;
+		/* (a reservation above the WQE is the device's to refuse) */
+		unsigned hd_per_wqe = (1u << (wqe_log > cfg->log_res ? wqe_log - cfg->log_res : 0))
 				      << cfg->log_pkts_per_res;
 		unsigned n = hd_per_wqe * nwqe, lg = 0;
 		size_t hbytes;
@@ -839,9 +879,13 @@ int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg
 			lg++;
 		rq->log_hdr_num = lg;
 		hbytes = (size_t)1 << (lg + cfg->log_hdr_entry);
+		void (*mutate)(uint8_t *, size_t, void *) = c->mutate;
+
 		rq->hdr = mtc_alloc(c, hbytes < 4096 ? 4096 : hbytes, 4096);
+		c->mutate = NULL;	/* faults are for the CREATE_RQ */
 		if (!rq->hdr || mtc_create_mkey(c, pd, rq->hdr, hbytes, &rq->hdr_key))
 			abort();
+		c->mutate = mutate;
 		ZN_MLX5_SET(wq, WQ_SHAMPO_ENABLE, 1);
 		ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, rq->hdr_key);
 		ZN_MLX5_SET(wq, WQ_LOG_RESERVATION_SIZE, cfg->log_res - 12);
@@ -1058,4 +1102,157 @@ size_t mtc_frame(uint8_t *f, size_t len, const uint8_t *dmac, const uint8_t sip[
 		c = 0xffff;
 	zn_mlx5_st_be16(l4 + (tcp ? 16 : 6), c);
 	return len;
+}
+
+/* ---- a whole port ---- */
+
+#define STEP(p, what, expr)                                                     \
+	do {                                                                    \
+		int rc_ = (expr);                                               \
+		if (rc_) {                                                      \
+			(p)->failed = (what);                                   \
+			return rc_;                                             \
+		}                                                               \
+	} while (0)
+
+static int port_rx_queues(struct mtc_port *p, const struct mtc_rq_cfg *cfg)
+{
+	struct mtc *c = &p->c;
+
+	for (unsigned i = 0; i < p->nq; i++) {
+		STEP(p, "CREATE_CQ (RX)", mtc_create_cq(c, &p->rxcq[i], p->uar, p->eq.eqn, 10));
+		STEP(p, "CREATE_RQ", mtc_create_rq(c, &p->rq[i], cfg, p->rxcq[i].cqn, p->pd, p->key));
+		STEP(p, "MODIFY_RQ", mtc_modify(c, false, p->rq[i].rqn, ZN_MLX5_QSTATE_RST,
+						ZN_MLX5_QSTATE_RDY));
+		mtc_rq_post(c, &p->rq[i], 1u << cfg->log_sz);
+		STEP(p, "CREATE_TIR", mtc_create_tir(c, p->td, false, p->rq[i].rqn, NULL, 0,
+						     &p->tir[i]));
+	}
+	return 0;
+}
+
+static int port_steering(struct mtc_port *p)
+{
+	struct mtc *c = &p->c;
+	uint8_t mask[ZN_MLX5_SZ_MATCH_LYR_2_4] = { 0 };
+
+	STEP(p, "CREATE_FLOW_TABLE", mtc_create_ft(c, 4, &p->ft));
+	ZN_MLX5_SET(mask, L24_IP_PROTOCOL, 0xff);
+	ZN_MLX5_SET(mask, L24_UDP_DPORT, 0xffff);
+	memset((uint8_t *)ZN_MLX5_ADDR(mask, L24_DST_IP) + 12, 0xff, 4);
+	STEP(p, "CREATE_FLOW_GROUP (rules)", mtc_create_fg(c, p->ft, 0, 7, mask, &p->fg_rules));
+	STEP(p, "CREATE_FLOW_GROUP (catch-all)",
+	     mtc_create_fg(c, p->ft, 15, 15, NULL, &p->fg_default));
+	STEP(p, "SET_FLOW_TABLE_ENTRY", mtc_set_fte(c, p->ft, p->fg_default, 15, NULL, p->tir[0],
+						    MTC_CATCHALL_TAG));
+	STEP(p, "SET_FLOW_TABLE_ROOT", mtc_set_root(c, p->ft));
+	return 0;
+}
+
+int mtc_port_open(struct mtc_port *p, const char *sock_path, unsigned nq,
+		  const struct mtc_rq_cfg *cfg)
+{
+	struct mtc *c = &p->c;
+	uint8_t in[16] = { 0 }, out[ZN_MLX5_SZ_QUERY_NIC_VPORT_OUT];
+
+	memset(p, 0, sizeof(*p));
+	if (nq < 1 || nq > MTC_MAX_Q || (!cfg->cyclic && cfg->log_sz > 6))
+		return -EINVAL;
+	p->nq = nq;
+	STEP(p, "open", mtc_open(c, sock_path));
+	STEP(p, "boot", mtc_boot(c));
+	STEP(p, "bring-up", mtc_bringup(c));
+	STEP(p, "ALLOC_UAR", mtc_alloc_uar(c, &p->uar));
+	STEP(p, "CREATE_EQ", mtc_create_eq(c, &p->eq, p->uar, 6,
+					   1ull << ZN_MLX5_EVENT_PAGE_REQUEST |
+						   1ull << ZN_MLX5_EVENT_CQ_ERROR));
+	STEP(p, "ALLOC_PD", mtc_alloc_pd(c, &p->pd));
+	STEP(p, "ALLOC_TRANSPORT_DOMAIN", mtc_alloc_td(c, &p->td));
+	STEP(p, "CREATE_MKEY", mtc_create_mkey(c, p->pd, NULL, 0, &p->key));
+	STEP(p, "CREATE_TIS", mtc_create_tis(c, p->td, &p->tis));
+	STEP(p, "CREATE_CQ (TX)", mtc_create_cq(c, &p->txcq, p->uar, p->eq.eqn, 8));
+	STEP(p, "CREATE_SQ", mtc_create_sq(c, &p->sq, p->uar, p->txcq.cqn, p->tis, p->pd, 8));
+	STEP(p, "MODIFY_SQ", mtc_modify(c, true, p->sq.sqn, ZN_MLX5_QSTATE_RST,
+					ZN_MLX5_QSTATE_RDY));
+	STEP(p, "RX queues", port_rx_queues(p, cfg));
+	STEP(p, "steering", port_steering(p));
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	STEP(p, "QUERY_NIC_VPORT_CONTEXT", mtc_cmd(c, in, sizeof(in), out, sizeof(out), NULL));
+	memcpy(p->mac, (uint8_t *)ZN_MLX5_ADDR(out, QUERY_NIC_VPORT_OUT_CONTEXT) +
+			       ZN_MLX5_BYTE_OFF(NIC_VPORT_PERMANENT_ADDRESS) +
+			       ZN_MLX5_NIC_VPORT_MAC_OFF_IN_ADDR, 6);
+	return 0;
+}
+
+int mtc_port_wait_link(struct mtc_port *p)
+{
+	int64_t end = mtc_now_ms() + MTC_TIMEOUT_MS;
+
+	do {
+		uint8_t in[16] = { 0 }, out[16];
+
+		ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_VPORT_STATE);
+		if (mtc_cmd(&p->c, in, sizeof(in), out, sizeof(out), NULL) == 0 &&
+		    ZN_MLX5_GET(out, QUERY_VPORT_STATE_OUT_STATE) == ZN_MLX5_VPORT_STATE_UP)
+			return 0;
+		mtc_sleep_ms(2);
+	} while (mtc_now_ms() < end);
+	return -ETIMEDOUT;
+}
+
+bool mtc_port_rx(struct mtc_port *p, unsigned qi, struct mtc_pkt *pkt, int timeout_ms)
+{
+	struct mtc_rq *rq = &p->rq[qi];
+	unsigned nstr = 1u << rq->cfg.log_nstrides;
+
+	for (;;) {
+		uint32_t bc, wqe;
+		size_t pay;
+
+		if (!mtc_cq_wait(&p->rxcq[qi], &pkt->cqe, timeout_ms) ||
+		    zn_mlx5_cqe_opcode(&pkt->cqe) != ZN_MLX5_CQE_RESP_SEND)
+			return false;
+		bc = zn_mlx5_bswap32(pkt->cqe.byte_cnt_be);
+		if (rq->cfg.cyclic) {
+			wqe = zn_mlx5_bswap16(pkt->cqe.wqe_counter_be) & ((1u << rq->cfg.log_sz) - 1);
+			if (bc > rq->wqe_bytes)
+				return false;
+			pkt->len = bc;
+			pkt->hsz = 0;
+			pkt->strides = 0;
+			memcpy(pkt->data, rq->buf + wqe * rq->wqe_bytes, bc);
+			mtc_rq_post(&p->c, rq, 1);
+			return true;
+		}
+		wqe = zn_mlx5_bswap16(pkt->cqe.wqe_id_be);
+		pkt->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
+		if (wqe >= (1u << rq->cfg.log_sz) || p->strides_used[qi][wqe] + pkt->strides > nstr)
+			return false;
+		p->strides_used[qi][wqe] += pkt->strides;
+		if (p->strides_used[qi][wqe] == nstr) {
+			p->strides_used[qi][wqe] = 0;
+			mtc_rq_post(&p->c, rq, 1);
+		}
+		if (bc & ZN_MLX5_MPWRQ_FILLER_CQE) {
+			p->fillers++;
+			continue;
+		}
+		pkt->len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
+		pkt->hsz = pkt->cqe.shampo.header_size;
+		if (pkt->hsz > pkt->len || pkt->len > sizeof(pkt->data))
+			return false;
+		if (pkt->hsz) {
+			unsigned h = zn_mlx5_bswap16(pkt->cqe.shampo.header_entry_index_be) &
+				     ((1u << rq->log_hdr_num) - 1);
+
+			memcpy(pkt->data, rq->hdr + ((size_t)h << rq->cfg.log_hdr_entry), pkt->hsz);
+		}
+		pay = pkt->len - pkt->hsz;
+		if (zn_mlx5_bswap32(pkt->cqe.shampo.data_offset_be) + pay > rq->wqe_bytes)
+			return false;
+		memcpy(pkt->data + pkt->hsz,
+		       rq->buf + wqe * rq->wqe_bytes + zn_mlx5_bswap32(pkt->cqe.shampo.data_offset_be),
+		       pay);
+		return true;
+	}
 }

@@ -65,6 +65,10 @@ struct mtc {
 	uint8_t *free_pages[MTC_MAX_PAGES];	/* returned, reusable */
 	unsigned nfree;
 	uint8_t last_dstat;		/* delivery status of the last command */
+	/* If set, every command input passes through it (a copy) before it is
+	 * posted: for tests that break one field of an otherwise good input. */
+	void (*mutate)(uint8_t *in, size_t len, void *arg);
+	void *mutate_arg;
 };
 
 /* Faults a test can inject into one command's delivery. */
@@ -150,6 +154,8 @@ int mtc_create_cq(struct mtc *c, struct mtc_cq *cq, uint32_t uar, uint8_t eqn, u
 /* The next CQE if software owns it (copied, consumed, dbrec updated). */
 bool mtc_cq_poll(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out);
 bool mtc_cq_wait(struct mtc_cq *cq, struct zn_mlx5_cqe64 *out, int timeout_ms);
+/* Arm for the next completion event: dbrec arm word, then UAR + 0x20. */
+void mtc_cq_arm(struct mtc *c, struct mtc_cq *cq, uint32_t uar, unsigned sn);
 
 /* ---- queues, steering, data path ---- */
 
@@ -164,6 +170,7 @@ struct mtc_sq {
 	uint32_t *dbr;
 	uint16_t pc;		/* WQEBBs posted */
 	unsigned bf;		/* next BlueFlame register, 0/1 */
+	uint8_t *bufs;		/* gather buffers: ZN_SIM_FRAME_MAX per WQEBB slot */
 };
 int mtc_create_sq(struct mtc *c, struct mtc_sq *sq, uint32_t uar, uint32_t cqn, uint32_t tisn,
 		  uint32_t pd, unsigned log_sz);
@@ -171,7 +178,8 @@ int mtc_create_sq(struct mtc *c, struct mtc_sq *sq, uint32_t uar, uint32_t cqn, 
 int mtc_modify(struct mtc *c, bool sq, uint32_t num, uint8_t from, uint8_t to);
 
 /* One SEND WQE: inline_hdr bytes of the frame inline, the rest split into
- * nseg gather segments (copied into bufs the client owns) under lkey; cs
+ * nseg gather segments (copied into the SQ's buffer of the WQE's first
+ * WQEBB slot, reused when the ring wraps) under lkey; cs
  * the eth cs_flags; CQ_UPDATE if cqe. Returns the WQE index. Rings the
  * doorbell (dbrec + UAR register). */
 uint16_t mtc_send(struct mtc *c, struct mtc_sq *sq, uint32_t lkey, const void *frame, size_t len,
@@ -221,6 +229,47 @@ int mtc_set_root(struct mtc *c, uint32_t ft);
  * dst:dport, checksums right, payload bytes seed + 7i. */
 size_t mtc_frame(uint8_t *f, size_t len, const uint8_t *dmac, const uint8_t sip[4],
 		 const uint8_t dip[4], uint16_t sport, uint16_t dport, bool tcp, uint8_t seed);
+
+/* ---- a whole port: one SQ, up to MTC_MAX_Q RQs with a direct TIR each,
+ * a NIC RX flow table (rules at 0..7 matching ip_protocol, UDP dport and
+ * IPv4 destination; a catch-all at 15 to queue 0 with flow tag 0xabc) ---- */
+#define MTC_MAX_Q		4
+#define MTC_CATCHALL_TAG	0xabc
+
+struct mtc_port {
+	struct mtc c;
+	uint32_t uar, pd, td, key, tis;
+	struct mtc_eq eq;
+	struct mtc_cq txcq, rxcq[MTC_MAX_Q];
+	struct mtc_sq sq;
+	struct mtc_rq rq[MTC_MAX_Q];
+	uint32_t tir[MTC_MAX_Q];
+	unsigned nq;
+	uint32_t ft, fg_rules, fg_default;
+	uint32_t strides_used[MTC_MAX_Q][64];	/* per WQE */
+	uint64_t fillers;
+	uint8_t mac[6];
+	const char *failed;		/* the step that failed */
+};
+
+/* Opens, boots and brings up the function, then builds the port; 0, or
+ * the failing status / -errno with p->failed naming the step. */
+int mtc_port_open(struct mtc_port *p, const char *sock_path, unsigned nq,
+		  const struct mtc_rq_cfg *cfg);
+/* Until QUERY_VPORT_STATE says up (bounded); 0 or -ETIMEDOUT. */
+int mtc_port_wait_link(struct mtc_port *p);
+
+struct mtc_pkt {
+	struct zn_mlx5_cqe64 cqe;
+	uint8_t data[ZN_SIM_FRAME_MAX];
+	size_t len;
+	unsigned hsz, strides;
+};
+/* The next packet of queue qi put back together from its header entry and
+ * strides (or the cyclic WQE's buffer), filler CQEs skipped and counted,
+ * WQEs reposted once all their strides are used. false on timeout or on a
+ * CQE that is not a receive completion. */
+bool mtc_port_rx(struct mtc_port *p, unsigned qi, struct mtc_pkt *pkt, int timeout_ms);
 
 void mtc_sleep_ms(int ms);
 int64_t mtc_now_ms(void);
