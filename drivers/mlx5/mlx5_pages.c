@@ -196,7 +196,8 @@ void zn_mlx5_pages_free(struct mlx5 *m)
 {
 	struct mlx5_pages *p = &m->pages;
 
-	if (p->lent)
+	/* A dead device has said so already; a live one keeping pages is news. */
+	if (p->lent && !m->dead)
 		ZN_ERR(MLX5_LOG, "%s: %u pages still held by the device are lost "
 		       "(%llu given, %llu taken back)", m->name, p->lent,
 		       (unsigned long long)p->given, (unsigned long long)p->taken);

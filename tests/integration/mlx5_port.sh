@@ -180,5 +180,29 @@ fi
 kill -TERM "$pid"
 wait_for bash -c "! kill -0 $pid 2>/dev/null"
 pid=
+
+# ---- a fatal firmware error mid-traffic ----
+rm -f "$tmp"/*.sock
+"$SIM" --dir "$tmp" --dev cx0=mlx5 --dev cx1=mlx5,fatal_after_ms=1000 --wire pair:cx0,cx1 \
+	--stats-file "$tmp/stats" >"$tmp/sim3.out" 2>&1 &
+pid=$!
+if wait_for grep -q "zn-nicsim: ready" "$tmp/sim3.out"; then
+	t0=$(date +%s%N)
+	timeout 60 "$FWD" --port0 "$D0" --port1 "$D1" --buf-size 4096 --duration 3 >"$tmp/fatal" 2>&1
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	grep -v " info " "$tmp/fatal" | sed 's/^/# /' | head -n 4
+	check "fatal syndrome on port1 mid-traffic: one line names it, zn-fwd ends ($ms ms)" \
+		bash -c "[ \$(grep -c 'device dead (health syndrome 0x08 HW_FATAL_ERR' '$tmp/fatal') -eq 1 ] && [ \$(grep 'zcnic err' '$tmp/fatal' | grep -c cx1.sock) -eq 1 ] && [ $ms -lt 30000 ]"
+	check "fatal: no frame received corrupted" [ "$(field mismatched "$tmp/fatal")" = 0 ]
+	if stats_now; then
+		check "fatal: the healthy port got every page back ($(stat cx0.model.pages_given) given, $(stat cx0.model.pages_returned) returned); the dead one's were lost with it ($(stat cx1.model.pages_lost_reset))" \
+			bash -c "[ '$(stat cx0.model.pages_given)' = '$(stat cx0.model.pages_returned)' ] && [ '$(stat cx1.model.fatal_events)' = 1 ]"
+	fi
+else
+	nok "zn-nicsim with a port set to fail is ready"
+fi
+kill -TERM "$pid"
+wait_for bash -c "! kill -0 $pid 2>/dev/null"
+pid=
 echo "1..$n"
 [ $failed -eq 0 ]
