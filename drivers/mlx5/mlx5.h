@@ -430,6 +430,7 @@ struct mlx5 {
 
 	struct zn_link link;
 	uint64_t port_events;
+	uint8_t scratch[MLX5_CMD_MAX_MSG];	/* long command inputs (control thread) */
 };
 
 /* mlx5_init.c */

@@ -191,7 +191,7 @@ static int set_issi(struct mlx5 *m)
 
 static int query_cap(struct mlx5 *m, uint16_t type, uint8_t *cap)
 {
-	static uint8_t out[ZN_MLX5_SZ_QUERY_HCA_CAP_OUT];
+	uint8_t out[ZN_MLX5_SZ_QUERY_HCA_CAP_OUT];
 	uint8_t in[ZN_MLX5_SZ_QUERY_HCA_CAP_IN] = { 0 };
 	int rc;
 
@@ -207,8 +207,8 @@ static int query_cap(struct mlx5 *m, uint16_t type, uint8_t *cap)
  * and 4 KiB UARs, everything else as the device reported it. */
 static int hca_caps(struct mlx5 *m)
 {
-	static uint8_t cap[ZN_MLX5_CAP_SIZE];
-	static uint8_t in[ZN_MLX5_SZ_SET_HCA_CAP_IN];
+	uint8_t cap[ZN_MLX5_CAP_SIZE];
+	uint8_t in[ZN_MLX5_SZ_SET_HCA_CAP_IN];
 	struct mlx5_caps *c = &m->caps;
 	uint8_t out[ZN_MLX5_SZ_SET_HCA_CAP_OUT];
 	int rc;
@@ -266,7 +266,7 @@ static int hca_caps(struct mlx5 *m)
 static int query_vport(struct mlx5 *m)
 {
 	uint8_t in[ZN_MLX5_SZ_QUERY_NIC_VPORT_IN] = { 0 };
-	static uint8_t out[ZN_MLX5_SZ_QUERY_NIC_VPORT_OUT];
+	uint8_t out[ZN_MLX5_SZ_QUERY_NIC_VPORT_OUT];
 	const uint8_t *ctx;
 	int rc;
 
@@ -311,7 +311,7 @@ static int set_port_admin(struct mlx5 *m, bool up)
 /* §13a: MTU (PMTU admin_mtu and the vport context) and promiscuous mode. */
 int zn_mlx5_vport_config(struct mlx5 *m)
 {
-	static uint8_t in[ZN_MLX5_SZ_MODIFY_NIC_VPORT_IN];
+	uint8_t in[ZN_MLX5_SZ_MODIFY_NIC_VPORT_IN];
 	uint8_t out[ZN_MLX5_SZ_MODIFY_NIC_VPORT_OUT];
 	uint8_t pmtu[ZN_MLX5_SZ_PMTU_REG] = { 0 };
 	uint32_t hw_mtu = m->conf.mtu + MLX5_HW_MTU_OVERHEAD;

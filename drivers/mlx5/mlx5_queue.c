@@ -36,18 +36,17 @@ int zn_mlx5_destroy_obj(struct mlx5 *m, uint16_t opcode, uint32_t id)
 	return zn_mlx5_cmd(m, in, sizeof(in), out, sizeof(out));
 }
 
-static uint8_t *cmd_buf(void)
+/* The device's scratch input (queue inputs carry long page lists). */
+static uint8_t *cmd_buf(struct mlx5 *m)
 {
-	static uint8_t buf[QUEUE_IN_MAX];
-
-	memset(buf, 0, sizeof(buf));
-	return buf;
+	memset(m->scratch, 0, sizeof(m->scratch));
+	return m->scratch;
 }
 
 /* §9.1 */
 int zn_mlx5_cq_create(struct mlx5 *m, struct mlx5_cq *cq)
 {
-	uint8_t *in = cmd_buf(), out[ZN_MLX5_SZ_CREATE_CQ_OUT];
+	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_CQ_OUT];
 	uint8_t *cqc = ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC);
 	uint32_t npas;
 	int rc;
@@ -80,7 +79,7 @@ void zn_mlx5_cq_destroy(struct mlx5 *m, struct mlx5_cq *cq)
 /* §10: the header ring through an MTT mkey, one entry per 4 KiB page. */
 static int hdr_mkey_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 {
-	uint8_t *in = cmd_buf(), out[ZN_MLX5_SZ_CREATE_MKEY_OUT];
+	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_MKEY_OUT];
 	uint8_t *mkc = ZN_MLX5_ADDR(in, CREATE_MKEY_IN_MKC);
 	uint8_t *mtt = ZN_MLX5_ADDR(in, CREATE_MKEY_IN_KLM_PAS_MTT);
 	uint32_t pages = (uint32_t)(rxq->hdr_bytes / ZN_MLX5_ADAPTER_PAGE_SIZE);
@@ -113,7 +112,7 @@ static int hdr_mkey_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 
 static int modify_state(struct mlx5 *m, bool sq, uint32_t num, unsigned from, unsigned to)
 {
-	uint8_t *in = cmd_buf(), out[16];
+	uint8_t *in = cmd_buf(m), out[16];
 
 	if (sq) {
 		ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_MODIFY_SQ);
@@ -132,7 +131,7 @@ static int modify_state(struct mlx5 *m, bool sq, uint32_t num, unsigned from, un
 /* §12.1: striding RQ (linked list) with SHAMPO, one reservation per WQE. */
 int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 {
-	uint8_t *in = cmd_buf(), out[ZN_MLX5_SZ_CREATE_RQ_OUT];
+	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_RQ_OUT];
 	uint8_t *rqc = ZN_MLX5_ADDR(in, CREATE_RQ_IN_RQC);
 	uint8_t *wq = ZN_MLX5_ADDR(rqc, RQC_WQ);
 	uint32_t log_b = 31u - (uint32_t)__builtin_clz(rxq->c.buf_size);
@@ -182,7 +181,7 @@ pas:
 /* §14.1: cyclic SQ of 64-byte WQEBBs naming the one TIS. */
 int zn_mlx5_sq_create(struct mlx5 *m, struct mlx5_txq *txq)
 {
-	uint8_t *in = cmd_buf(), out[ZN_MLX5_SZ_CREATE_SQ_OUT];
+	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_SQ_OUT];
 	uint8_t *sqc = ZN_MLX5_ADDR(in, CREATE_SQ_IN_SQC);
 	uint8_t *wq = ZN_MLX5_ADDR(sqc, SQC_WQ);
 	uint32_t npas, mode;
@@ -219,7 +218,7 @@ int zn_mlx5_sq_create(struct mlx5 *m, struct mlx5_txq *txq)
 /* §11: the one TIS every SQ names. */
 static int tis_create(struct mlx5 *m)
 {
-	uint8_t *in = cmd_buf(), out[ZN_MLX5_SZ_CREATE_TIS_OUT];
+	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_TIS_OUT];
 	int rc;
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_TIS);

@@ -126,7 +126,7 @@ static int tir_create(struct mlx5 *m, const struct mlx5_rxq *direct, int kind, u
 
 static int rqt_create(struct mlx5 *m)
 {
-	static uint8_t in[ZN_MLX5_SZ_CREATE_RQT_IN + ZN_MLX5_RQT_ENTRY_SIZE * 65536 / 64];
+	uint8_t in[ZN_MLX5_SZ_CREATE_RQT_IN + ZN_MLX5_RQT_ENTRY_SIZE * MLX5_RSS_TABLE_DFLT];
 	uint8_t out[ZN_MLX5_SZ_CREATE_RQT_OUT];
 	uint8_t *rqtc = ZN_MLX5_ADDR(in, CREATE_RQT_IN_RQTC);
 	uint8_t *nums = ZN_MLX5_ADDR(rqtc, RQTC_RQ_NUM);
@@ -196,7 +196,7 @@ static void match_fill(uint8_t *param, const struct zn_flow_match *fm, bool mask
 static int group_create(struct mlx5 *m, uint32_t index, const struct zn_flow_match *fm,
 			uint32_t *group)
 {
-	static uint8_t in[ZN_MLX5_SZ_CREATE_FG_IN];
+	uint8_t in[ZN_MLX5_SZ_CREATE_FG_IN];
 	uint8_t out[ZN_MLX5_SZ_CREATE_FG_OUT];
 	int rc;
 
@@ -217,7 +217,7 @@ static int group_create(struct mlx5 *m, uint32_t index, const struct zn_flow_mat
 static int fte_set(struct mlx5 *m, uint32_t index, uint32_t group, const struct zn_flow_match *fm,
 		   uint32_t tirn)
 {
-	static uint8_t in[ZN_MLX5_SZ_SET_FTE_IN + ZN_MLX5_SZ_DEST_FORMAT];
+	uint8_t in[ZN_MLX5_SZ_SET_FTE_IN + ZN_MLX5_SZ_DEST_FORMAT];
 	uint8_t out[ZN_MLX5_SZ_SET_FTE_OUT];
 	uint8_t *fc = ZN_MLX5_ADDR(in, SET_FTE_IN_FLOW_CONTEXT);
 	uint8_t *dest = ZN_MLX5_ADDR(fc, FLOW_CTX_DESTINATION);
