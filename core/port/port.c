@@ -19,10 +19,12 @@
 #define PCI_DEVICE_ID		0x02
 
 extern const struct zn_port_driver zn_bnxt_driver;
+extern const struct zn_port_driver zn_mlx5_driver;
 
 /* Drivers in the order they are asked. */
 static const struct zn_port_driver *const drivers[] = {
 	&zn_bnxt_driver,
+	&zn_mlx5_driver,
 };
 
 struct zn_port_core {

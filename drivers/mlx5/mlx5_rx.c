@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Receive: a striding RQ with SHAMPO header-data split (hw-docs/mlx5.md
+ * §12), one provider buffer per WQE, one packet per WQE.
+ *
+ *   header ring (driver memory, MTT mkey)     RQ (WQE i = one provider buffer)
+ *   +--------+--------+-----+                 +------------------------------+
+ *   | hdr 0  | hdr 1  | ... |  <- headers     | stride 0 | stride 1 | ...     | <- payload
+ *   +--------+--------+-----+                 +------------------------------+
+ *
+ * Why one packet per WQE: a WQE's buffer is handed to the caller in a
+ * segment, and from then on it is the caller's (include/zcnic/port.h); a
+ * second packet in the same buffer would be a second owner. So the WQE is
+ * one SHAMPO reservation with one packet per reservation (hd_per_wqe = 1):
+ * the device writes one packet's payload at stride 0, then a filler CQE
+ * for the rest of the WQE when the next packet comes (§12.3 step 4).
+ *
+ * Ownership: WQEs [done, posted) are the device's; a WQE becomes
+ * software's when its strides are all consumed (packet + filler). Its
+ * buffer was handed to the caller with the packet (or, if the packet had no
+ * payload, is still ours and is posted again). Finished WQEs are reposted
+ * at the start of the next rx_burst, never in the burst that reported them:
+ * the header entries of a burst's packets stay untouched until the next
+ * burst because the device cannot get to them again without those WQEs
+ * (the header ring has one entry per WQE).
+ *
+ * Doorbell order: WQEs written, release fence, RQ dbrec counter; CQEs read
+ * after the owner bit (acquire), CQ dbrec set_ci after the burst.
+ * The device is not trusted: every CQE is validated against what the
+ * driver posted before any of its numbers is used (zn_mlx5_rx_cqe_parse).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/mlx5/mlx5.h"
+#include "zcnic/log.h"
+
+#define RX_ALLOC_BATCH	32
+
+static uint32_t log2u(uint32_t v)
+{
+	return 31u - (uint32_t)__builtin_clz(v);
+}
+
+static bool pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static inline __attribute__((always_inline)) enum mlx5_rx_kind
+rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
+	     const struct zn_mlx5_cqe64 *cqe, struct mlx5_rx_cqe_info *info)
+{
+	unsigned op = zn_mlx5_cqe_opcode(cqe);
+	uint32_t bc, stride_idx, len;
+
+	if ((cqe->op_own >> 2) & 3)		/* compressed/other formats: never enabled */
+		return MLX5_RX_BAD;
+	if (op == ZN_MLX5_CQE_RESP_ERR) {
+		info->syndrome = ((const struct zn_mlx5_err_cqe *)cqe)->syndrome;
+		return MLX5_RX_ERR;
+	}
+	if (op != ZN_MLX5_CQE_RESP_SEND || pos->posted == pos->done)
+		return MLX5_RX_BAD;
+	/* The device fills WQEs in ring order: only WQE `done` can be meant. */
+	info->wqe = pos->done & c->wq_mask;
+	bc = zn_mlx5_bswap32(cqe->byte_cnt_be);
+	if (c->cyclic) {
+		/* §12.4: wqe_counter is the WQE, byte_cnt the frame: header slot first. */
+		if ((zn_mlx5_bswap16(cqe->wqe_counter_be) & c->wq_mask) != info->wqe ||
+		    !bc || bc > c->hdr_entry + c->buf_size)
+			return MLX5_RX_BAD;
+		info->strides = 1;
+		info->hdr_len = bc < c->hdr_entry ? bc : c->hdr_entry;
+		info->data_len = bc - info->hdr_len;
+		info->data_off = 0;
+		info->hdr_idx = info->wqe;
+		len = bc;
+		goto flags;
+	}
+	if (zn_mlx5_bswap16(cqe->wqe_id_be) != info->wqe)
+		return MLX5_RX_BAD;
+	info->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
+	stride_idx = zn_mlx5_bswap16(cqe->wqe_counter_be);
+	if (stride_idx != pos->strides_used || !info->strides ||
+	    info->strides > c->strides - pos->strides_used)
+		return MLX5_RX_BAD;
+	if (bc & ZN_MLX5_MPWRQ_FILLER_CQE)
+		return MLX5_RX_FILLER;
+
+	len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
+	info->hdr_len = cqe->shampo.header_size;
+	if (info->hdr_len > c->hdr_entry || info->hdr_len > len)
+		return MLX5_RX_BAD;
+	info->data_len = len - info->hdr_len;
+	info->data_off = zn_mlx5_bswap32(cqe->shampo.data_offset_be);
+	if (info->data_off != stride_idx << c->log_stride ||
+	    info->data_len > info->strides << c->log_stride)
+		return MLX5_RX_BAD;
+	info->hdr_idx = zn_mlx5_bswap16(cqe->shampo.header_entry_index_be) & c->hdr_mask;
+flags:
+	info->rss_hash = zn_mlx5_bswap32(cqe->rss_hash_result_be);
+	info->flags = cqe->rss_hash_type ? ZN_RX_F_RSS_HASH : 0;
+	switch ((cqe->l4_l3_hdr_type >> ZN_MLX5_CQE_L3_HDR_SHIFT) & ZN_MLX5_CQE_L3_HDR_MASK) {
+	case ZN_MLX5_CQE_L3_IPV4:
+		info->flags |= cqe->hds_ip_ext & ZN_MLX5_CQE_L3_OK ? ZN_RX_F_L3_CSUM_OK :
+								     ZN_RX_F_L3_CSUM_BAD;
+		break;
+	default:
+		break;
+	}
+	switch ((cqe->l4_l3_hdr_type >> ZN_MLX5_CQE_L4_HDR_SHIFT) & ZN_MLX5_CQE_L4_HDR_MASK) {
+	case ZN_MLX5_CQE_L4_NONE:
+		break;
+	default:
+		info->flags |= cqe->hds_ip_ext & ZN_MLX5_CQE_L4_OK ? ZN_RX_F_L4_CSUM_OK :
+								     ZN_RX_F_L4_CSUM_BAD;
+		break;
+	}
+	return MLX5_RX_PKT;
+}
+
+enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
+				       const struct zn_mlx5_cqe64 *cqe,
+				       struct mlx5_rx_cqe_info *info)
+{
+	return rx_cqe_parse(c, pos, cqe, info);
+}
+
+/* Consume strides of WQE `done`; a WQE whose strides are all used is finished. */
+static void strides_consume(struct mlx5_rxq *rxq, uint32_t strides)
+{
+	rxq->pos.strides_used += strides;
+	if (rxq->pos.strides_used == rxq->c.strides) {
+		rxq->pos.strides_used = 0;
+		rxq->pos.done++;
+	}
+}
+
+uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
+{
+	uint32_t want = rxq->pos.done + rxq->c.wq_mask + 1 - rxq->pos.posted;
+	uint32_t need = 0, nb = 0, ib = 0, posted = 0;
+	struct zn_buf bufs[RX_ALLOC_BATCH];
+
+	for (uint32_t i = 0; i < want; i++) {
+		const struct mlx5_rx_wqe *s = &rxq->sw[(rxq->pos.posted + i) & rxq->c.wq_mask];
+
+		need += !s->posted || s->handed;
+	}
+	for (uint32_t i = 0; i < want; i++) {
+		uint32_t slot = rxq->pos.posted & rxq->c.wq_mask;
+		struct mlx5_rx_wqe *s = &rxq->sw[slot];
+
+		if (!s->posted || s->handed) {
+			if (ib == nb) {
+				nb = rxq->alloc(rxq->prov_ctx, bufs,
+						need < RX_ALLOC_BATCH ? need : RX_ALLOC_BATCH);
+				ib = 0;
+				if (!nb) {
+					rxq->st.nobuf++;
+					break;
+				}
+			}
+			s->buf_id = bufs[ib].id;
+			s->va = bufs[ib].va;
+			s->iova = bufs[ib].iova;
+			s->posted = true;
+			s->handed = false;
+			ib++;
+			need--;
+		}
+		rxq->wq[slot].data.addr_be = zn_mlx5_bswap64(s->iova);
+		rxq->pos.posted++;
+		posted++;
+	}
+	if (posted) {
+		/* WQEs before the counter that names them (§12.2). */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		rxq->rq_dbr[ZN_MLX5_RCV_DBR] = zn_mlx5_bswap32(rxq->pos.posted & 0xffff);
+	}
+	return posted;
+}
+
+/* A packet's frame: headers in the entry, payload in the WQE's buffer. */
+static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
+		      struct zn_rx_pkt *pkt)
+{
+	struct mlx5_rx_wqe *s = &rxq->sw[ci->wqe];
+	uint8_t *hdr = rxq->hdr + (size_t)ci->hdr_idx * rxq->c.hdr_entry;
+	uint32_t total = ci->hdr_len + ci->data_len;
+
+	pkt->hdr = hdr;
+	pkt->hdr_len = (uint16_t)ci->hdr_len;
+	pkt->queue = rxq->qid;
+	pkt->rss_hash = ci->rss_hash;
+	pkt->flags = ci->flags;
+	pkt->pkt_len = total;
+	pkt->nseg = 0;
+	if (!ci->data_len)
+		return true;
+	/* A small frame (or one the device did not split) lands whole in the entry. */
+	if (total <= rxq->c.hdr_entry && s->va &&
+	    ((rxq->hds_thresh && total <= rxq->hds_thresh) || !ci->hdr_len)) {
+		memcpy(hdr + ci->hdr_len, s->va + ci->data_off, ci->data_len);
+		pkt->hdr_len = (uint16_t)total;
+		return true;
+	}
+	if (s->handed)		/* a second payload in a buffer the caller owns */
+		return false;
+	s->handed = true;
+	zn_mlx5_rx_seg_fill(pkt, s->buf_id, ci->data_off, ci->data_len);
+	if (ci->hdr_len && !rxq->c.cyclic)
+		pkt->flags |= ZN_RX_F_SPLIT;
+	return true;
+}
+
+uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n)
+{
+	const uint32_t cq_mask = (1u << rxq->cq.log_sz) - 1;
+	uint32_t got = 0, seen = 0;
+
+	if (__builtin_expect(rxq->dead, 0))
+		return 0;
+	if (__builtin_expect(!(++rxq->bursts & (MLX5_HEALTH_BURSTS - 1)), 0) && rxq->m) {
+		zn_mlx5_rx_health(rxq);
+		if (rxq->dead)
+			return 0;
+	}
+	/* The previous burst's WQEs (and so its header entries) go back first. */
+	if (rxq->pos.posted - rxq->pos.done <= rxq->c.wq_mask)
+		zn_mlx5_rxq_refill(rxq);
+	while (got < n && seen <= cq_mask) {
+		const struct zn_mlx5_cqe64 *cqe = &rxq->cq.cqe[rxq->cq.ci & cq_mask];
+		struct mlx5_rx_cqe_info ci;
+
+		if (!zn_mlx5_cqe_sw_owned(cqe, rxq->cq.ci, rxq->cq.log_sz))
+			break;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		rxq->cq.ci++;
+		seen++;
+		switch (rx_cqe_parse(&rxq->c, &rxq->pos, cqe, &ci)) {
+		case MLX5_RX_PKT:
+			if (!pkt_build(rxq, &ci, &pkts[got])) {
+				rxq->st.bad_cmpl++;
+			} else {
+				rxq->st.packets++;
+				rxq->st.bytes += pkts[got].pkt_len;
+				got++;
+			}
+			strides_consume(rxq, ci.strides);
+			break;
+		case MLX5_RX_FILLER:
+			strides_consume(rxq, ci.strides);
+			break;
+		case MLX5_RX_ERR:
+			rxq->st.errors++;
+			break;
+		default:
+			rxq->st.bad_cmpl++;
+			break;
+		}
+	}
+	if (seen) {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		rxq->cq.dbr[ZN_MLX5_CQ_DBR_SET_CI] = zn_mlx5_bswap32(rxq->cq.ci & ZN_MLX5_CQ_CI_MASK);
+	}
+	return got;
+}
+
+void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq)
+{
+	uint32_t ids[RX_ALLOC_BATCH], k = 0;
+
+	for (uint32_t i = 0; i <= rxq->c.wq_mask; i++) {
+		struct mlx5_rx_wqe *s = &rxq->sw[i];
+
+		if (s->posted && !s->handed) {
+			ids[k++] = s->buf_id;
+			if (k == RX_ALLOC_BATCH) {
+				rxq->put(rxq->prov_ctx, ids, k);
+				k = 0;
+			}
+		}
+		memset(s, 0, sizeof(*s));
+	}
+	if (k)
+		rxq->put(rxq->prov_ctx, ids, k);
+}
+
+/* Back to the state of a fresh queue (after stop): rings empty, counters 0. */
+void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
+{
+	uint32_t ncqe = 1u << rxq->cq.log_sz;
+
+	zn_mlx5_rxq_release_bufs(rxq);
+	memset(&rxq->pos, 0, sizeof(rxq->pos));
+	for (uint32_t i = 0; i < ncqe; i++)
+		rxq->cq.cqe[i].op_own = ZN_MLX5_CQE_OP_OWN_INIT;
+	rxq->cq.ci = 0;
+	rxq->cq.dbr[0] = 0;
+	rxq->cq.dbr[1] = 0;
+	rxq->rq_dbr[0] = 0;
+	rxq->rq_dbr[1] = 0;
+	for (uint32_t i = 0; i <= rxq->c.wq_mask; i++) {
+		struct zn_mlx5_mpwqe *w = &rxq->wq[i];
+
+		memset(w, 0, sizeof(*w));
+		if (rxq->c.cyclic) {
+			/* §12.4: the WQE's first segment is its header slot. */
+			struct zn_mlx5_wqe_data hs = {
+				.byte_count_be = zn_mlx5_bswap32(rxq->c.hdr_entry),
+				.lkey_be = zn_mlx5_bswap32(rxq->lkey),
+				.addr_be = zn_mlx5_bswap64(rxq->hdr_iova_hot +
+							   (uint64_t)i * rxq->c.hdr_entry),
+			};
+
+			memcpy(&w->next, &hs, sizeof(hs));
+		} else {
+			/* §12.2: the linked list links WQE i to i + 1, once. */
+			w->next.next_wqe_index_be =
+				zn_mlx5_bswap16((uint16_t)((i + 1) & rxq->c.wq_mask));
+		}
+		w->data.byte_count_be = zn_mlx5_bswap32(rxq->c.buf_size);
+		w->data.lkey_be = zn_mlx5_bswap32(rxq->lkey);
+	}
+	rxq->dead = false;
+}
+
+static size_t align4k(size_t v)
+{
+	return (v + ZN_MLX5_ADAPTER_PAGE_SIZE - 1) & ~(size_t)(ZN_MLX5_ADAPTER_PAGE_SIZE - 1);
+}
+
+int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *conf,
+		       struct mlx5_rxq **out)
+{
+	const struct mlx5_caps *cap = &m->caps;
+	const struct zn_buf_provider *prov = conf->payload;
+	uint32_t ring = conf->ring_size ? conf->ring_size : MLX5_RX_RING_DFLT;
+	uint32_t hdr = conf->hdr_buf_size ? conf->hdr_buf_size : MLX5_HDR_ENTRY_DFLT;
+	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res;
+	bool cyclic;
+	size_t off_cq, off_wq, off_dbr, len;
+	struct mlx5_rxq *rxq;
+	int rc;
+
+	if (!prov || !prov->alloc || !prov->put) {
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: a payload provider with alloc and put is needed",
+		       m->name, q);
+		return -EINVAL;
+	}
+	if (!pow2(ring) || ring < MLX5_RING_MIN || ring > MLX5_RX_RING_MAX ||
+	    log2u(ring) > cap->log_max_wq_sz) {
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: ring of %u: a power of two in %u..%u", m->name, q,
+		       ring, MLX5_RING_MIN, MLX5_RX_RING_MAX);
+		return -EINVAL;
+	}
+	/* §12.1: the WQE is one reservation, so the buffer is a reservation size. */
+	min_res = cap->shampo_log_min_res > 12 ? cap->shampo_log_min_res : 12;
+	log_b = pow2(prov->buf_size) ? log2u(prov->buf_size) : 0;
+	cyclic = !log_b || log_b < min_res || log_b > cap->shampo_log_max_res;
+	if (cyclic && (prov->buf_size < MLX5_HDR_ENTRY_MIN || prov->buf_size > 1u << 20)) {
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: payload buffers of %u bytes; SHAMPO needs a power "
+		       "of two in %u..%u (%u..%u for the cyclic fallback)", m->name, q,
+		       prov->buf_size, 1u << min_res, 1u << cap->shampo_log_max_res,
+		       MLX5_HDR_ENTRY_MIN, 1u << 20);
+		return -EINVAL;
+	}
+	if (cyclic) {
+		log_stride = log_strides = 0;
+		ZN_INFO(MLX5_LOG, "%s: rxq %u: %u-byte payload buffers are below SHAMPO's %u-byte "
+			"reservation: cyclic RQ, frames split at the header slot's end", m->name, q,
+			prov->buf_size, 1u << min_res);
+		goto sized;
+	}
+	log_stride = log_b > 9 + ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ ? log_b - 9 :
+		     ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ;
+	if (log_stride < cap->log_min_stride)
+		log_stride = cap->log_min_stride;
+	if (log_stride > cap->log_max_stride)
+		log_stride = cap->log_max_stride;
+	log_strides = log_b - log_stride;
+	min_log_strides = cap->ext_stride_num_range ? ZN_MLX5_MPWQE_LOG_NUM_STRIDES_EXT_BASE :
+			  ZN_MLX5_MPWQE_LOG_NUM_STRIDES_BASE;
+	if (log_stride < ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ || log_b < log_stride ||
+	    log_strides < min_log_strides || log_strides > 16) {
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: no stride layout for %u-byte buffers", m->name, q,
+		       prov->buf_size);
+		return -EINVAL;
+	}
+sized:
+	if (hdr < MLX5_HDR_ENTRY_MIN)
+		hdr = MLX5_HDR_ENTRY_MIN;
+	hdr = 1u << (log2u(hdr - 1) + 1 > 6 ? log2u(hdr - 1) + 1 : 6);
+	if (hdr > MLX5_HDR_ENTRY_MAX || log2u(hdr) > cap->shampo_max_log_hdr_entry)
+		hdr = 1u << (cap->shampo_max_log_hdr_entry < 10 ? cap->shampo_max_log_hdr_entry : 10);
+
+	rxq = calloc(1, sizeof(*rxq));
+	if (!rxq)
+		return -ENOMEM;
+	rxq->sw = calloc(ring, sizeof(*rxq->sw));
+	if (!rxq->sw) {
+		free(rxq);
+		return -ENOMEM;
+	}
+	rxq->qid = q;
+	rxq->c.wq_mask = ring - 1;
+	rxq->c.log_stride = log_stride;
+	rxq->c.strides = 1u << log_strides;
+	rxq->c.buf_size = cyclic ? prov->buf_size : 1u << log_b;
+	rxq->c.cyclic = cyclic;
+	rxq->c.hdr_mask = ring - 1;	/* hd_per_wq = roundup_pow2(1 x ring) */
+	rxq->c.hdr_entry = hdr;
+	rxq->hds_thresh = conf->hds_thresh;
+	rxq->cq.log_sz = log2u(ring) + 1;	/* a packet and a filler per WQE */
+	rxq->lkey = m->lkey;
+	rxq->m = q == 0 ? m : NULL;
+	rxq->alloc = prov->alloc;
+	rxq->put = prov->put;
+	rxq->va = prov->va;
+	rxq->prov_ctx = prov->ctx;
+
+	rxq->hdr_bytes = align4k((size_t)ring * hdr);
+	off_cq = rxq->hdr_bytes;
+	off_wq = off_cq + align4k((size_t)ZN_MLX5_CQE_SIZE << rxq->cq.log_sz);
+	off_dbr = off_wq + align4k((size_t)ring * sizeof(struct zn_mlx5_mpwqe));
+	len = off_dbr + 2 * ZN_MLX5_DBR_ALIGN;
+	rc = zn_mlx5_dma_alloc(m, "mlx5-rxq", len, &rxq->dma);
+	if (rc < 0) {
+		free(rxq->sw);
+		free(rxq);
+		return rc;
+	}
+	rxq->hdr = rxq->dma->va;
+	rxq->hdr_iova = rxq->dma->iova;
+	rxq->hdr_iova_hot = rxq->hdr_iova;
+	rxq->cq.cqe = (void *)((uint8_t *)rxq->dma->va + off_cq);
+	rxq->cq.iova = rxq->dma->iova + off_cq;
+	rxq->wq = (void *)((uint8_t *)rxq->dma->va + off_wq);
+	rxq->wq_iova = rxq->dma->iova + off_wq;
+	rxq->cq.dbr = (void *)((uint8_t *)rxq->dma->va + off_dbr);
+	rxq->cq.dbr_iova = rxq->dma->iova + off_dbr;
+	rxq->rq_dbr = (void *)((uint8_t *)rxq->dma->va + off_dbr + ZN_MLX5_DBR_ALIGN);
+	rxq->rq_dbr_iova = rxq->dma->iova + off_dbr + ZN_MLX5_DBR_ALIGN;
+	zn_mlx5_rxq_reset(rxq);
+	*out = rxq;
+	return 0;
+}
+
+void zn_mlx5_rxq_destroy(struct mlx5 *m, struct mlx5_rxq *rxq)
+{
+	if (!rxq)
+		return;
+	zn_mlx5_rxq_release_bufs(rxq);
+	zn_mlx5_dma_free(m, &rxq->dma);
+	free(rxq->sw);
+	free(rxq);
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Transmit (hw-docs/mlx5.md §14): one send WQE per frame — control
+ * segment, Ethernet segment with the inline headers the device requires,
+ * one data segment per remaining buffer — in a ring of 64-byte WQEBBs.
+ *
+ * Ownership: WQEBBs [cons, prod) are in flight; [done, prod) not yet
+ * reported complete. A WQE may wrap the ring end at WQEBB granularity
+ * (§14.2). Only the last WQE of a burst asks for a CQE (CQ_UPDATE); its
+ * wqe_counter completes every WQE up to it, in order, so cookies come back
+ * in the order frames were sent. Ring space comes back only through
+ * tx_reap.
+ *
+ * Doorbell order per burst (§14.3): WQEs, release fence, SQ dbrec send
+ * counter, release fence, the last WQE's first 8 bytes to the UAR
+ * BlueFlame register (0x800 and 0x900 alternately).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/mlx5/mlx5.h"
+#include "zcnic/log.h"
+
+#define TX_MAX_DS	(2 + 5 + ZN_TX_MAX_SEGS)	/* ctrl, eth, 78 inline bytes, data */
+#define TX_MAX_BB	((TX_MAX_DS * ZN_MLX5_WQE_DS_SIZE + ZN_MLX5_SEND_WQE_BB - 1) / \
+			 ZN_MLX5_SEND_WQE_BB)
+#define TX_INLINE_L2	ZN_MLX5_ETH_L2_INLINE_MIN	/* Ethernet + VLAN */
+#define TX_INLINE_L3	(TX_INLINE_L2 + 40)		/* + IPv6 header ([DPDK] mlx5_defs.h) */
+#define TX_INLINE_L4	(TX_INLINE_L3 + 20)		/* + TCP header */
+
+_Static_assert(TX_INLINE_L4 <= ZN_MLX5_ETH_INLINE_START + 5 * ZN_MLX5_WQE_DS_SIZE,
+	       "inline headers fit the DS budget");
+
+uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn,
+			  uint32_t lkey, uint32_t min_inline, const uint8_t *inline_src,
+			  const struct zn_tx_pkt *pkt, bool cqe)
+{
+	uint8_t tmp[TX_MAX_BB * ZN_MLX5_SEND_WQE_BB] __attribute__((aligned(16)));
+	uint8_t *slot = ring + (size_t)(pi & mask) * ZN_MLX5_SEND_WQE_BB;
+	/* Built in place unless it may run past the ring's end (then copied). */
+	bool wraps = (pi & mask) + TX_MAX_BB > mask + 1;
+	uint8_t *wqe = wraps ? tmp : slot;
+	struct zn_mlx5_wqe_ctrl *ctrl = (void *)wqe;
+	struct zn_mlx5_wqe_eth *eth = (void *)(wqe + ZN_MLX5_WQE_DS_SIZE);
+	struct zn_mlx5_wqe_data *d;
+	uint32_t inl, ds, nbb, first_len;
+
+	if (!pkt->nseg || pkt->nseg > ZN_TX_MAX_SEGS)
+		return 0;
+	first_len = pkt->seg[0].len;
+	inl = min_inline < first_len ? min_inline : first_len;
+	if (inl && !inline_src)
+		return 0;
+	memset(eth, 0, sizeof(*eth));
+	ds = 2;
+	if (inl) {	/* the first 2 bytes in the segment, the rest in the next DSs */
+		uint32_t extra = (inl - ZN_MLX5_ETH_INLINE_START + ZN_MLX5_WQE_DS_SIZE - 1) /
+				 ZN_MLX5_WQE_DS_SIZE;
+
+		eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inl);
+		memset(wqe + 2 * ZN_MLX5_WQE_DS_SIZE, 0, (size_t)extra * ZN_MLX5_WQE_DS_SIZE);
+		memcpy(eth->inline_hdr_start, inline_src, inl);
+		ds += inl > ZN_MLX5_ETH_INLINE_START ? extra : 0;
+	}
+	d = (void *)(wqe + (size_t)ds * ZN_MLX5_WQE_DS_SIZE);
+	for (uint32_t i = 0; i < pkt->nseg; i++) {
+		uint64_t addr = pkt->seg[i].iova;
+		uint32_t len = pkt->seg[i].len;
+
+		if (i == 0) {
+			addr += inl;
+			len -= inl;
+		}
+		if (!len)
+			continue;
+		d->byte_count_be = zn_mlx5_bswap32(len);
+		d->lkey_be = zn_mlx5_bswap32(lkey);
+		d->addr_be = zn_mlx5_bswap64(addr);
+		d++;
+		ds++;
+	}
+	if (ds == 2 && !inl)		/* nothing to send */
+		return 0;
+	ctrl->opmod_idx_opcode_be = zn_mlx5_bswap32(
+		zn_mlx5_ctrl_opmod_idx_opcode(0, (uint16_t)pi, ZN_MLX5_OPCODE_SEND));
+	ctrl->qpn_ds_be = zn_mlx5_bswap32(zn_mlx5_ctrl_qpn_ds(sqn, ds));
+	ctrl->signature = 0;
+	ctrl->rsvd[0] = ctrl->rsvd[1] = 0;
+	ctrl->fm_ce_se = cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	ctrl->imm_be = 0;
+	nbb = (ds * ZN_MLX5_WQE_DS_SIZE + ZN_MLX5_SEND_WQE_BB - 1) / ZN_MLX5_SEND_WQE_BB;
+	/* Zero the tail of the last WQEBB: no stale segment is left behind. */
+	for (uint32_t t = ds; t < nbb * (ZN_MLX5_SEND_WQE_BB / ZN_MLX5_WQE_DS_SIZE); t++)
+		memset(wqe + (size_t)t * ZN_MLX5_WQE_DS_SIZE, 0, ZN_MLX5_WQE_DS_SIZE);
+	if (wraps)
+		for (uint32_t b = 0; b < nbb; b++)
+			memcpy(ring + (size_t)((pi + b) & mask) * ZN_MLX5_SEND_WQE_BB,
+			       tmp + (size_t)b * ZN_MLX5_SEND_WQE_BB, ZN_MLX5_SEND_WQE_BB);
+	return nbb;
+}
+
+/* The VA of the bytes to inline: IOVA and VA agree for zcnic DMA memory
+ * unless a region was moved (zn_dma_region_set_iova); then we cannot inline. */
+static const uint8_t *inline_va(uint64_t iova, uint32_t len)
+{
+	const struct zn_dma_region *r = zn_mem_find((const void *)(uintptr_t)iova);
+
+	if (!r || r->iova != (uint64_t)(uintptr_t)r->va ||
+	    iova + len > r->iova + r->len)
+		return NULL;
+	return (const uint8_t *)(uintptr_t)iova;
+}
+
+static void ring_doorbell(struct mlx5_txq *txq, uint32_t last)
+{
+	uint64_t first8;
+
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	txq->sq_dbr[ZN_MLX5_SND_DBR] = zn_mlx5_bswap32(txq->prod & 0xffff);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(&first8, txq->wq + (size_t)(last & txq->mask) * ZN_MLX5_SEND_WQE_BB, 8);
+	if (__builtin_expect(txq->uar->va != NULL, 1))
+		*(volatile uint64_t *)(txq->uar->va + txq->bf_off) = first8;
+	else
+		zn_mlx5_uar_write64_slow(txq->uar, txq->bf_off, first8);
+	txq->bf_off ^= ZN_MLX5_UAR_BF_SIZE;
+}
+
+uint32_t zn_mlx5_tx_burst(struct mlx5_txq *txq, const struct zn_tx_pkt *pkts, uint32_t n)
+{
+	uint32_t sent = 0, last = 0;
+
+	if (__builtin_expect(txq->err, 0))
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct zn_tx_pkt *p = &pkts[i];
+		const uint8_t *src = NULL;
+		uint32_t nbb;
+
+		if (txq->mask + 1 - (txq->prod - txq->cons) < TX_MAX_BB) {
+			txq->st.full += n - i;
+			break;
+		}
+		if (__builtin_expect(txq->min_inline != 0, 0) && p->nseg)
+			src = inline_va(p->seg[0].iova, p->seg[0].len < txq->min_inline ?
+					p->seg[0].len : txq->min_inline);
+		nbb = zn_mlx5_tx_build(txq->wq, txq->mask, txq->prod, txq->sqn, txq->lkey,
+				       txq->min_inline, src, p, i + 1 == n);
+		if (!nbb) {
+			txq->st.errors++;
+			break;
+		}
+		txq->sw[txq->prod & txq->mask].cookie = p->cookie;
+		txq->sw[txq->prod & txq->mask].nbb = (uint16_t)nbb;
+		last = txq->prod;
+		txq->prod += nbb;
+		txq->st.packets++;
+		for (uint32_t s = 0; s < p->nseg; s++)
+			txq->st.bytes += p->seg[s].len;
+		sent++;
+	}
+	if (sent) {
+		/* A burst cut short still needs its last WQE to ask for a CQE. */
+		struct zn_mlx5_wqe_ctrl *c =
+			(void *)(txq->wq + (size_t)(last & txq->mask) * ZN_MLX5_SEND_WQE_BB);
+
+		c->fm_ce_se = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+		ring_doorbell(txq, last);
+	}
+	return sent;
+}
+
+/* Completions: each names the last WQE done; everything before it is too. */
+static void tx_poll_cq(struct mlx5_txq *txq)
+{
+	const uint32_t cq_mask = (1u << txq->cq.log_sz) - 1;
+	uint32_t seen = 0;
+
+	while (seen <= cq_mask) {
+		const struct zn_mlx5_cqe64 *cqe = &txq->cq.cqe[txq->cq.ci & cq_mask];
+		unsigned op;
+		uint32_t dist, raw, nbb;
+
+		if (!zn_mlx5_cqe_sw_owned(cqe, txq->cq.ci, txq->cq.log_sz))
+			break;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		txq->cq.ci++;
+		seen++;
+		op = zn_mlx5_cqe_opcode(cqe);
+		if (op == ZN_MLX5_CQE_REQ_ERR) {
+			txq->st.errors++;
+			txq->err = true;	/* the SQ is in ERR: nothing more is sent */
+		} else if (op != ZN_MLX5_CQE_REQ || ((cqe->op_own >> 2) & 3)) {
+			txq->st.bad_cmpl++;
+			continue;
+		}
+		dist = (uint16_t)(zn_mlx5_bswap16(cqe->wqe_counter_be) - (uint16_t)txq->done);
+		raw = txq->done + dist;
+		if (dist >= txq->prod - txq->done ||
+		    !(nbb = txq->sw[raw & txq->mask].nbb)) {
+			txq->st.bad_cmpl++;
+			continue;
+		}
+		txq->done = raw + nbb;
+	}
+	if (seen) {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		txq->cq.dbr[ZN_MLX5_CQ_DBR_SET_CI] = zn_mlx5_bswap32(txq->cq.ci & ZN_MLX5_CQ_CI_MASK);
+	}
+}
+
+uint32_t zn_mlx5_tx_reap(struct mlx5_txq *txq, uint64_t *cookies, uint32_t n)
+{
+	uint32_t got = 0;
+
+	tx_poll_cq(txq);
+	while (got < n && txq->cons != txq->done) {
+		struct mlx5_tx_slot *s = &txq->sw[txq->cons & txq->mask];
+
+		cookies[got++] = s->cookie;
+		txq->cons += s->nbb;
+		s->nbb = 0;
+	}
+	return got;
+}
+
+void zn_mlx5_txq_reset(struct mlx5_txq *txq)
+{
+	uint32_t ncqe = 1u << txq->cq.log_sz;
+
+	txq->prod = txq->cons = txq->done = 0;
+	memset(txq->sw, 0, (size_t)(txq->mask + 1) * sizeof(*txq->sw));
+	memset(txq->wq, 0, (size_t)(txq->mask + 1) * ZN_MLX5_SEND_WQE_BB);
+	for (uint32_t i = 0; i < ncqe; i++)
+		txq->cq.cqe[i].op_own = ZN_MLX5_CQE_OP_OWN_INIT;
+	txq->cq.ci = 0;
+	txq->cq.dbr[0] = txq->cq.dbr[1] = 0;
+	txq->sq_dbr[0] = txq->sq_dbr[1] = 0;
+	txq->bf_off = ZN_MLX5_UAR_BF_OFFSET;
+	txq->err = false;
+}
+
+int zn_mlx5_txq_create(struct mlx5 *m, uint16_t q, const struct zn_txq_conf *conf,
+		       struct mlx5_txq **out)
+{
+	uint32_t ring = conf->ring_size ? conf->ring_size : MLX5_TX_RING_DFLT;
+	size_t off_cq, off_dbr, len;
+	struct mlx5_txq *txq;
+	int rc;
+
+	if (ring & (ring - 1) || ring < MLX5_RING_MIN || ring > MLX5_TX_RING_MAX ||
+	    31u - (uint32_t)__builtin_clz(ring) > m->caps.log_max_wq_sz) {
+		ZN_ERR(MLX5_LOG, "%s: txq %u: ring of %u: a power of two in %u..%u", m->name, q,
+		       ring, MLX5_RING_MIN, MLX5_TX_RING_MAX);
+		return -EINVAL;
+	}
+	txq = calloc(1, sizeof(*txq));
+	if (!txq)
+		return -ENOMEM;
+	txq->sw = calloc(ring, sizeof(*txq->sw));
+	if (!txq->sw) {
+		free(txq);
+		return -ENOMEM;
+	}
+	txq->qid = q;
+	txq->mask = ring - 1;
+	txq->cq.log_sz = 31u - (uint32_t)__builtin_clz(ring);
+	txq->lkey = m->lkey;
+	txq->uar = &m->uar;
+	/* §14.1: what the device needs inline (cap wqe_inline_mode, vport context). */
+	switch (m->caps.wqe_inline_mode == ZN_MLX5_CAP_INLINE_MODE_L2 ? ZN_MLX5_INLINE_MODE_L2 :
+		m->caps.wqe_inline_mode == ZN_MLX5_CAP_INLINE_MODE_VPORT_CONTEXT ?
+		m->vport_inline_mode : ZN_MLX5_INLINE_MODE_NONE) {
+	case ZN_MLX5_INLINE_MODE_NONE: txq->min_inline = 0; break;
+	case ZN_MLX5_INLINE_MODE_L2: txq->min_inline = TX_INLINE_L2; break;
+	case ZN_MLX5_INLINE_MODE_IP: txq->min_inline = TX_INLINE_L3; break;
+	default: txq->min_inline = TX_INLINE_L4; break;
+	}
+
+	off_cq = (size_t)ring * ZN_MLX5_SEND_WQE_BB;
+	off_dbr = off_cq + ((size_t)ZN_MLX5_CQE_SIZE << txq->cq.log_sz);
+	len = off_dbr + 2 * ZN_MLX5_DBR_ALIGN;
+	rc = zn_mlx5_dma_alloc(m, "mlx5-txq", len, &txq->dma);
+	if (rc < 0) {
+		free(txq->sw);
+		free(txq);
+		return rc;
+	}
+	txq->wq = txq->dma->va;
+	txq->wq_iova = txq->dma->iova;
+	txq->cq.cqe = (void *)((uint8_t *)txq->dma->va + off_cq);
+	txq->cq.iova = txq->dma->iova + off_cq;
+	txq->cq.dbr = (void *)((uint8_t *)txq->dma->va + off_dbr);
+	txq->cq.dbr_iova = txq->dma->iova + off_dbr;
+	txq->sq_dbr = (void *)((uint8_t *)txq->dma->va + off_dbr + ZN_MLX5_DBR_ALIGN);
+	txq->sq_dbr_iova = txq->dma->iova + off_dbr + ZN_MLX5_DBR_ALIGN;
+	zn_mlx5_txq_reset(txq);
+	*out = txq;
+	return 0;
+}
+
+void zn_mlx5_txq_destroy(struct mlx5 *m, struct mlx5_txq *txq)
+{
+	if (!txq)
+		return;
+	zn_mlx5_dma_free(m, &txq->dma);
+	free(txq->sw);
+	free(txq);
+}

@@ -1,0 +1,148 @@
+/*
+ * libFuzzer target: the mlx5 SHAMPO RQ's completion queue as a hostile
+ * device could fill it (drivers/mlx5/mlx5_rx.c). Input: byte 0 sets where
+ * the consumer stands (pass parity and slot), byte 1 the burst size, byte 2
+ * hds_thresh (x 4); the rest are the 32 CQEs of the ring.
+ *
+ * The burst runs on a queue built in plain memory: whatever it hands out
+ * must lie inside our header ring and buffers, name only payload buffers
+ * that were posted, never the same buffer twice, and every number must
+ * agree with zn_mlx5_rx_cqe_parse's checks. After the queue is released the
+ * provider's accounting balances exactly.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "drivers/mlx5/mlx5.h"
+#include "zcnic/log.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+
+#define LOG_CQ		5
+#define CQ_SIZE		(1u << LOG_CQ)
+#define RING		16
+#define BUF		4096
+#define HDR		256
+#define NBUF		40
+
+static struct zn_mlx5_cqe64 cq[CQ_SIZE] __attribute__((aligned(64)));
+static struct zn_mlx5_mpwqe wq[RING];
+static struct mlx5_rx_wqe sw[RING];
+static uint8_t hdrs[RING * HDR];
+static uint8_t bufs[NBUF][BUF];
+static uint32_t dbr_cq[2], dbr_rq[2];
+static struct {
+	uint32_t top, stack[NBUF];
+	uint8_t out[NBUF];
+	uint32_t bad_puts;
+} prov;
+
+static uint32_t p_alloc(void *ctx, struct zn_buf *b, uint32_t n)
+{
+	uint32_t i;
+
+	(void)ctx;
+	for (i = 0; i < n && prov.top; i++) {
+		uint32_t id = prov.stack[--prov.top];
+
+		prov.out[id] = 1;
+		b[i].id = id;
+		b[i].va = bufs[id];
+		b[i].iova = (uint64_t)(uintptr_t)bufs[id];
+	}
+	return i;
+}
+
+static void p_put(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	(void)ctx;
+	for (uint32_t i = 0; i < n; i++) {
+		if (ids[i] >= NBUF || !prov.out[ids[i]]) {
+			prov.bad_puts++;
+			continue;
+		}
+		prov.out[ids[i]] = 0;
+		prov.stack[prov.top++] = ids[i];
+	}
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	zn_log_configure("off");
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mlx5_rxq q;
+	struct zn_rx_pkt pkts[64];
+	uint8_t handed[NBUF] = { 0 };
+	uint32_t start, n, got, ids[64], nids = 0;
+
+	if (size < 3 + sizeof(cq))
+		return 0;
+	memset(&q, 0, sizeof(q));
+	memset(&prov, 0, sizeof(prov));
+	for (uint32_t i = 0; i < NBUF; i++)
+		prov.stack[prov.top++] = NBUF - 1 - i;
+	memset(sw, 0, sizeof(sw));
+	q.c = (struct mlx5_rx_ctx){ .wq_mask = RING - 1, .strides = 64, .log_stride = 6,
+				    .buf_size = BUF, .hdr_mask = RING - 1, .hdr_entry = HDR };
+	q.cq.cqe = cq;
+	q.cq.log_sz = LOG_CQ;
+	q.cq.dbr = dbr_cq;
+	q.wq = wq;
+	q.sw = sw;
+	q.rq_dbr = dbr_rq;
+	q.hdr = hdrs;
+	q.alloc = p_alloc;
+	q.put = p_put;
+	q.hds_thresh = (uint32_t)data[2] * 4;
+	q.qid = 1;
+	zn_mlx5_rxq_reset(&q);
+	/* The consumer stands anywhere in either pass; the RQ starts where it does. */
+	start = data[0] & (2 * CQ_SIZE - 1);
+	q.cq.ci = start;
+	q.pos.done = q.pos.posted = start * 7;
+	n = data[1] % 64 + 1;
+	memcpy(cq, data + 3, sizeof(cq));
+
+	CHECK(zn_mlx5_rxq_refill(&q) == RING);
+	got = zn_mlx5_rx_burst(&q, pkts, n);
+	CHECK(got <= n);
+	for (uint32_t i = 0; i < got; i++) {
+		const struct zn_rx_pkt *p = &pkts[i];
+		uint32_t total = p->hdr_len;
+
+		CHECK(p->hdr >= hdrs && p->hdr + p->hdr_len <= hdrs + sizeof(hdrs));
+		CHECK(p->hdr_len <= HDR);
+		CHECK(p->nseg <= 1);
+		for (uint32_t s = 0; s < p->nseg; s++) {
+			uint32_t id = p->seg[s].buf_id;
+
+			CHECK(id < NBUF && prov.out[id] && !handed[id]);
+			CHECK(p->seg[s].off + p->seg[s].len <= BUF);
+			handed[id] = 1;
+			ids[nids++] = id;
+			total += p->seg[s].len;
+		}
+		CHECK(total == p->pkt_len);
+		CHECK(p->queue == 1);
+	}
+	CHECK(q.st.packets == got);
+	/* A second burst reposts what finished; nothing handed out is reposted. */
+	zn_mlx5_rx_burst(&q, pkts, 0);
+	for (uint32_t i = 0; i < RING; i++)
+		CHECK(!sw[i].posted || !sw[i].handed || handed[sw[i].buf_id]);
+	zn_mlx5_rxq_release_bufs(&q);
+	p_put(NULL, ids, nids);
+	CHECK(prov.bad_puts == 0);
+	CHECK(prov.top == NBUF);
+	return 0;
+}
