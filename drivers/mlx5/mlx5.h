@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/debug/owner.h"
 #include "drivers/mlx5/mlx5_hw.h"
 #include "zcnic/bus.h"
 #include "zcnic/mem.h"
@@ -233,6 +234,7 @@ struct mlx5_cq {
 };
 
 struct mlx5_rxq {
+	struct zn_owner owner;		/* the thread that bursts; reset by start */
 	/* Hot. */
 	struct mlx5_rx_ctx c;
 	struct mlx5_rx_pos pos;
@@ -272,11 +274,12 @@ void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq);
 void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq);
 uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
 /* Fill one payload segment of pkt (the one place that knows segment layout). */
-static inline void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint32_t buf_id, uint32_t off,
-				       uint32_t len)
+static inline void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint8_t *va, uint32_t buf_id,
+				       uint32_t off, uint32_t len)
 {
 	uint32_t i = pkt->nseg++;
 
+	pkt->seg[i].va = va;
 	pkt->seg[i].buf_id = buf_id;
 	pkt->seg[i].off = off;
 	pkt->seg[i].len = len;
@@ -294,6 +297,7 @@ struct mlx5_tx_stats {
 };
 
 struct mlx5_txq {
+	struct zn_owner owner;		/* the thread that bursts and reaps; reset by start */
 	/* Hot. */
 	uint8_t *wq;			/* WQEBB ring */
 	struct mlx5_tx_slot *sw;

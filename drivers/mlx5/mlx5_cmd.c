@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/barrier.h"
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
@@ -294,7 +295,7 @@ static int cmdq_exec(struct mlx5 *m, const void *in, uint32_t inlen, void *out, 
 	e->token = c->token;
 	e->status_own = ZN_MLX5_CMD_OWNER_HW;
 	/* Entry and blocks visible before the device hears of them. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	rc = zn_bus_write32(m->bus, 0, ZN_MLX5_ISEG_CMD_DBELL, zn_mlx5_bswap32(1u << CMDQ_SLOT));
 	if (rc < 0) {
 		ZN_ERR(MLX5_LOG, "%s: %s (0x%x): doorbell write failed: %s", m->name,

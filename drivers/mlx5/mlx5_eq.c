@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/barrier.h"
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
@@ -21,7 +22,7 @@
 
 void zn_mlx5_uar_write32(const struct mlx5_uar *u, uint32_t off, uint32_t be_val)
 {
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	if (u->va) {
 		*(volatile uint32_t *)(u->va + off) = be_val;
 		return;
@@ -101,7 +102,7 @@ int zn_mlx5_eq_poll(struct mlx5 *m)
 
 		if (!zn_mlx5_eqe_sw_owned(e, eq->ci, MLX5_EQ_LOG_SIZE))
 			break;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		ev = *e;
 		eq->ci++;
 		seen++;

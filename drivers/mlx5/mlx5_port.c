@@ -196,6 +196,11 @@ static int mlx5_start_op(struct zn_port *p)
 			ZN_ERR(MLX5_LOG, "%s: txq %u is not set up", m->name, q);
 			return -EINVAL;
 		}
+	/* A started port's queues may go to any thread (core/debug/owner.h). */
+	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
+		zn_owner_reset(&m->rxq[q]->owner);
+	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
+		zn_owner_reset(&m->txq[q]->owner);
 	m->started = true;	/* so that stop undoes a partial start */
 	rc = zn_mlx5_vport_config(m);
 	if (rc == 0)
@@ -257,6 +262,17 @@ static uint32_t mlx5_rx_burst_op(struct zn_port *p, uint16_t q, struct zn_rx_pkt
 	if (__builtin_expect(q >= m->conf.nb_rxq || !m->started, 0))
 		return 0;
 	return zn_mlx5_rx_burst(m->rxq[q], pkts, n);
+}
+
+/* Bound queues (zn_port_rxq): valid from start to stop, nothing checked per burst. */
+static void *mlx5_rxq_get_op(struct zn_port *p, uint16_t q)
+{
+	return to_m(p)->rxq[q];
+}
+
+static uint32_t mlx5_rxq_burst_op(void *rxq, struct zn_rx_pkt *pkts, uint32_t n)
+{
+	return zn_mlx5_rx_burst(rxq, pkts, n);
 }
 
 static uint32_t mlx5_tx_burst_op(struct zn_port *p, uint16_t q, const struct zn_tx_pkt *pkts,
@@ -386,6 +402,8 @@ static const struct zn_port_ops mlx5_ops = {
 	.start = mlx5_start_op,
 	.stop = mlx5_stop_op,
 	.rx_burst = mlx5_rx_burst_op,
+	.rxq_get = mlx5_rxq_get_op,
+	.rxq_burst = mlx5_rxq_burst_op,
 	.tx_burst = mlx5_tx_burst_op,
 	.tx_reap = mlx5_tx_reap_op,
 	.flow_add = mlx5_flow_add_op,

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/barrier.h"
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
@@ -177,7 +178,7 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 	}
 	if (posted) {
 		/* WQEs before the counter that names them (§12.2). */
-		__atomic_thread_fence(__ATOMIC_RELEASE);
+		zn_dma_wmb();
 		rxq->rq_dbr[ZN_MLX5_RCV_DBR] = zn_mlx5_bswap32(rxq->pos.posted & 0xffff);
 	}
 	return posted;
@@ -210,7 +211,7 @@ static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
 	if (s->handed)		/* a second payload in a buffer the caller owns */
 		return false;
 	s->handed = true;
-	zn_mlx5_rx_seg_fill(pkt, s->buf_id, ci->data_off, ci->data_len);
+	zn_mlx5_rx_seg_fill(pkt, s->va, s->buf_id, ci->data_off, ci->data_len);
 	if (ci->hdr_len && !rxq->c.cyclic)
 		pkt->flags |= ZN_RX_F_SPLIT;
 	return true;
@@ -221,6 +222,7 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 	const uint32_t cq_mask = (1u << rxq->cq.log_sz) - 1;
 	uint32_t got = 0, seen = 0;
 
+	zn_owner_enter(&rxq->owner, "RX queue");
 	if (__builtin_expect(rxq->dead, 0))
 		return 0;
 	if (__builtin_expect(!(++rxq->bursts & (MLX5_HEALTH_BURSTS - 1)), 0) && rxq->m) {
@@ -237,7 +239,7 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 
 		if (!zn_mlx5_cqe_sw_owned(cqe, rxq->cq.ci, rxq->cq.log_sz))
 			break;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		rxq->cq.ci++;
 		seen++;
 		switch (rx_cqe_parse(&rxq->c, &rxq->pos, cqe, &ci)) {
@@ -263,7 +265,7 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 		}
 	}
 	if (seen) {
-		__atomic_thread_fence(__ATOMIC_RELEASE);
+		zn_dma_rmb();	/* CQEs read before their slots go back */
 		rxq->cq.dbr[ZN_MLX5_CQ_DBR_SET_CI] = zn_mlx5_bswap32(rxq->cq.ci & ZN_MLX5_CQ_CI_MASK);
 	}
 	return got;

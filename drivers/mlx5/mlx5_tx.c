@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/barrier.h"
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
@@ -116,9 +117,9 @@ static void ring_doorbell(struct mlx5_txq *txq, uint32_t last)
 {
 	uint64_t first8;
 
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	txq->sq_dbr[ZN_MLX5_SND_DBR] = zn_mlx5_bswap32(txq->prod & 0xffff);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	zn_dma_wmb();
 	memcpy(&first8, txq->wq + (size_t)(last & txq->mask) * ZN_MLX5_SEND_WQE_BB, 8);
 	if (__builtin_expect(txq->uar->va != NULL, 1))
 		*(volatile uint64_t *)(txq->uar->va + txq->bf_off) = first8;
@@ -131,6 +132,7 @@ uint32_t zn_mlx5_tx_burst(struct mlx5_txq *txq, const struct zn_tx_pkt *pkts, ui
 {
 	uint32_t sent = 0, last = 0;
 
+	zn_owner_enter(&txq->owner, "TX queue");
 	if (__builtin_expect(txq->err, 0))
 		return 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -184,7 +186,7 @@ static void tx_poll_cq(struct mlx5_txq *txq)
 
 		if (!zn_mlx5_cqe_sw_owned(cqe, txq->cq.ci, txq->cq.log_sz))
 			break;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		zn_dma_rmb();
 		txq->cq.ci++;
 		seen++;
 		op = zn_mlx5_cqe_opcode(cqe);
@@ -205,7 +207,7 @@ static void tx_poll_cq(struct mlx5_txq *txq)
 		txq->done = raw + nbb;
 	}
 	if (seen) {
-		__atomic_thread_fence(__ATOMIC_RELEASE);
+		zn_dma_rmb();	/* CQEs read before their slots go back */
 		txq->cq.dbr[ZN_MLX5_CQ_DBR_SET_CI] = zn_mlx5_bswap32(txq->cq.ci & ZN_MLX5_CQ_CI_MASK);
 	}
 }
@@ -214,6 +216,7 @@ uint32_t zn_mlx5_tx_reap(struct mlx5_txq *txq, uint64_t *cookies, uint32_t n)
 {
 	uint32_t got = 0;
 
+	zn_owner_enter(&txq->owner, "TX queue");
 	tx_poll_cq(txq);
 	while (got < n && txq->cons != txq->done) {
 		struct mlx5_tx_slot *s = &txq->sw[txq->cons & txq->mask];
