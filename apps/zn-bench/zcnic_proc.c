@@ -76,16 +76,10 @@ void zcnic_cleanup_signal(void)
 		kill(sim.pid, SIGTERM);
 	/* zn-nicsim removes its sockets on SIGTERM; these are for a stuck one */
 	if (sim.dir[0]) {
-		char path[128];
-		size_t n = strlen(sim.dir);
-
-		if (n + sizeof("/bnxt0.sock") <= sizeof(path)) {
-			memcpy(path, sim.dir, n);
-			memcpy(path + n, "/bnxt0.sock", sizeof("/bnxt0.sock"));
-			unlink(path);
-			path[n + 5] = '1';
-			unlink(path);
-		}
+		/* port[i] is "vfio-user:" + the socket's path (set before any child ran) */
+		for (unsigned i = 0; i < 2; i++)
+			if (sim.port[i][0])
+				unlink(sim.port[i] + strlen("vfio-user:"));
 		rmdir(sim.dir);
 	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The embedded default: a private zn-nicsim (include/zcnic/nicsim.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -44,6 +45,30 @@ static void nicsim_path(char *out, size_t len)
 	snprintf(out, len, "zn-nicsim");
 }
 
+/* $ZN_NICSIM_MODEL -> each port's device name and model; false if unknown. */
+static bool pick_models(struct zn_nicsim *s, const char *model[2])
+{
+	const char *env = getenv("ZN_NICSIM_MODEL");
+
+	if (!env || !*env || !strcmp(env, "bnxt")) {
+		model[0] = model[1] = "bnxt";
+		snprintf(s->name[0], sizeof(s->name[0]), "bnxt0");
+		snprintf(s->name[1], sizeof(s->name[1]), "bnxt1");
+	} else if (!strcmp(env, "mlx5")) {
+		model[0] = model[1] = "mlx5";
+		snprintf(s->name[0], sizeof(s->name[0]), "cx0");
+		snprintf(s->name[1], sizeof(s->name[1]), "cx1");
+	} else if (!strcmp(env, "mixed")) {
+		model[0] = "bnxt";
+		model[1] = "mlx5";
+		snprintf(s->name[0], sizeof(s->name[0]), "bnxt0");
+		snprintf(s->name[1], sizeof(s->name[1]), "cx1");
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
@@ -55,12 +80,18 @@ int zn_nicsim_start(struct zn_nicsim *s, const char *prog, const char *model_opt
 {
 	char bin[PATH_MAX], dev0[160], dev1[160], wire[64], ready[8];
 	const char *extra = model_opts && *model_opts ? model_opts : NULL;
+	const char *model[2];
 	struct pollfd pfd;
 	int pipefd[2], rc;
 	ssize_t n;
 
 	memset(s, 0, sizeof(*s));
 	s->pid = -1;
+	if (!pick_models(s, model)) {
+		fprintf(stderr, "%s: ZN_NICSIM_MODEL=%s: not a NIC kind zn-nicsim knows "
+			"(bnxt, mlx5 or mixed)\n", prog, getenv("ZN_NICSIM_MODEL"));
+		return -EINVAL;
+	}
 	snprintf(s->dir, sizeof(s->dir), "/tmp/zn-nicsim.XXXXXX");
 	if (!mkdtemp(s->dir)) {
 		rc = -errno;
@@ -69,9 +100,11 @@ int zn_nicsim_start(struct zn_nicsim *s, const char *prog, const char *model_opt
 		return rc;
 	}
 	nicsim_path(bin, sizeof(bin));
-	snprintf(dev0, sizeof(dev0), "bnxt0=bnxt%s%s", extra ? "," : "", extra ? extra : "");
-	snprintf(dev1, sizeof(dev1), "bnxt1=bnxt%s%s", extra ? "," : "", extra ? extra : "");
-	snprintf(wire, sizeof(wire), "pair:bnxt0,bnxt1");
+	snprintf(dev0, sizeof(dev0), "%s=%s%s%s", s->name[0], model[0], extra ? "," : "",
+		 extra ? extra : "");
+	snprintf(dev1, sizeof(dev1), "%s=%s%s%s", s->name[1], model[1], extra ? "," : "",
+		 extra ? extra : "");
+	snprintf(wire, sizeof(wire), "pair:%s,%s", s->name[0], s->name[1]);
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		rc = -errno;
 		goto err_dir;
@@ -107,13 +140,14 @@ int zn_nicsim_start(struct zn_nicsim *s, const char *prog, const char *model_opt
 	close(pipefd[0]);
 	if (n < 5 || memcmp(ready, "ready", 5)) {
 		fprintf(stderr, "%s: zn-nicsim (%s) did not come up within %d ms; "
-			"check that it is built and that the bnxt model exists "
-			"(zn-nicsim --list-models)\n", prog, bin, SIM_READY_TIMEOUT_MS);
+			"check that it is built and that the %s model exists "
+			"(zn-nicsim --list-models)\n", prog, bin, SIM_READY_TIMEOUT_MS,
+			model[1]);
 		zn_nicsim_stop(s);
 		return -EIO;
 	}
-	snprintf(s->port[0], sizeof(s->port[0]), "vfio-user:%s/bnxt0.sock", s->dir);
-	snprintf(s->port[1], sizeof(s->port[1]), "vfio-user:%s/bnxt1.sock", s->dir);
+	for (unsigned i = 0; i < 2; i++)
+		snprintf(s->port[i], sizeof(s->port[i]), "vfio-user:%s/%s.sock", s->dir, s->name[i]);
 	return 0;
 err_dir:
 	fprintf(stderr, "%s: cannot start zn-nicsim: %s\n", prog, strerror(-rc));
@@ -145,10 +179,10 @@ void zn_nicsim_stop(struct zn_nicsim *s)
 		char path[128];
 
 		/* zn-nicsim removes its sockets on SIGTERM; these are for a killed one. */
-		snprintf(path, sizeof(path), "%s/bnxt0.sock", s->dir);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/bnxt1.sock", s->dir);
-		unlink(path);
+		for (unsigned i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s.sock", s->dir, s->name[i]);
+			unlink(path);
+		}
 		rmdir(s->dir);
 		s->dir[0] = '\0';
 	}

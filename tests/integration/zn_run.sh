@@ -52,12 +52,14 @@ ZN_RUN_COUNT=3000 ZN_RUN_PPS=5000 ZN_RUN_OUT="$tmp/out" \
 ZN_RUN_BENCH_ARGS="--quick --sizes 1500 --transports loopback,nicsim --suites send,msgring" \
 	timeout 120 bash -c "$(declare -f run_script); tmp=$tmp; run_script" >"$tmp/run.out" 2>&1
 rc=$?
-sed 's/^/# /' "$tmp/run.out" | grep -E "OK:|zcnic  nicsim|ping-pong|make run" | head -n 12
+sed 's/^/# /' "$tmp/run.out" | grep -E "OK:|end to end|zcnic  nicsim|ping-pong|make run" | head -n 14
 check "make run's script exits 0 (rc $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/#    /' "$tmp/run.out" | tail -n 20
-check "the transfer: 3000 datagrams, every byte intact, zero copies" \
-	eval 'grep -q "every byte intact" "$tmp/run.out" &&
-	      grep -q "OK: 3000 datagrams, 4500000 bytes" "$tmp/run.out"'
+check "the transfer on a bnxt pair and on an mlx5 pair: 3000 datagrams each, every byte intact, zero copies" \
+	eval 'grep -q "two bnxt (BCM57508) models" "$tmp/run.out" &&
+	      grep -q "two mlx5 (ConnectX-6 Dx) models" "$tmp/run.out" &&
+	      [ "$(grep -c "every byte intact" "$tmp/run.out")" -ge 2 ] &&
+	      [ "$(grep -c "OK: 3000 datagrams, 4500000 bytes" "$tmp/run.out")" -eq 2 ]'
 check "zn-bench's tables: zcnic and kernel rows with ratios" \
 	eval 'grep -Eq "^ +1500  zcnic  nicsim +[0-9]" "$tmp/run.out" &&
 	      grep -Eq "^ +1500  kernel loopback .* [0-9.]+/[0-9.]+/[0-9.]+ " "$tmp/run.out" &&
