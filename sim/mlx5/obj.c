@@ -148,7 +148,9 @@ static int create_mkey(struct msim *m, struct msim_cmd *c)
 			return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_INP_LEN_ERR, 4,
 					 "translation list shorter than len");
 	}
-	o = simple_alloc(m->mkey, MSIM_MAX_OBJ, 1);
+	/* From index 2: index 1 with mkey_7_0 0 would be key 0x100, the
+	 * MLX5_INVALID_LKEY that ends a cyclic RQ's scatter list. */
+	o = simple_alloc(m->mkey, MSIM_MAX_OBJ, 2);
 	if (!o)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_LIM_ERR, 5, "all mkeys in use");
 	slot = msim_slot_alloc(m, mkc, ZN_MLX5_SZ_MKC);

@@ -77,6 +77,16 @@ static int setup_cyclic(void **state)
 	return setup_pair(1, &cyc);
 }
 
+static int setup_cyclic_2seg(void **state)
+{
+	/* A 256-byte header slot, then a 2048-byte buffer (32-byte WQEs). */
+	static const struct mtc_rq_cfg cyc = { .cyclic = true, .log_sz = 6,
+					       .cyclic_buf = 256 + 2048, .cyclic_hdr = 256 };
+
+	(void)state;
+	return setup_pair(1, &cyc);
+}
+
 static int setup_striding(void **state)
 {
 	/* Striding without SHAMPO: 64 strides of 256 bytes. */
@@ -436,6 +446,31 @@ static void test_cyclic_rq(void **state)
 	free(p);
 }
 
+/* hw-docs/mlx5.md 12.4: a frame fills a cyclic WQE's segments in order;
+ * the PA mkey's key (mkey_7_0 0) is never MLX5_INVALID_LKEY. */
+static void test_cyclic_rq_two_segments(void **state)
+{
+	static const size_t sizes[] = { 60, 64, 255, 256, 257, 1000, 1500, 2304, 61, 1499 };
+	static uint8_t f[ZN_SIM_FRAME_MAX];
+	struct mtc_pkt *p = malloc(sizeof(*p));
+
+	(void)state;
+	assert_int_not_equal(B.key, ZN_MLX5_INVALID_LKEY);
+	for (unsigned r = 0; r < 20; r++) {
+		for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			mtc_frame(f, sizes[i], mac_b, ip_a, ip_b, 7, 8, i & 1, (uint8_t)(i + r));
+			mtc_send(&A.c, &A.sq, A.key, f, sizes[i], 14, 2, 0, false);
+			assert_true(rx_next(&B, 0, p, 2000));
+			assert_int_equal(zn_mlx5_bswap32(p->cqe.byte_cnt_be), sizes[i]);
+			assert_int_equal(p->len, sizes[i]);
+			assert_memory_equal(p->data, f, sizes[i]);
+		}
+	}
+	assert_int_equal(CNT(1, "rx_too_big"), 0);
+	assert_int_equal(CNT(1, "rx_dropped"), 0);
+	free(p);
+}
+
 static void test_striding_without_split(void **state)
 {
 	static uint8_t f[ZN_SIM_FRAME_MAX];
@@ -602,6 +637,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rss_ms_vectors, setup_rss, teardown),
 		cmocka_unit_test_setup_teardown(test_ntuple_steering, setup_rss, teardown),
 		cmocka_unit_test_setup_teardown(test_cyclic_rq, setup_cyclic, teardown),
+		cmocka_unit_test_setup_teardown(test_cyclic_rq_two_segments, setup_cyclic_2seg,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_striding_without_split, setup_striding, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_mid_traffic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cq_events_and_moderation, setup, teardown),

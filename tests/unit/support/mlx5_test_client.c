@@ -688,7 +688,8 @@ int mtc_create_mkey(struct mtc *c, uint32_t pd, const void *va, size_t len, uint
 	ZN_MLX5_SET(mkc, MKC_LR, 1);
 	ZN_MLX5_SET(mkc, MKC_LW, 1);
 	ZN_MLX5_SET(mkc, MKC_QPN, ZN_MLX5_MKC_QPN_NONE);
-	ZN_MLX5_SET(mkc, MKC_MKEY_7_0, 0x42);
+	/* A PA mkey keeps mkey_7_0 0, as Linux's mlx5e_create_mkey does. */
+	ZN_MLX5_SET(mkc, MKC_MKEY_7_0, va ? 0x42 : 0);
 	ZN_MLX5_SET(mkc, MKC_PD, pd);
 	if (!va) {
 		ZN_MLX5_SET(mkc, MKC_ACCESS_MODE_1_0, ZN_MLX5_MKC_ACCESS_MODE_PA);
@@ -706,7 +707,7 @@ int mtc_create_mkey(struct mtc *c, uint32_t pd, const void *va, size_t len, uint
 						ZN_MLX5_MTT_WRITE);
 	}
 	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
-	*key = zn_mlx5_mkey((uint32_t)ZN_MLX5_GET(out, CREATE_MKEY_OUT_MKEY_INDEX), 0x42);
+	*key = zn_mlx5_mkey((uint32_t)ZN_MLX5_GET(out, CREATE_MKEY_OUT_MKEY_INDEX), va ? 0x42 : 0);
 	free(in);
 	return rc;
 }
@@ -833,7 +834,7 @@ uint16_t mtc_send(struct mtc *c, struct mtc_sq *sq, uint32_t lkey, const void *f
 int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg, uint32_t cqn,
 		  uint32_t pd, uint32_t lkey)
 {
-	unsigned log_stride = cfg->cyclic ? 4 : 5;
+	unsigned log_stride = cfg->cyclic && !cfg->cyclic_hdr ? 4 : 5;
 	size_t bytes = (size_t)1 << (log_stride + cfg->log_sz), npas = (bytes + 4095) / 4096;
 	size_t inlen = ZN_MLX5_SZ_CREATE_RQ_IN + 8 * npas;
 	uint8_t *in = calloc(1, inlen), out[16];
@@ -900,13 +901,22 @@ int mtc_create_rq(struct mtc *c, struct mtc_rq *rq, const struct mtc_rq_cfg *cfg
 	for (unsigned i = 0; i < nwqe; i++) {
 		uint8_t *w = rq->ring + ((size_t)i << log_stride);
 		struct zn_mlx5_wqe_data *d = (void *)(cfg->cyclic ? w : w + 16);
+		uint8_t *b = rq->buf + i * rq->wqe_bytes;
 
 		if (!cfg->cyclic)
 			((struct zn_mlx5_wqe_srq_next *)w)->next_wqe_index_be =
 				zn_mlx5_bswap16((uint16_t)((i + 1) % nwqe));
-		d->byte_count_be = zn_mlx5_bswap32((uint32_t)rq->wqe_bytes);
+		if (cfg->cyclic && cfg->cyclic_hdr) {
+			/* The header slot sits after the payload buffer, so only
+			 * a device that fills the segments in order is byte-exact. */
+			d->byte_count_be = zn_mlx5_bswap32(cfg->cyclic_hdr);
+			d->lkey_be = zn_mlx5_bswap32(lkey);
+			d->addr_be = zn_mlx5_bswap64(mtc_iova(c, b + rq->wqe_bytes - cfg->cyclic_hdr));
+			d++;
+		}
+		d->byte_count_be = zn_mlx5_bswap32((uint32_t)rq->wqe_bytes - cfg->cyclic_hdr);
 		d->lkey_be = zn_mlx5_bswap32(lkey);
-		d->addr_be = zn_mlx5_bswap64(mtc_iova(c, rq->buf + i * rq->wqe_bytes));
+		d->addr_be = zn_mlx5_bswap64(mtc_iova(c, b));
 	}
 	rc = mtc_cmd(c, in, inlen, out, sizeof(out), NULL);
 	rq->rqn = (uint32_t)ZN_MLX5_GET(out, CREATE_RQ_OUT_RQN);
@@ -1220,7 +1230,15 @@ bool mtc_port_rx(struct mtc_port *p, unsigned qi, struct mtc_pkt *pkt, int timeo
 			pkt->len = bc;
 			pkt->hsz = 0;
 			pkt->strides = 0;
-			memcpy(pkt->data, rq->buf + wqe * rq->wqe_bytes, bc);
+			if (rq->cfg.cyclic_hdr) {
+				size_t h = bc < rq->cfg.cyclic_hdr ? bc : rq->cfg.cyclic_hdr;
+				const uint8_t *b = rq->buf + wqe * rq->wqe_bytes;
+
+				memcpy(pkt->data, b + rq->wqe_bytes - rq->cfg.cyclic_hdr, h);
+				memcpy(pkt->data + h, b, bc - h);
+			} else {
+				memcpy(pkt->data, rq->buf + wqe * rq->wqe_bytes, bc);
+			}
 			mtc_rq_post(&p->c, rq, 1);
 			return true;
 		}

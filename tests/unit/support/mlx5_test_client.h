@@ -193,7 +193,10 @@ struct mtc_rq_cfg {
 	unsigned log_hdr_entry;		/* bytes, log2 */
 	unsigned log_res;		/* reservation bytes, log2 */
 	unsigned log_pkts_per_res;
-	unsigned cyclic_buf;		/* cyclic: bytes per WQE (one segment) */
+	unsigned cyclic_buf;		/* cyclic: bytes per WQE */
+	unsigned cyclic_hdr;		/* cyclic: if set, two segments: the WQE's last
+					 * cyclic_hdr bytes first, then its first
+					 * cyclic_buf - cyclic_hdr */
 };
 
 struct mtc_rq {
