@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Moving a PCI device between its kernel driver and vfio-pci, through sysfs,
- * the way DPDK's usertools/dpdk-devbind.py does (bind_one/unbind_one; see
- * /work/shared/reference/vfio.md §1.6):
+ * the way DPDK's usertools/dpdk-devbind.py does (bind_one/unbind_one; Linux
+ * Documentation/ABI/testing/sysfs-bus-pci for driver_override):
  *
  *   bind:   devices/BDF/driver_override  <- "vfio-pci"
  *           drivers/OLD/unbind           <- BDF        (when bound)

@@ -10,7 +10,6 @@
  *   mlx5: Linux drivers/net/ethernet/mellanox/mlx5/core/main.c
  *         (mlx5_core_pci_table and its comments); DPDK
  *         drivers/common/mlx5/mlx5_common.h (PCI_DEVICE_ID_MELLANOX_*).
- * See also /work/shared/reference/bnxt.md §1.1 and mlx5.md §1.1.
  *
  * 0x1800-0x1805 (575xx multi-function/NPAR): Linux and DPDK disagree on which
  * ID is which chip, so they carry a family name only.

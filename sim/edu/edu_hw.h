@@ -3,7 +3,7 @@
  * QEMU's "edu" educational PCI device, as zn-nicsim models it.
  *
  * Source: QEMU docs/specs/edu.rst and hw/misc/edu.c (facts only); checked on
- * real QEMU 7.2 with kernel VFIO (shared/reference/qemu-vfio.md).
+ * real QEMU 7.2 with kernel VFIO (scripts/test-vfio.sh).
  * hw-docs/vfio-user.md describes the model and its zcnic extension (BAR2).
  */
 #ifndef ZN_SIM_EDU_HW_H

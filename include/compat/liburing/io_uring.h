@@ -7,8 +7,7 @@
  *
  * Source of the numbers and layouts: Linux include/uapi/linux/io_uring.h
  * (and include/uapi/linux/io_uring/zcrx.h, where the zcrx structs moved in
- * 2026), checked against liburing's copy src/include/liburing/io_uring.h;
- * see /work/shared/reference/uring.md sections 1.1-1.2, 2.1, 3.1, 6.
+ * 2026), checked against liburing's copy src/include/liburing/io_uring.h.
  * Written for zcnic, not copied; sizes and key offsets are asserted below.
  *
  * The include guard is the kernel's and liburing's own (LINUX_IO_URING_H):
