@@ -55,6 +55,7 @@
 #define MLX5_FT_LOG_SIZE	10	/* rules + RSS entries + catch-all (the model refuses 11) */
 #define MLX5_RSS_TABLE_DFLT	256	/* RQT entries, capped by log_max_rqt_size */
 #define MLX5_PAGES_PER_CMD	256	/* MANAGE_PAGES entries per command */
+#define MLX5_PAGES_MAX		(1u << 18)	/* lent at once: 1 GiB; the device is not trusted */
 #define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
 
 /* ---- command transport (mlx5_cmd.c) ----------------------------------- */

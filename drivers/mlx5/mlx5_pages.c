@@ -137,18 +137,25 @@ static int take(struct mlx5 *m, uint32_t n)
 	return (int)got;
 }
 
-int zn_mlx5_pages_serve(struct mlx5 *m, int32_t n)
+int zn_mlx5_pages_serve(struct mlx5 *m, int32_t req)
 {
+	int64_t n = req;	/* -INT32_MIN must not overflow */
 	int rc = 0;
 
+	/* The count is the device's word: it gets no more host memory than the cap. */
+	if (n > 0 && (uint64_t)m->pages.lent + (uint64_t)n > MLX5_PAGES_MAX) {
+		ZN_ERR(MLX5_LOG, "%s: device asks for %lld more pages with %u lent; refused "
+		       "(at most %u)", m->name, (long long)n, m->pages.lent, MLX5_PAGES_MAX);
+		return -ENOMEM;
+	}
 	while (n > 0 && rc == 0) {
-		uint32_t k = (uint32_t)n < MLX5_PAGES_PER_CMD ? (uint32_t)n : MLX5_PAGES_PER_CMD;
+		uint32_t k = n < MLX5_PAGES_PER_CMD ? (uint32_t)n : MLX5_PAGES_PER_CMD;
 
 		rc = give(m, k);
-		n -= (int32_t)k;
+		n -= k;
 	}
 	while (n < 0 && rc >= 0) {
-		uint32_t k = (uint32_t)-n < MLX5_PAGES_PER_CMD ? (uint32_t)-n : MLX5_PAGES_PER_CMD;
+		uint32_t k = -n < MLX5_PAGES_PER_CMD ? (uint32_t)-n : MLX5_PAGES_PER_CMD;
 
 		rc = take(m, k);
 		if (rc == 0)

@@ -332,6 +332,26 @@ static void test_page_books(void **state)
 	assert_int_equal(fake_logs.n, 0);
 }
 
+/* The device's page count is not trusted: past the cap nothing is lent and
+ * one line says so; the most negative count takes nothing, without overflow. */
+static void test_page_request_bounds(void **state)
+{
+	struct ctx *c = *state;
+	struct mlx5_pages *p = &c->m->pages;
+
+	c->f->want_pages[ZN_MLX5_PAGES_REGULAR] = INT32_MAX;
+	assert_int_equal(zn_mlx5_pages_satisfy(c->m, ZN_MLX5_PAGES_REGULAR), -ENOMEM);
+	assert_int_equal(p->lent, 0);
+	assert_int_equal(c->f->nheld, 0);
+	assert_int_equal(fake_logs.n, 1);
+	assert_int_equal(zn_mlx5_pages_serve(c->m, (int32_t)MLX5_PAGES_MAX + 1), -ENOMEM);
+	assert_int_equal(p->lent, 0);
+	c->f->want_pages[ZN_MLX5_PAGES_REGULAR] = INT32_MIN;
+	assert_int_equal(zn_mlx5_pages_satisfy(c->m, ZN_MLX5_PAGES_REGULAR), 0);
+	assert_int_equal(p->lent, 0);
+	assert_int_equal(p->taken, 0);
+}
+
 /* A create that finds no pages: pages served, the create retried once, silently. */
 static void test_no_res_retry(void **state)
 {
@@ -391,6 +411,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_while_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_health_counter_stall, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_page_request_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_books, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_res_retry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_too_long, setup, teardown),
