@@ -14,6 +14,7 @@ PKGS=(
   gnuplot-nox                # zn-bench: the requests/s plot (SVG)
   python3                    # tests: zn-bench's JSON/CSV checked (zn_bench.sh, zn_run.sh)
   procps                     # tests: pgrep for leftover processes
+  libibverbs-dev             # rdma-core headers: the mlx5 DevX transport (loaded with dlopen at run time)
 )
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
 

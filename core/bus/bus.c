@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/bus/ibv_bus.h"
 #include "zcnic/bus.h"
 #include "zcnic/log.h"
 
@@ -25,6 +26,8 @@ int zn_bus_open(const char *spec, const struct zn_bus_open_opts *opts,
 		opts = &defaults;
 	if (!strncmp(spec, VFIO_USER_PREFIX, strlen(VFIO_USER_PREFIX)))
 		return zn_vfio_user_open(spec + strlen(VFIO_USER_PREFIX), opts, out);
+	if (!strncmp(spec, ZN_IBV_PREFIX, strlen(ZN_IBV_PREFIX)))
+		return zn_ibv_bus_open(spec + strlen(ZN_IBV_PREFIX), out);
 	return zn_vfio_open(spec, opts, out);
 }
 

@@ -8,6 +8,8 @@
  *   mlx5_cmd.c     command transport (§5): the ops boundary, the command
  *                  queue back end (entry, mailbox chains, token, ownership,
  *                  timeouts), status/syndrome decoding and its log line
+ *   mlx5_devx.c    the other transport: rdma-core DevX (§16), objects kept
+ *                  as handles, memory as umems, UAR and EQ from the kernel
  *   mlx5_pages.c   page supply (§6): give, take back, bookkeeping
  *   mlx5_init.c    HCA bring-up and teardown (§4 steps 2-17), health (§13)
  *   mlx5_eq.c      the event queue, polled (§8): page requests, port change
@@ -72,14 +74,27 @@ struct mlx5;
  * its output bytes back (§5). exec returns 0 when the command was delivered
  * and executed (its status is in out[0]; the caller decodes it), or a
  * negative errno when it never was (timeout, delivery status, dead device),
- * having logged one line. The command queue over BAR0 is the back end today;
- * rdma-core DevX (mlx5dv_devx_general_cmd, §16) carries the same bytes.
+ * having logged one line. Two back ends: the command queue over BAR0
+ * (mlx5_cmd.c) and rdma-core DevX (mlx5_devx.c, §16), which carries the
+ * same bytes and keeps what a create made as an object handle.
+ *
+ * DevX also changes how the device reaches memory; the hooks below are NULL
+ * for the command queue (bus DMA mapping, pas[] lists, CREATE_MKEY).
  */
 struct mlx5_cmd_ops {
 	const char *name;
 	int (*exec)(struct mlx5 *m, const void *in, uint32_t inlen, void *out,
 		    uint32_t outlen);
 	void (*fini)(struct mlx5 *m);
+	/* Queue and doorbell memory, registered as one umem per region. */
+	int (*dma_alloc)(struct mlx5 *m, const char *what, size_t len,
+			 struct zn_dma_region **out);
+	void (*dma_free)(struct mlx5 *m, struct zn_dma_region *r);
+	/* The umem holding [iova, iova + len): its id and iova's offset in it. */
+	int (*umem_of)(struct mlx5 *m, uint64_t iova, size_t len, uint32_t *id, uint64_t *off);
+	/* A memory key whose addresses are [iova, iova + len) (SHAMPO headers). */
+	int (*mkey_reg)(struct mlx5 *m, uint64_t iova, size_t len, uint32_t *key, void **handle);
+	void (*mkey_dereg)(struct mlx5 *m, void *handle);
 };
 
 /* The command queue back end's state. */
@@ -110,6 +125,21 @@ const char *zn_mlx5_cmd_name(uint16_t opcode);
 const char *zn_mlx5_status_name(uint8_t status);
 const char *zn_mlx5_dstat_name(uint8_t dstat);
 int zn_mlx5_status_errno(uint8_t status);
+
+/* ---- DevX transport (mlx5_devx.c) ------------------------------------ */
+
+struct mlx5_devx;
+
+extern const struct mlx5_cmd_ops zn_mlx5_devx_ops;
+
+/* Open the RDMA device for DevX and make it the transport (§16). */
+int zn_mlx5_devx_open(struct mlx5 *m, const char *rdma_name);
+/* What the kernel's mlx5_core made: a UAR, an EQ number, a PD with a key
+ * for the whole address space (data buffers, IOVA = VA). */
+int zn_mlx5_devx_resources(struct mlx5 *m);
+/* Objects and umems the transport holds now (tests; 0 after teardown). */
+uint32_t zn_mlx5_devx_live_objects(const struct mlx5 *m);
+uint32_t zn_mlx5_devx_live_umems(const struct mlx5 *m);
 
 /* ---- page supply (mlx5_pages.c) --------------------------------------- */
 
@@ -261,6 +291,8 @@ struct mlx5_rxq {
 	struct zn_dma_region *dma;
 	uint64_t wq_iova, rq_dbr_iova, hdr_iova;
 	size_t hdr_bytes;
+	uint32_t hdr_key;		/* headers_mkey: the MTT mkey's, or DevX's MR */
+	void *hdr_mr;			/* DevX: that memory region */
 	uint32_t rqn, tirn, hdr_mkey_index;
 	bool rq_live, tir_live, mkey_live;
 };
@@ -387,6 +419,7 @@ struct mlx5 {
 
 	/* Command transport. */
 	const struct mlx5_cmd_ops *cmd_ops;
+	struct mlx5_devx *devx;		/* DevX (§16): the kernel owns the HCA */
 	struct mlx5_cmdq cmdq;
 	bool cmd_busy;			/* a command is being executed (no nesting) */
 	bool in_page_retry;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/bus/ibv_bus.h"
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
@@ -116,6 +117,8 @@ int zn_mlx5_health_check(struct mlx5 *m)
 
 	if (m->dead)
 		return -EIO;
+	if (m->devx)	/* §16: no BAR0 here; mlx5_core watches the firmware */
+		return 0;
 	if (iseg_read(m, ZN_MLX5_ISEG_HEALTH_FW_VER, &ver) < 0 ||
 	    iseg_read(m, ZN_MLX5_ISEG_HEALTH_SYND_DW, &synd) < 0 ||
 	    iseg_read(m, ZN_MLX5_ISEG_HEALTH_COUNTER, &ctr) < 0 ||
@@ -203,14 +206,27 @@ static int query_cap(struct mlx5 *m, uint16_t type, uint8_t *cap)
 	return rc;
 }
 
-/* §4 steps 9-10: read what we need; SET_HCA_CAP general with signatures off
- * and 4 KiB UARs, everything else as the device reported it. */
+/* §4 step 10: SET_HCA_CAP general with signatures off and 4 KiB UARs,
+ * everything else as the device reported it. */
+static int set_general_cap(struct mlx5 *m, const uint8_t *cap)
+{
+	uint8_t in[ZN_MLX5_SZ_SET_HCA_CAP_IN];
+	uint8_t out[ZN_MLX5_SZ_SET_HCA_CAP_OUT];
+
+	memset(in, 0, sizeof(in));
+	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_SET_HCA_CAP);
+	ZN_MLX5_SET(in, IN_OP_MOD, ZN_MLX5_HCA_CAP_OPMOD(ZN_MLX5_CAP_GENERAL, 0));
+	memcpy(ZN_MLX5_ADDR(in, SET_HCA_CAP_IN_CAPABILITY), cap, ZN_MLX5_CAP_SIZE);
+	ZN_MLX5_SET(ZN_MLX5_ADDR(in, SET_HCA_CAP_IN_CAPABILITY), CAP_CMDIF_CHECKSUM, 0);
+	ZN_MLX5_SET(ZN_MLX5_ADDR(in, SET_HCA_CAP_IN_CAPABILITY), CAP_LOG_UAR_PAGE_SZ, 0);
+	return zn_mlx5_cmd(m, in, sizeof(in), out, sizeof(out));
+}
+
+/* §4 steps 9-10: read what we need, set what must be set. */
 static int hca_caps(struct mlx5 *m)
 {
 	uint8_t cap[ZN_MLX5_CAP_SIZE];
-	uint8_t in[ZN_MLX5_SZ_SET_HCA_CAP_IN];
 	struct mlx5_caps *c = &m->caps;
-	uint8_t out[ZN_MLX5_SZ_SET_HCA_CAP_OUT];
 	int rc;
 
 	rc = query_cap(m, ZN_MLX5_CAP_GENERAL, cap);
@@ -238,16 +254,12 @@ static int hca_caps(struct mlx5 *m)
 		return -EOPNOTSUPP;
 	}
 
-	memset(in, 0, sizeof(in));
-	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_SET_HCA_CAP);
-	ZN_MLX5_SET(in, IN_OP_MOD, ZN_MLX5_HCA_CAP_OPMOD(ZN_MLX5_CAP_GENERAL, 0));
-	memcpy(ZN_MLX5_ADDR(in, SET_HCA_CAP_IN_CAPABILITY), cap, ZN_MLX5_CAP_SIZE);
-	ZN_MLX5_SET(ZN_MLX5_ADDR(in, SET_HCA_CAP_IN_CAPABILITY), CAP_CMDIF_CHECKSUM, 0);
-	ZN_MLX5_SET(ZN_MLX5_ADDR(in, SET_HCA_CAP_IN_CAPABILITY), CAP_LOG_UAR_PAGE_SZ, 0);
-	rc = zn_mlx5_cmd(m, in, sizeof(in), out, sizeof(out));
-	if (rc < 0)
-		return rc;
-
+	/* §16: under DevX, mlx5_core set the capabilities it wanted. */
+	if (!m->devx) {
+		rc = set_general_cap(m, cap);
+		if (rc < 0)
+			return rc;
+	}
 	rc = query_cap(m, ZN_MLX5_CAP_ETHERNET_OFFLOADS, cap);
 	if (rc < 0)
 		return rc;
@@ -318,6 +330,9 @@ int zn_mlx5_vport_config(struct mlx5 *m)
 	uint8_t *ctx;
 	int rc;
 
+	/* §16: MTU and promiscuity belong to the kernel's netdev (ip link). */
+	if (m->devx)
+		return 0;
 	ZN_MLX5_SET(pmtu, PMTU_LOCAL_PORT, 1);
 	ZN_MLX5_SET(pmtu, PMTU_ADMIN_MTU, hw_mtu);
 	rc = access_reg(m, ZN_MLX5_REG_PMTU, ZN_MLX5_ACCESS_REG_WRITE, pmtu);
@@ -372,10 +387,42 @@ static int create_pa_mkey(struct mlx5 *m)
 	return 0;
 }
 
+/*
+ * §16: the bring-up of a device left to mlx5_core. The kernel did §4 steps
+ * 1-13 (and owns health, pages and the EQs): what remains is reading the
+ * capabilities and the vport, and the per-process resources of steps 15-17,
+ * of which rdma-core makes the UAR, the EQ number, the PD and the data key.
+ */
+static int devx_hca_init(struct mlx5 *m)
+{
+	int rc;
+
+	rc = zn_mlx5_devx_open(m, zn_bus_ibv_name(m->bus));
+	if (rc == 0)
+		rc = hca_caps(m);		/* steps 9-10, query only */
+	/* Step 14: the port's admin state is the netdev's (ip link set up). */
+	if (rc == 0)
+		rc = query_vport(m);
+	if (rc == 0)
+		rc = zn_mlx5_devx_resources(m);	/* steps 15-17: UAR, EQN, PD, key */
+	if (rc == 0)
+		rc = simple_cmd(m, ZN_MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, 0, &m->tdn);
+	if (rc < 0)
+		return rc;
+	m->td_live = true;
+	ZN_INFO(MLX5_LOG, "%s: DevX on the kernel's HCA, MAC %02x:%02x:%02x:%02x:%02x:%02x, "
+		"UAR 0x%x, EQ %u, PD 0x%x", m->name, m->mac[0], m->mac[1], m->mac[2], m->mac[3],
+		m->mac[4], m->mac[5], m->uar.index, m->eq.eqn, m->pdn);
+	return 0;
+}
+
 int zn_mlx5_hca_init(struct mlx5 *m)
 {
 	uint32_t v, to;
 	int rc;
+
+	if (zn_bus_ibv_name(m->bus))
+		return devx_hca_init(m);
 
 	/* §4 step 2: the bounded wait before anything else. */
 	rc = iseg_read(m, ZN_MLX5_ISEG_CMD_Q_INIT_TO, &to);

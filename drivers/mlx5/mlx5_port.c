@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/bus/ibv_bus.h"
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
@@ -36,6 +37,8 @@ int zn_mlx5_dma_alloc(struct mlx5 *m, const char *what, size_t len, struct zn_dm
 	struct zn_dma_region *r;
 	int rc;
 
+	if (m->cmd_ops && m->cmd_ops->dma_alloc)	/* DevX: a umem, no bus mapping */
+		return m->cmd_ops->dma_alloc(m, what, len, out);
 	rc = zn_dma_region_alloc(what, len, -1, ZN_DMA_NO_HUGE, &r);
 	if (rc < 0) {
 		ZN_ERR(MLX5_LOG, "%s: cannot allocate %zu bytes for %s: %s", m->name, len, what,
@@ -57,6 +60,11 @@ void zn_mlx5_dma_free(struct mlx5 *m, struct zn_dma_region **r)
 {
 	if (!*r)
 		return;
+	if (m->cmd_ops && m->cmd_ops->dma_free) {
+		m->cmd_ops->dma_free(m, *r);
+		*r = NULL;
+		return;
+	}
 	zn_bus_dma_unmap(m->bus, *r);
 	zn_dma_region_free(*r);
 	*r = NULL;
@@ -415,11 +423,29 @@ static const struct zn_port_ops mlx5_ops = {
 	.close = mlx5_close,
 };
 
-/* §4 step 1: bus master, BAR0; then the HCA. */
+/* §4 step 1: bus master, BAR0. */
+static int map_bar0(struct mlx5 *m)
+{
+	uint64_t size;
+	int rc;
+
+	rc = zn_bus_enable_bus_master(m->bus);
+	if (rc == 0)
+		rc = zn_bus_map_bar(m->bus, 0, NULL, &size);
+	if (rc == 0 && size < ZN_MLX5_ISEG_SIZE) {
+		ZN_ERR(MLX5_LOG, "%s: BAR0 is %llu bytes, too small for the init segment",
+		       m->name, (unsigned long long)size);
+		rc = -ENODEV;
+	}
+	if (rc < 0)
+		ZN_ERR(MLX5_LOG, "%s: cannot map the device: %s", m->name, strerror(-rc));
+	return rc;
+}
+
+/* BAR0 (none under DevX, §16: the device is mlx5_core's), then the HCA. */
 static int mlx5_probe(struct zn_port *p, uint16_t vendor, uint16_t device)
 {
 	struct mlx5 *m;
-	uint64_t size;
 	int rc;
 
 	m = calloc(1, sizeof(*m));
@@ -431,20 +457,9 @@ static int mlx5_probe(struct zn_port *p, uint16_t vendor, uint16_t device)
 	m->device = device;
 	snprintf(m->name, sizeof(m->name), "mlx5 %s", p->bus->name);
 
-	rc = zn_bus_enable_bus_master(m->bus);
+	rc = zn_bus_ibv_name(m->bus) ? 0 : map_bar0(m);
 	if (rc == 0)
-		rc = zn_bus_map_bar(m->bus, 0, NULL, &size);
-	if (rc == 0 && size < ZN_MLX5_ISEG_SIZE) {
-		ZN_ERR(MLX5_LOG, "%s: BAR0 is %llu bytes, too small for the init segment",
-		       m->name, (unsigned long long)size);
-		rc = -ENODEV;
-	}
-	if (rc < 0) {
-		ZN_ERR(MLX5_LOG, "%s: cannot map the device: %s", m->name, strerror(-rc));
-		free(m);
-		return rc;
-	}
-	rc = zn_mlx5_hca_init(m);
+		rc = zn_mlx5_hca_init(m);
 	if (rc < 0) {
 		zn_mlx5_hca_fini(m);
 		free(m);

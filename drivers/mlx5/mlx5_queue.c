@@ -26,6 +26,58 @@ uint32_t zn_mlx5_pas_fill(void *pas, uint64_t iova, size_t len)
 	return n;
 }
 
+/*
+ * Where a queue's ring and doorbell record are, as the create names them:
+ * pas[] entries after the fixed input and dbr_addr an IOVA (command queue),
+ * or umem id + offset for both under DevX (§16), where the input stops at
+ * the fixed part. Returns the input length or a negative errno.
+ */
+static int wq_mem(struct mlx5 *m, uint8_t *in, uint32_t fixed, uint8_t *wq, uint64_t iova,
+		  size_t len, uint64_t dbr_iova)
+{
+	uint32_t id, dbr_id;
+	uint64_t off, dbr_off;
+
+	if (!m->cmd_ops->umem_of) {
+		ZN_MLX5_SET(wq, WQ_DBR_ADDR, dbr_iova);
+		return (int)(fixed + 8 * zn_mlx5_pas_fill(in + fixed, iova, len));
+	}
+	if (m->cmd_ops->umem_of(m, iova, len, &id, &off) < 0 ||
+	    m->cmd_ops->umem_of(m, dbr_iova, 8, &dbr_id, &dbr_off) < 0)
+		return -EFAULT;
+	ZN_MLX5_SET(wq, WQ_WQ_UMEM_ID, id);
+	ZN_MLX5_SET(wq, WQ_WQ_UMEM_OFFSET, off);
+	ZN_MLX5_SET(wq, WQ_WQ_UMEM_VALID, 1);
+	ZN_MLX5_SET(wq, WQ_DBR_UMEM_ID, dbr_id);
+	ZN_MLX5_SET(wq, WQ_DBR_UMEM_VALID, 1);
+	ZN_MLX5_SET(wq, WQ_DBR_ADDR, dbr_off);
+	return (int)fixed;
+}
+
+/* The same for a CQ, whose fields sit elsewhere (§9.1, §16). */
+static int cq_mem(struct mlx5 *m, uint8_t *in, uint8_t *cqc, const struct mlx5_cq *cq)
+{
+	size_t len = (size_t)ZN_MLX5_CQE_SIZE << cq->log_sz;
+	uint32_t id, dbr_id;
+	uint64_t off, dbr_off;
+
+	if (!m->cmd_ops->umem_of) {
+		ZN_MLX5_SET(cqc, CQC_DBR_ADDR, cq->dbr_iova);
+		return (int)(ZN_MLX5_SZ_CREATE_CQ_IN +
+			     8 * zn_mlx5_pas_fill(ZN_MLX5_ADDR(in, CREATE_CQ_IN_PAS), cq->iova, len));
+	}
+	if (m->cmd_ops->umem_of(m, cq->iova, len, &id, &off) < 0 ||
+	    m->cmd_ops->umem_of(m, cq->dbr_iova, 8, &dbr_id, &dbr_off) < 0)
+		return -EFAULT;
+	ZN_MLX5_SET(in, CREATE_CQ_IN_CQ_UMEM_ID, id);
+	ZN_MLX5_SET(in, CREATE_CQ_IN_CQ_UMEM_OFFSET, off);
+	ZN_MLX5_SET(in, CREATE_CQ_IN_CQ_UMEM_VALID, 1);
+	ZN_MLX5_SET(cqc, CQC_DBR_UMEM_ID, dbr_id);
+	ZN_MLX5_SET(cqc, CQC_DBR_UMEM_VALID, 1);
+	ZN_MLX5_SET(cqc, CQC_DBR_ADDR, dbr_off);
+	return ZN_MLX5_SZ_CREATE_CQ_IN;
+}
+
 /* Every DESTROY_ / DEALLOC_ input: 16 bytes, the number at dword 0x08. */
 int zn_mlx5_destroy_obj(struct mlx5 *m, uint16_t opcode, uint32_t id)
 {
@@ -48,8 +100,7 @@ int zn_mlx5_cq_create(struct mlx5 *m, struct mlx5_cq *cq)
 {
 	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_CQ_OUT];
 	uint8_t *cqc = ZN_MLX5_ADDR(in, CREATE_CQ_IN_CQC);
-	uint32_t npas;
-	int rc;
+	int rc, inlen;
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_CQ);
 	ZN_MLX5_SET(cqc, CQC_CQE_SZ, ZN_MLX5_CQE_SZ_64);
@@ -57,10 +108,10 @@ int zn_mlx5_cq_create(struct mlx5 *m, struct mlx5_cq *cq)
 	ZN_MLX5_SET(cqc, CQC_UAR_PAGE, m->uar.index);
 	ZN_MLX5_SET(cqc, CQC_C_EQN, m->eq.eqn);
 	ZN_MLX5_SET(cqc, CQC_LOG_PAGE_SIZE, 0);
-	ZN_MLX5_SET(cqc, CQC_DBR_ADDR, cq->dbr_iova);
-	npas = zn_mlx5_pas_fill(ZN_MLX5_ADDR(in, CREATE_CQ_IN_PAS), cq->iova,
-				(size_t)ZN_MLX5_CQE_SIZE << cq->log_sz);
-	rc = zn_mlx5_cmd(m, in, ZN_MLX5_SZ_CREATE_CQ_IN + 8 * npas, out, sizeof(out));
+	inlen = cq_mem(m, in, cqc, cq);
+	if (inlen < 0)
+		return inlen;
+	rc = zn_mlx5_cmd(m, in, (uint32_t)inlen, out, sizeof(out));
 	if (rc < 0)
 		return rc;
 	cq->cqn = (uint32_t)ZN_MLX5_GET(out, CREATE_CQ_OUT_CQN);
@@ -86,6 +137,10 @@ static int hdr_mkey_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	uint32_t octw = (pages + 1) / 2;
 	int rc;
 
+	/* §16: under DevX a memory region over the ring is that mkey. */
+	if (m->cmd_ops->mkey_reg)
+		return m->cmd_ops->mkey_reg(m, rxq->hdr_iova, rxq->hdr_bytes, &rxq->hdr_key,
+					    &rxq->hdr_mr);
 	if (ZN_MLX5_SZ_CREATE_MKEY_IN + 16 * octw > QUEUE_IN_MAX)
 		return -E2BIG;
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_MKEY);
@@ -106,6 +161,7 @@ static int hdr_mkey_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	if (rc < 0)
 		return rc;
 	rxq->hdr_mkey_index = (uint32_t)ZN_MLX5_GET(out, CREATE_MKEY_OUT_MKEY_INDEX);
+	rxq->hdr_key = zn_mlx5_mkey(rxq->hdr_mkey_index, 0);
 	rxq->mkey_live = true;
 	return 0;
 }
@@ -138,8 +194,7 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	uint32_t log_ring = 31u - (uint32_t)__builtin_clz(rxq->c.wq_mask + 1);
 	uint32_t log_strides = log_b - rxq->c.log_stride;
 	uint32_t log_hdr = 31u - (uint32_t)__builtin_clz(rxq->c.hdr_entry);
-	uint32_t npas;
-	int rc;
+	int rc, inlen;
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_RQ);
 	ZN_MLX5_SET(rqc, RQC_VSD, 1);		/* VLAN tags stay in the frame */
@@ -147,7 +202,6 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(rqc, RQC_STATE, ZN_MLX5_QSTATE_RST);
 	ZN_MLX5_SET(rqc, RQC_CQN, rxq->cq.cqn);
 	ZN_MLX5_SET(wq, WQ_PD, m->pdn);
-	ZN_MLX5_SET(wq, WQ_DBR_ADDR, rxq->rq_dbr_iova);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, 5);	/* two 16-byte segments */
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_PG_SZ, 0);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, log_ring);
@@ -161,16 +215,18 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(wq, WQ_END_PADDING_MODE, ZN_MLX5_WQ_END_PAD_NONE);
 	ZN_MLX5_SET(wq, WQ_LOG_WQE_NUM_OF_STRIDES, zn_mlx5_mpwqe_num_strides_field((int)log_strides));
 	ZN_MLX5_SET(wq, WQ_LOG_WQE_STRIDE_SIZE, rxq->c.log_stride - ZN_MLX5_MPWQE_LOG_STRIDE_SZ_BASE);
-	ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, zn_mlx5_mkey(rxq->hdr_mkey_index, 0));
+	ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, rxq->hdr_key);
 	ZN_MLX5_SET(wq, WQ_SHAMPO_ENABLE, 1);
 	ZN_MLX5_SET(wq, WQ_LOG_RESERVATION_SIZE, log_b - ZN_MLX5_SHAMPO_LOG_RESERVATION_BASE);
 	ZN_MLX5_SET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION, 0);	/* one packet per buffer */
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_ENTRY_SIZE, log_hdr - ZN_MLX5_SHAMPO_LOG_HEADER_ENTRY_BASE);
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, log_ring);
 pas:
-	npas = zn_mlx5_pas_fill(in + ZN_MLX5_SZ_CREATE_RQ_IN, rxq->wq_iova,
-				(size_t)(rxq->c.wq_mask + 1) * sizeof(struct zn_mlx5_mpwqe));
-	rc = zn_mlx5_cmd(m, in, ZN_MLX5_SZ_CREATE_RQ_IN + 8 * npas, out, sizeof(out));
+	inlen = wq_mem(m, in, ZN_MLX5_SZ_CREATE_RQ_IN, wq, rxq->wq_iova,
+		       (size_t)(rxq->c.wq_mask + 1) * sizeof(struct zn_mlx5_mpwqe), rxq->rq_dbr_iova);
+	if (inlen < 0)
+		return inlen;
+	rc = zn_mlx5_cmd(m, in, (uint32_t)inlen, out, sizeof(out));
 	if (rc < 0)
 		return rc;
 	rxq->rqn = (uint32_t)ZN_MLX5_GET(out, CREATE_RQ_OUT_RQN);
@@ -184,8 +240,8 @@ int zn_mlx5_sq_create(struct mlx5 *m, struct mlx5_txq *txq)
 	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_SQ_OUT];
 	uint8_t *sqc = ZN_MLX5_ADDR(in, CREATE_SQ_IN_SQC);
 	uint8_t *wq = ZN_MLX5_ADDR(sqc, SQC_WQ);
-	uint32_t npas, mode;
-	int rc;
+	uint32_t mode;
+	int rc, inlen;
 
 	mode = txq->min_inline == 0 ? ZN_MLX5_INLINE_MODE_NONE :
 	       txq->min_inline <= ZN_MLX5_ETH_L2_INLINE_MIN ? ZN_MLX5_INLINE_MODE_L2 :
@@ -201,13 +257,14 @@ int zn_mlx5_sq_create(struct mlx5 *m, struct mlx5_txq *txq)
 	ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_CYCLIC);
 	ZN_MLX5_SET(wq, WQ_PD, m->pdn);
 	ZN_MLX5_SET(wq, WQ_UAR_PAGE, m->uar.index);
-	ZN_MLX5_SET(wq, WQ_DBR_ADDR, txq->sq_dbr_iova);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, ZN_MLX5_SEND_WQE_SHIFT);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_PG_SZ, 0);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, 31u - (uint32_t)__builtin_clz(txq->mask + 1));
-	npas = zn_mlx5_pas_fill(in + ZN_MLX5_SZ_CREATE_SQ_IN, txq->wq_iova,
-				(size_t)(txq->mask + 1) * ZN_MLX5_SEND_WQE_BB);
-	rc = zn_mlx5_cmd(m, in, ZN_MLX5_SZ_CREATE_SQ_IN + 8 * npas, out, sizeof(out));
+	inlen = wq_mem(m, in, ZN_MLX5_SZ_CREATE_SQ_IN, wq, txq->wq_iova,
+		       (size_t)(txq->mask + 1) * ZN_MLX5_SEND_WQE_BB, txq->sq_dbr_iova);
+	if (inlen < 0)
+		return inlen;
+	rc = zn_mlx5_cmd(m, in, (uint32_t)inlen, out, sizeof(out));
 	if (rc < 0)
 		return rc;
 	txq->sqn = (uint32_t)ZN_MLX5_GET(out, CREATE_SQ_OUT_SQN);
@@ -308,6 +365,9 @@ void zn_mlx5_queues_stop(struct mlx5 *m)
 		if (r->mkey_live)
 			zn_mlx5_destroy_obj(m, ZN_MLX5_CMD_OP_DESTROY_MKEY, r->hdr_mkey_index);
 		r->mkey_live = false;
+		if (r->hdr_mr)
+			m->cmd_ops->mkey_dereg(m, r->hdr_mr);
+		r->hdr_mr = NULL;
 		zn_mlx5_rxq_reset(r);
 	}
 }

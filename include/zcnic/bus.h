@@ -6,7 +6,9 @@
  * or a vfio-user message:
  *   - kernel VFIO, for real NICs: the device string is a PCI address
  *     ("0000:3b:00.0");
- *   - vfio-user, for zn-nicsim or any vfio-user server: "vfio-user:PATH".
+ *   - vfio-user, for zn-nicsim or any vfio-user server: "vfio-user:PATH";
+ * and a third without VFIO: "ibv:NAME", an mlx5 RDMA device left to its
+ * kernel driver and driven through rdma-core DevX (no BARs, IOVA = VA).
  *
  * Region indices follow VFIO: BARs 0-5, ROM 6, config space 7. IRQ indices:
  * INTx 0, MSI 1, MSI-X 2, ERR 3, REQ 4.

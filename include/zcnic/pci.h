@@ -104,6 +104,37 @@ int zn_pci_parse_bdf(const char *in, char out[ZN_PCI_BDF_LEN]);
 /* One device by address, read from sysfs. -ENODEV when there is none. */
 int zn_pci_dev_get(const char *bdf, struct zn_pci_dev *out);
 
+/* ---- RDMA devices (core/bus/rdma_scan.c) ---- */
+
+/*
+ * An RDMA device as rdma-core names it ("mlx5_0"), with what sysfs says
+ * about it: ROOT/class/infiniband/NAME/device is its PCI function (a link
+ * whose last component is the address), .../device/net/ its network
+ * interfaces, .../device/driver its kernel driver. An mlx5 device bound to
+ * mlx5_core is driven through rdma-core DevX with the device string
+ * "ibv:NAME" (hw-docs/mlx5.md §16).
+ */
+struct zn_rdma_dev {
+	char name[64];
+	char pci[ZN_PCI_BDF_LEN];	/* "" when not a PCI function */
+	char netdev[32];		/* the first interface by name, "" when none */
+	char driver[32];		/* kernel driver of the function, "" when none */
+	uint16_t vendor, device;	/* 0 when unknown */
+	bool mlx5;			/* bound to mlx5_core */
+};
+
+/*
+ * The RDMA devices rdma-core lists (ibv_get_device_list), in its order,
+ * each completed from sysfs. *devs is malloc'ed (NULL when *n == 0), freed
+ * with zn_rdma_free. -ENOSYS when rdma-core (libibverbs.so.1, libmlx5.so.1)
+ * is not installed; the log says what is missing.
+ */
+int zn_rdma_list(struct zn_rdma_dev **devs, size_t *n);
+void zn_rdma_free(struct zn_rdma_dev *devs);
+/* One device by name, from sysfs alone. -ENODEV when sysfs has no such
+ * device, -EINVAL for a name that is not one (empty, '/', too long). */
+int zn_rdma_dev_get(const char *name, struct zn_rdma_dev *out);
+
 /* ---- Binding (core/bus/pci_bind.c) ---- */
 
 /* Called after each sysfs write that succeeded (path is absolute). */

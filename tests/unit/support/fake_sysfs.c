@@ -208,6 +208,32 @@ int fake_sysfs_add_dev(struct fake_sysfs *fs, const struct fake_pci_dev *d)
 	return 0;
 }
 
+int fake_sysfs_add_rdma(struct fake_sysfs *fs, const char *name, const char *bdf,
+			const char *const *netdevs, unsigned nnet)
+{
+	char rel[FAKE_SYSFS_PATH_MAX], target[FAKE_SYSFS_PATH_MAX];
+	int rc;
+
+	if ((rc = make_dir(fs, "class")) || (rc = make_dir(fs, "class/infiniband")))
+		return rc;
+	snprintf(rel, sizeof(rel), "class/infiniband/%s", name);
+	if ((rc = make_dir(fs, rel)) || !bdf)
+		return rc;
+	snprintf(target, sizeof(target), "../../../bus/pci/devices/%s", bdf);
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/device", name);
+	if ((rc = make_link(fs, target, rel)))
+		return rc;
+	snprintf(rel, sizeof(rel), "bus/pci/devices/%s/net", bdf);
+	if (nnet && (rc = make_dir(fs, rel)))
+		return rc;
+	for (unsigned i = 0; i < nnet; i++) {
+		snprintf(rel, sizeof(rel), "bus/pci/devices/%s/net/%s", bdf, netdevs[i]);
+		if ((rc = make_dir(fs, rel)))
+			return rc;
+	}
+	return 0;
+}
+
 char *fake_sysfs_read(const struct fake_sysfs *fs, const char *rel, size_t *len)
 {
 	char path[FAKE_SYSFS_PATH_MAX], *buf;

@@ -10,6 +10,8 @@
  *   ROOT/bus/pci/drivers/NAME/{bind,unbind,new_id}      (empty plain files)
  *   ROOT/bus/pci/drivers_probe                          (empty plain file)
  *   ROOT/kernel/iommu_groups/N/devices/BDF -> ../../../../bus/pci/devices/BDF
+ *   ROOT/class/infiniband/NAME/device -> ../../../bus/pci/devices/BDF (RDMA)
+ *   ROOT/bus/pci/devices/BDF/net/IFNAME/                        (netdevs)
  *
  * Plain files do not react to writes. fake_sysfs_on_write (a zn_pci_write_fn)
  * records every write in order and, when asked to, plays the kernel's part:
@@ -65,6 +67,11 @@ void fake_sysfs_destroy(struct fake_sysfs *fs);
 int fake_sysfs_add_driver(struct fake_sysfs *fs, const char *name);
 /* Adds the device, and its driver and IOMMU group when missing. */
 int fake_sysfs_add_dev(struct fake_sysfs *fs, const struct fake_pci_dev *d);
+
+/* An RDMA device NAME on the PCI function bdf (added before; NULL: a soft
+ * device with no device link), with netdevs[0..nnet) under its net/. */
+int fake_sysfs_add_rdma(struct fake_sysfs *fs, const char *name, const char *bdf,
+			const char *const *netdevs, unsigned nnet);
 
 /* ROOT + "/" + rel. */
 const char *fake_sysfs_path(const struct fake_sysfs *fs, const char *rel, char *buf);
