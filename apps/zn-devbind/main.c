@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/zn-devbind/rdma.h"
 #include "zcnic/log.h"
 #include "zcnic/pci.h"
 
@@ -28,7 +29,9 @@ static void usage(FILE *f)
 "\n"
 "  -s, --status    list network devices: bound to vfio-pci, to a kernel driver,\n"
 "                  or to none (the default when no other action is given;\n"
-"                  after --bind/--unbind it shows the result)\n"
+"                  after --bind/--unbind it shows the result); then the RDMA\n"
+"                  devices rdma-core lists, with their PCI address and netdev\n"
+"                  (an mlx5 one is driven as ibv:NAME, left to mlx5_core)\n"
 "  -b, --bind      bind each BDF to vfio-pci (driver_override, unbind, drivers_probe)\n"
 "  -u, --unbind    unbind each BDF from its driver and clear driver_override\n"
 "  -r, --reprobe   with --unbind: let the kernel driver take the device back\n"
@@ -103,6 +106,18 @@ static void print_group(const struct zn_pci_dev *devs, size_t n, enum group g,
 		printf("<none>\n");
 }
 
+/* Nothing without rdma-core or RDMA devices: most machines have neither. */
+static void show_rdma(void)
+{
+	struct zn_rdma_dev *rd;
+	size_t n;
+
+	if (zn_rdma_list(&rd, &n) < 0)
+		return;
+	devbind_print_rdma(stdout, rd, n);
+	zn_rdma_free(rd);
+}
+
 static int show_status(void)
 {
 	struct zn_pci_dev *devs;
@@ -115,6 +130,7 @@ static int show_status(void)
 	if (n == 0) {
 		printf("no PCI devices found (nothing under %s/bus/pci/devices)\n",
 		       zn_sysfs_root());
+		show_rdma();
 		return 0;
 	}
 	/* Keep the network devices, in place. */
@@ -129,6 +145,7 @@ static int show_status(void)
 		print_group(devs, nnet, G_NONE, "Other network devices", false);
 	}
 	zn_pci_free(devs);
+	show_rdma();
 	return 0;
 }
 

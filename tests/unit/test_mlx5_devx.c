@@ -5,8 +5,9 @@
  * is brought up without touching the HCA's life, its queues and steering
  * are DevX objects in the model (queues in umems), and closing it destroys
  * every object, umem, memory region, UAR and PD. Also: the device string's
- * errors, the RDMA device listing from a fake sysfs, kernel-owned commands
- * refused, a failed create decoded and undone.
+ * errors, the RDMA device listing from a fake sysfs (and zn-devbind's
+ * section for it), kernel-owned commands refused, a failed create decoded
+ * and undone.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "apps/zn-devbind/rdma.c"
 #include "drivers/mlx5/mlx5.h"
 #include "tests/unit/support/devx_shim.h"
 #include "tests/unit/support/fake_sysfs.h"
@@ -101,6 +103,27 @@ static void test_rdma_list(void **state)
 	assert_string_equal(d[3].pci, "");
 	assert_string_equal(d[3].netdev, "");
 	assert_false(d[3].mlx5);
+
+	/* zn-devbind --status prints them so. */
+	{
+		static const char want[] =
+			"\nRDMA devices (kernel driver kept; zcnic through rdma-core DevX)\n"
+			"===============================================================\n"
+			"mlx5_0 pci=0000:3b:00.0 netdev=enp59s0f0np0 drv=mlx5_core zcnic=ibv:mlx5_0\n"
+			"mlx5_1 pci=0000:3b:00.1 netdev=enp59s0f1np1 drv=mlx5_core zcnic=ibv:mlx5_1\n"
+			"bnxt_re0 pci=0000:5e:00.0 netdev=ens5f0np0 drv=bnxt_en\n"
+			"rxe0 pci=none netdev=none drv=none\n";
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		devbind_print_rdma(f, d, n);
+		devbind_print_rdma(f, d, 0);	/* no device: no section */
+		fclose(f);
+		assert_string_equal(text, want);
+		free(text);
+	}
 	zn_rdma_free(d);
 
 	assert_int_equal(zn_rdma_dev_get("mlx5_9", &one), -ENODEV);
