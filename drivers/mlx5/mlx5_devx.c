@@ -262,7 +262,9 @@ static int obj_destroy(struct mlx5 *m, const struct devx_class *c, const void *i
 	return 0;
 }
 
-static int obj_modify(struct mlx5 *m, const struct devx_class *c, const void *in,
+/* The object's numbers sit where its destroy has them (MODIFY_* dword 0x08,
+ * SET_FLOW_TABLE_ENTRY's table and index). */
+static int obj_modify(struct mlx5 *m, const struct devx_class *c, uint16_t op, const void *in,
 		      uint32_t inlen, void *out, uint32_t outlen)
 {
 	struct mlx5_devx *x = m->devx;
@@ -273,12 +275,12 @@ static int obj_modify(struct mlx5 *m, const struct devx_class *c, const void *in
 	destroy_key(c, in, key);
 	o = obj_find(x, c, key);
 	if (!o) {
-		ZN_ERR(MLX5_LOG, "%s: %s (0x%x) of 0x%x: no such object was created", m->name,
-		       zn_mlx5_cmd_name(c->modify), c->modify, key[0]);
+		ZN_ERR(MLX5_LOG, "%s: %s (0x%x) of 0x%x/0x%x: no such object was created", m->name,
+		       zn_mlx5_cmd_name(op), op, key[0], key[1]);
 		return -ENOENT;
 	}
 	rc = x->lib->mlx5dv_devx_obj_modify(o->h, in, inlen, out, outlen);
-	return rc ? call_failed(m, "mlx5dv_devx_obj_modify", c->modify, out, rc) : 0;
+	return rc ? call_failed(m, "mlx5dv_devx_obj_modify", op, out, rc) : 0;
 }
 
 /*
@@ -360,9 +362,11 @@ static int devx_exec(struct mlx5 *m, const void *in, uint32_t inlen, void *out,
 	if (op == ZN_MLX5_CMD_OP_SET_FLOW_TABLE_ROOT)
 		return root_set(m, in, out);
 	c = class_of(op, &create, &destroy, &modify);
-	/* SET_FLOW_TABLE_ENTRY with op_mod 1 modifies an entry: a general command. */
-	if (c && create && !(op == ZN_MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY &&
-			     ZN_MLX5_GET(in, IN_OP_MOD) != 0))
+	/* SET_FLOW_TABLE_ENTRY with op_mod 1 modifies the entry it names. */
+	if (c && create && op == ZN_MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY &&
+	    ZN_MLX5_GET(in, IN_OP_MOD) != 0)
+		return obj_modify(m, c, op, in, inlen, out, outlen);
+	if (c && create)
 		return obj_create(m, c, in, inlen, out, outlen);
 	if (c && destroy) {
 		/* A table the root rule points to loses the rule first. */
@@ -371,7 +375,7 @@ static int devx_exec(struct mlx5 *m, const void *in, uint32_t inlen, void *out,
 		return obj_destroy(m, c, in, out);
 	}
 	if (c && modify)
-		return obj_modify(m, c, in, inlen, out, outlen);
+		return obj_modify(m, c, op, in, inlen, out, outlen);
 	rc = x->lib->mlx5dv_devx_general_cmd(x->ctx, in, inlen, out, outlen);
 	return rc ? call_failed(m, "mlx5dv_devx_general_cmd", op, out, rc) : 0;
 }
