@@ -304,16 +304,15 @@ static int root_set(struct mlx5 *m, const void *in, void *out)
 	struct mlx5_devx *x = m->devx;
 	const struct devx_class *ft = class_by_create(ZN_MLX5_CMD_OP_CREATE_FLOW_TABLE);
 	uint32_t key[2] = { dw24(in, 0x14), 0 };
-	/* fte_match_param: all zero in mask and value, i.e. match everything. */
-	struct {
-		struct mlx5dv_flow_match_parameters p;
-		uint8_t buf[ZN_MLX5_SZ_MATCH_LYR_2_4];
-	} match = { .p.match_sz = ZN_MLX5_SZ_MATCH_LYR_2_4 };
+	/* An fte_match_param, all zero in mask and value: every packet. */
+	uint64_t match_mem[(sizeof(struct mlx5dv_flow_match_parameters) +
+			    ZN_MLX5_SZ_MATCH_PARAM + 7) / 8] = { 0 };
+	struct mlx5dv_flow_match_parameters *match = (void *)match_mem;
 	struct mlx5dv_flow_matcher_attr attr = {
 		.type = IBV_FLOW_ATTR_NORMAL,
 		.priority = 0,
 		.match_criteria_enable = 0,
-		.match_mask = &match.p,
+		.match_mask = match,
 		.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE,
 		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
 	};
@@ -327,11 +326,12 @@ static int root_set(struct mlx5 *m, const void *in, void *out)
 		return -ENOENT;
 	}
 	root_remove(x);
+	match->match_sz = ZN_MLX5_SZ_MATCH_PARAM;
 	act.obj = o->h;
 	errno = 0;
 	x->root_matcher = x->lib->mlx5dv_create_flow_matcher(x->ctx, &attr);
 	if (x->root_matcher)
-		x->root_flow = x->lib->mlx5dv_create_flow(x->root_matcher, &match.p, 1, &act);
+		x->root_flow = x->lib->mlx5dv_create_flow(x->root_matcher, match, 1, &act);
 	if (!x->root_flow) {
 		int err = errno ? errno : EIO;
 
