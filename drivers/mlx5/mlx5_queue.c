@@ -148,10 +148,10 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(rqc, RQC_CQN, rxq->cq.cqn);
 	ZN_MLX5_SET(wq, WQ_PD, m->pdn);
 	ZN_MLX5_SET(wq, WQ_DBR_ADDR, rxq->rq_dbr_iova);
-	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, 5);	/* two 16-byte segments */
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, rxq->c.log_wqe);	/* striding: next + data segment */
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_PG_SZ, 0);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, log_ring);
-	if (rxq->c.cyclic) {	/* §12.4: header slot + one buffer */
+	if (rxq->c.cyclic) {	/* §12.4: header slot + nbuf buffers */
 		ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_CYCLIC);
 		goto pas;
 	}
@@ -169,7 +169,7 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, log_ring);
 pas:
 	npas = zn_mlx5_pas_fill(in + ZN_MLX5_SZ_CREATE_RQ_IN, rxq->wq_iova,
-				(size_t)(rxq->c.wq_mask + 1) * sizeof(struct zn_mlx5_mpwqe));
+				(size_t)(rxq->c.wq_mask + 1) << rxq->c.log_wqe);
 	rc = zn_mlx5_cmd(m, in, ZN_MLX5_SZ_CREATE_RQ_IN + 8 * npas, out, sizeof(out));
 	if (rc < 0)
 		return rc;

@@ -70,7 +70,7 @@ rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
 	if (c->cyclic) {
 		/* §12.4: wqe_counter is the WQE, byte_cnt the frame: header slot first. */
 		if ((zn_mlx5_bswap16(cqe->wqe_counter_be) & c->wq_mask) != info->wqe ||
-		    !bc || bc > c->hdr_entry + c->buf_size)
+		    !bc || bc > c->frame_max)
 			return MLX5_RX_BAD;
 		info->strides = 1;
 		info->hdr_len = bc < c->hdr_entry ? bc : c->hdr_entry;
@@ -141,27 +141,34 @@ static void strides_consume(struct mlx5_rxq *rxq, uint32_t strides)
 
 uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 {
+	const uint32_t k = rxq->c.nbuf;
 	uint32_t want = rxq->pos.done + rxq->c.wq_mask + 1 - rxq->pos.posted;
 	uint32_t need = 0, nb = 0, ib = 0, posted = 0;
 	struct zn_buf bufs[RX_ALLOC_BATCH];
 
 	for (uint32_t i = 0; i < want; i++) {
-		const struct mlx5_rx_wqe *s = &rxq->sw[(rxq->pos.posted + i) & rxq->c.wq_mask];
+		const struct mlx5_rx_wqe *s = &rxq->sw[((rxq->pos.posted + i) & rxq->c.wq_mask) * k];
 
-		need += !s->posted || s->handed;
+		for (uint32_t j = 0; j < k; j++)
+			need += !s[j].posted || s[j].handed;
 	}
 	for (uint32_t i = 0; i < want; i++) {
 		uint32_t slot = rxq->pos.posted & rxq->c.wq_mask;
-		struct mlx5_rx_wqe *s = &rxq->sw[slot];
+		struct mlx5_rx_wqe *s = &rxq->sw[slot * k];
 
-		if (!s->posted || s->handed) {
+		/* A WQE goes to the device only with every buffer place filled;
+		 * buffers already in a WQE stay there (a frame that did not
+		 * reach them left them ours). */
+		for (uint32_t j = 0; j < k; j++, s++) {
+			if (s->posted && !s->handed)
+				continue;
 			if (ib == nb) {
 				nb = rxq->alloc(rxq->prov_ctx, bufs,
 						need < RX_ALLOC_BATCH ? need : RX_ALLOC_BATCH);
 				ib = 0;
 				if (!nb) {
 					rxq->st.nobuf++;
-					break;
+					goto out;
 				}
 			}
 			s->buf_id = bufs[ib].id;
@@ -169,13 +176,14 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 			s->iova = bufs[ib].iova;
 			s->posted = true;
 			s->handed = false;
+			zn_mlx5_rx_seg(rxq, slot, j)->addr_be = zn_mlx5_bswap64(s->iova);
 			ib++;
 			need--;
 		}
-		rxq->wq[slot].data.addr_be = zn_mlx5_bswap64(s->iova);
 		rxq->pos.posted++;
 		posted++;
 	}
+out:
 	if (posted) {
 		/* WQEs before the counter that names them (§12.2). */
 		zn_dma_wmb();
@@ -184,7 +192,38 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 	return posted;
 }
 
-/* A packet's frame: headers in the entry, payload in the WQE's buffer. */
+/*
+ * A cyclic WQE's frame (§12.4): the first hdr_entry bytes in the header
+ * slot, the rest across the WQE's buffers in order, each one a segment
+ * (and the caller's); buffers the frame did not reach stay in the WQE.
+ */
+static void pkt_build_cyclic(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
+			     struct zn_rx_pkt *pkt)
+{
+	struct mlx5_rx_wqe *s = &rxq->sw[ci->wqe * rxq->c.nbuf];
+	uint32_t rem = ci->data_len, i = 0;
+
+	pkt->hdr = rxq->hdr + (size_t)ci->wqe * rxq->c.hdr_entry;
+	pkt->hdr_len = (uint16_t)ci->hdr_len;
+	pkt->queue = rxq->qid;
+	pkt->rss_hash = ci->rss_hash;
+	pkt->flags = ci->flags;
+	pkt->pkt_len = ci->hdr_len + ci->data_len;
+	/* parse bounded data_len by nbuf buffers */
+	for (; rem; i++, s++) {
+		uint32_t len = rem < rxq->c.buf_size ? rem : rxq->c.buf_size;
+
+		s->handed = true;
+		pkt->seg[i].va = s->va;
+		pkt->seg[i].buf_id = s->buf_id;
+		pkt->seg[i].off = 0;
+		pkt->seg[i].len = len;
+		rem -= len;
+	}
+	pkt->nseg = i;
+}
+
+/* A striding WQE's packet: headers in the entry, payload in the WQE's buffer. */
 static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
 		      struct zn_rx_pkt *pkt)
 {
@@ -212,7 +251,7 @@ static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
 		return false;
 	s->handed = true;
 	zn_mlx5_rx_seg_fill(pkt, s->va, s->buf_id, ci->data_off, ci->data_len);
-	if (ci->hdr_len && !rxq->c.cyclic)
+	if (ci->hdr_len)
 		pkt->flags |= ZN_RX_F_SPLIT;
 	return true;
 }
@@ -244,7 +283,12 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 		seen++;
 		switch (rx_cqe_parse(&rxq->c, &rxq->pos, cqe, &ci)) {
 		case MLX5_RX_PKT:
-			if (!pkt_build(rxq, &ci, &pkts[got])) {
+			if (rxq->c.cyclic) {
+				pkt_build_cyclic(rxq, &ci, &pkts[got]);
+				rxq->st.packets++;
+				rxq->st.bytes += pkts[got].pkt_len;
+				got++;
+			} else if (!pkt_build(rxq, &ci, &pkts[got])) {
 				rxq->st.bad_cmpl++;
 			} else {
 				rxq->st.packets++;
@@ -275,7 +319,7 @@ void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq)
 {
 	uint32_t ids[RX_ALLOC_BATCH], k = 0;
 
-	for (uint32_t i = 0; i <= rxq->c.wq_mask; i++) {
+	for (uint32_t i = 0; i < (rxq->c.wq_mask + 1) * rxq->c.nbuf; i++) {
 		struct mlx5_rx_wqe *s = &rxq->sw[i];
 
 		if (s->posted && !s->handed) {
@@ -305,27 +349,29 @@ void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
 	rxq->cq.dbr[1] = 0;
 	rxq->rq_dbr[0] = 0;
 	rxq->rq_dbr[1] = 0;
+	memset(rxq->wq, 0, (size_t)(rxq->c.wq_mask + 1) << rxq->c.log_wqe);
 	for (uint32_t i = 0; i <= rxq->c.wq_mask; i++) {
-		struct zn_mlx5_mpwqe *w = &rxq->wq[i];
+		struct zn_mlx5_wqe_data *d = zn_mlx5_rx_seg(rxq, i, 0);
+		uint32_t nseg = (1u << rxq->c.log_wqe) / sizeof(*d) - 1;
 
-		memset(w, 0, sizeof(*w));
 		if (rxq->c.cyclic) {
 			/* §12.4: the WQE's first segment is its header slot. */
-			struct zn_mlx5_wqe_data hs = {
-				.byte_count_be = zn_mlx5_bswap32(rxq->c.hdr_entry),
-				.lkey_be = zn_mlx5_bswap32(rxq->lkey),
-				.addr_be = zn_mlx5_bswap64(rxq->hdr_iova_hot +
-							   (uint64_t)i * rxq->c.hdr_entry),
-			};
-
-			memcpy(&w->next, &hs, sizeof(hs));
+			d[-1].byte_count_be = zn_mlx5_bswap32(rxq->c.hdr_entry);
+			d[-1].lkey_be = zn_mlx5_bswap32(rxq->lkey);
+			d[-1].addr_be = zn_mlx5_bswap64(rxq->hdr_iova_hot +
+							(uint64_t)i * rxq->c.hdr_entry);
 		} else {
 			/* §12.2: the linked list links WQE i to i + 1, once. */
-			w->next.next_wqe_index_be =
+			rxq->wq[i].next.next_wqe_index_be =
 				zn_mlx5_bswap16((uint16_t)((i + 1) & rxq->c.wq_mask));
 		}
-		w->data.byte_count_be = zn_mlx5_bswap32(rxq->c.buf_size);
-		w->data.lkey_be = zn_mlx5_bswap32(rxq->lkey);
+		for (uint32_t j = 0; j < nseg; j++) {
+			/* Places past the buffers end the scatter list (§12.4). */
+			bool buf = j < rxq->c.nbuf;
+
+			d[j].byte_count_be = buf ? zn_mlx5_bswap32(rxq->c.buf_size) : 0;
+			d[j].lkey_be = zn_mlx5_bswap32(buf ? rxq->lkey : ZN_MLX5_INVALID_LKEY);
+		}
 	}
 	rxq->dead = false;
 }
@@ -342,7 +388,9 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	const struct zn_buf_provider *prov = conf->payload;
 	uint32_t ring = conf->ring_size ? conf->ring_size : MLX5_RX_RING_DFLT;
 	uint32_t hdr = conf->hdr_buf_size ? conf->hdr_buf_size : MLX5_HDR_ENTRY_DFLT;
-	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res;
+	uint32_t mtu = m->conf.mtu ? m->conf.mtu : MLX5_MTU_DFLT;
+	uint32_t frame = mtu + MLX5_HW_MTU_OVERHEAD;
+	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res, nbuf, log_wqe;
 	bool cyclic;
 	size_t off_cq, off_wq, off_dbr, len;
 	struct mlx5_rxq *rxq;
@@ -359,10 +407,22 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		       ring, MLX5_RING_MIN, MLX5_RX_RING_MAX);
 		return -EINVAL;
 	}
-	/* §12.1: the WQE is one reservation, so the buffer is a reservation size. */
+	if (hdr < MLX5_HDR_ENTRY_MIN)
+		hdr = MLX5_HDR_ENTRY_MIN;
+	hdr = 1u << (log2u(hdr - 1) + 1 > 6 ? log2u(hdr - 1) + 1 : 6);
+	if (hdr > MLX5_HDR_ENTRY_MAX || log2u(hdr) > cap->shampo_max_log_hdr_entry)
+		hdr = 1u << (cap->shampo_max_log_hdr_entry < 10 ? cap->shampo_max_log_hdr_entry : 10);
+	/*
+	 * §12.1: a striding WQE is one reservation, and a frame the device does
+	 * not split lands whole in it, so SHAMPO needs a buffer that is a
+	 * reservation size and holds the longest frame. Otherwise a cyclic RQ
+	 * (§12.4) scatters a frame over a header slot and up to
+	 * ZN_RX_MAX_SEGS buffers, as Linux mlx5e's non-linear legacy RQ does.
+	 */
 	min_res = cap->shampo_log_min_res > 12 ? cap->shampo_log_min_res : 12;
 	log_b = pow2(prov->buf_size) ? log2u(prov->buf_size) : 0;
-	cyclic = !log_b || log_b < min_res || log_b > cap->shampo_log_max_res;
+	cyclic = !log_b || log_b < min_res || log_b > cap->shampo_log_max_res ||
+		 frame > prov->buf_size;
 	if (cyclic && (prov->buf_size < MLX5_HDR_ENTRY_MIN || prov->buf_size > 1u << 20)) {
 		ZN_ERR(MLX5_LOG, "%s: rxq %u: payload buffers of %u bytes; SHAMPO needs a power "
 		       "of two in %u..%u (%u..%u for the cyclic fallback)", m->name, q,
@@ -372,11 +432,22 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	}
 	if (cyclic) {
 		log_stride = log_strides = 0;
-		ZN_INFO(MLX5_LOG, "%s: rxq %u: %u-byte payload buffers are below SHAMPO's %u-byte "
-			"reservation: cyclic RQ, frames split at the header slot's end", m->name, q,
-			prov->buf_size, 1u << min_res);
+		nbuf = frame > hdr ? (frame - hdr + prov->buf_size - 1) / prov->buf_size : 1;
+		if (nbuf > ZN_RX_MAX_SEGS) {
+			ZN_ERR(MLX5_LOG, "%s: rxq %u: %u-byte frames (MTU %u) need %u buffers of %u "
+			       "bytes; at most %u per frame", m->name, q, frame, mtu, nbuf,
+			       prov->buf_size, ZN_RX_MAX_SEGS);
+			return -EINVAL;
+		}
+		/* The header slot and the buffers, rounded up to a power of two of segments. */
+		log_wqe = 4 + (nbuf < 2 ? 1 : log2u(nbuf) + 1);
+		ZN_INFO(MLX5_LOG, "%s: rxq %u: %u-byte payload buffers for %u-byte frames: cyclic "
+			"RQ, a %u-byte header slot and %u buffer%s per frame, no header-data split",
+			m->name, q, prov->buf_size, frame, hdr, nbuf, nbuf > 1 ? "s" : "");
 		goto sized;
 	}
+	nbuf = 1;
+	log_wqe = 5;		/* next segment + one data segment */
 	log_stride = log_b > 9 + ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ ? log_b - 9 :
 		     ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ;
 	if (log_stride < cap->log_min_stride)
@@ -393,16 +464,10 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		return -EINVAL;
 	}
 sized:
-	if (hdr < MLX5_HDR_ENTRY_MIN)
-		hdr = MLX5_HDR_ENTRY_MIN;
-	hdr = 1u << (log2u(hdr - 1) + 1 > 6 ? log2u(hdr - 1) + 1 : 6);
-	if (hdr > MLX5_HDR_ENTRY_MAX || log2u(hdr) > cap->shampo_max_log_hdr_entry)
-		hdr = 1u << (cap->shampo_max_log_hdr_entry < 10 ? cap->shampo_max_log_hdr_entry : 10);
-
 	rxq = calloc(1, sizeof(*rxq));
 	if (!rxq)
 		return -ENOMEM;
-	rxq->sw = calloc(ring, sizeof(*rxq->sw));
+	rxq->sw = calloc((size_t)ring * nbuf, sizeof(*rxq->sw));
 	if (!rxq->sw) {
 		free(rxq);
 		return -ENOMEM;
@@ -413,6 +478,10 @@ sized:
 	rxq->c.strides = 1u << log_strides;
 	rxq->c.buf_size = cyclic ? prov->buf_size : 1u << log_b;
 	rxq->c.cyclic = cyclic;
+	rxq->c.nbuf = nbuf;
+	rxq->c.log_wqe = log_wqe;
+	rxq->c.frame_max = cyclic ? hdr + nbuf * prov->buf_size : 0;
+	rxq->mtu = mtu;
 	rxq->c.hdr_mask = ring - 1;	/* hd_per_wq = roundup_pow2(1 x ring) */
 	rxq->c.hdr_entry = hdr;
 	rxq->hds_thresh = conf->hds_thresh;
@@ -427,7 +496,7 @@ sized:
 	rxq->hdr_bytes = align4k((size_t)ring * hdr);
 	off_cq = rxq->hdr_bytes;
 	off_wq = off_cq + align4k((size_t)ZN_MLX5_CQE_SIZE << rxq->cq.log_sz);
-	off_dbr = off_wq + align4k((size_t)ring * sizeof(struct zn_mlx5_mpwqe));
+	off_dbr = off_wq + align4k((size_t)ring << log_wqe);
 	len = off_dbr + 2 * ZN_MLX5_DBR_ALIGN;
 	rc = zn_mlx5_dma_alloc(m, "mlx5-rxq", len, &rxq->dma);
 	if (rc < 0) {

@@ -93,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prov.stack[prov.top++] = NBUF - 1 - i;
 	memset(sw, 0, sizeof(sw));
 	q.c = (struct mlx5_rx_ctx){ .wq_mask = RING - 1, .strides = 64, .log_stride = 6,
-				    .buf_size = BUF, .hdr_mask = RING - 1, .hdr_entry = HDR };
+				    .buf_size = BUF, .hdr_mask = RING - 1, .hdr_entry = HDR,
+				    .nbuf = 1, .log_wqe = 5 };
 	q.cq.cqe = cq;
 	q.cq.log_sz = LOG_CQ;
 	q.cq.dbr = dbr_cq;
