@@ -247,6 +247,9 @@ struct mlx5_rxq {
 	struct mlx5_rx_wqe *sw;		/* nbuf per WQE: sw[slot * nbuf + j] */
 	volatile uint32_t *rq_dbr;
 	uint8_t *hdr;			/* header ring */
+	uint32_t log_hdr_entry;
+	uint32_t nfill;			/* buffer places outside the device without a buffer */
+	uint8_t flags_tbl[128];		/* ZN_RX_F_* by CQE header type and checksum bits */
 	uint32_t lkey;
 	uint32_t hds_thresh;
 	uint64_t hdr_iova_hot;		/* header ring IOVA, for cyclic WQEs */
