@@ -150,7 +150,11 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 	struct zn_buf bufs[RX_ALLOC_BATCH];
 
 	/* nfill: the buffer places of WQEs not in the device that hold no buffer
-	 * of ours (handed to the caller, or never filled): exactly what to ask for. */
+	 * of ours (handed to the caller, or never filled): exactly what to ask
+	 * for. None: every WQE goes back as it is (frames that stayed in the
+	 * header slot or entry). */
+	if (!rxq->nfill)
+		pi = end;
 	for (; pi != end; pi++) {
 		uint32_t slot = pi & mask;
 		struct mlx5_rx_wqe *s = &rxq->sw[slot * k];
