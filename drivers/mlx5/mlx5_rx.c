@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Receive: a striding RQ with SHAMPO header-data split (hw-docs/mlx5.md
- * §12), one provider buffer per WQE, one packet per WQE.
+ * Receive (hw-docs/mlx5.md §12): one of two RQ layouts per queue (§12.5).
+ *
+ * Striding RQ with SHAMPO header-data split, one provider buffer per WQE,
+ * one packet per WQE, when a buffer holds the port's longest frame:
  *
  *   header ring (driver memory, MTT mkey)     RQ (WQE i = one provider buffer)
  *   +--------+--------+-----+                 +------------------------------+
@@ -15,14 +17,20 @@
  * the device writes one packet's payload at stride 0, then a filler CQE
  * for the rest of the WQE when the next packet comes (§12.3 step 4).
  *
+ * Otherwise a cyclic RQ whose WQE scatters a frame over a header slot and
+ * nbuf provider buffers (§12.4, as Linux mlx5e's non-linear legacy RQ):
+ * the frame's first bytes in the slot, the rest in as many buffers as it
+ * reaches, each a segment the caller owns; the buffers it did not reach
+ * stay in the WQE. One CQE per frame, no split.
+ *
  * Ownership: WQEs [done, posted) are the device's; a WQE becomes
- * software's when its strides are all consumed (packet + filler). Its
- * buffer was handed to the caller with the packet (or, if the packet had no
- * payload, is still ours and is posted again). Finished WQEs are reposted
- * at the start of the next rx_burst, never in the burst that reported them:
- * the header entries of a burst's packets stay untouched until the next
- * burst because the device cannot get to them again without those WQEs
- * (the header ring has one entry per WQE).
+ * software's when its strides are all consumed (packet + filler), or at its
+ * CQE (cyclic). Finished WQEs are reposted at the start of the next
+ * rx_burst, never in the burst that reported them: the header entries and
+ * slots of a burst's packets stay untouched until the next burst because
+ * the device cannot get to them again without those WQEs (one header
+ * entry or slot per WQE). Only the buffer places handed to the caller (or
+ * left empty by a dry provider) get new buffers; nfill counts them.
  *
  * Doorbell order: WQEs written, release fence, RQ dbrec counter; CQEs read
  * after the owner bit (acquire), CQ dbrec set_ci after the burst.
