@@ -62,8 +62,8 @@ tx_wqe_at(uint8_t *wqe, uint32_t pi, uint32_t sqn, uint32_t lkey_be, uint32_t mi
 		/* The first 2 bytes in the Ethernet segment, the rest in the next DSs. */
 		extra = (inl - ZN_MLX5_ETH_INLINE_START + ZN_MLX5_WQE_DS_SIZE - 1) /
 			ZN_MLX5_WQE_DS_SIZE;
-		for (uint32_t e = 0; e < extra; e++)
-			memcpy(wqe + 32 + 16 * e, zero, 16);
+		/* The inline bytes cover every inline DS but the last one's tail. */
+		memcpy(wqe + 16 * (1 + extra), zero, 16);
 		zn_mlx5_st_be16(wqe + 16 + offsetof(struct zn_mlx5_wqe_eth, inline_hdr_sz_be),
 				(uint16_t)inl);
 		if (inl == TX_INLINE_L2)
