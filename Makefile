@@ -4,6 +4,7 @@
 #   make SAN=1 ...     the same with AddressSanitizer + UBSan (separate build dir)
 #   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
+#   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through mlx5
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make cost          instructions per operation of each hot path (callgrind,
 #                      exact), by layer, with the system and allocator calls
@@ -68,7 +69,7 @@ BENCH_KERN_OBJS := $(call obj,$(wildcard apps/zn-bench/kern_*.c))
 $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
 
-.PHONY: all deps test test-vfio run cost fuzz install clean tests help
+.PHONY: all deps test test-long test-vfio run cost fuzz install clean tests help
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -121,6 +122,10 @@ help:
 test: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) SAN=$(SAN) scripts/run-tests.sh
+
+test-long: deps
+	@$(MAKE) --no-print-directory tests
+	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
 
 test-vfio: deps
 	@scripts/test-vfio.sh

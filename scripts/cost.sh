@@ -8,7 +8,7 @@
 # Only the measured functions are collected (--toggle-collect); waiting for
 # the device model happens outside them, so no instruction of a poll that
 # spins for the model is counted:
-#   driver RX+TX   zn-fwd (private zn-nicsim, 64-byte frames, burst 32,
+#   driver RX+TX   zn-fwd (private zn-nicsim, 64-byte frames, burst 32, bnxt and mlx5,
 #                  paced so that bursts come full): its wrappers of the
 #                  port's RX and TX bursts (scripts/bench-bnxt.sh's method),
 #                  per frame received; the payload buffer provider (zn-fwd's
@@ -90,6 +90,13 @@ OPS="send_zc send send_user msgring nop"
 cg fwd_whole "fwd_rx_burst fwd_tx_burst fwd_tx_reap provide" -- \
 	"$BUILD/bin/zn-fwd" "${FWD[@]}" --hds-thresh 256
 cg fwd_split "fwd_rx_burst fwd_tx_burst fwd_tx_reap provide" -- "$BUILD/bin/zn-fwd" "${FWD[@]}"
+# mlx5: zn-fwd's 2048-byte buffers take the cyclic RQ (whole frames), 4096-byte
+# ones the SHAMPO striding RQ (header-data split, a filler CQE per frame)
+export ZN_NICSIM_MODEL=mlx5
+cg fwd_mlx5_whole "fwd_rx_burst fwd_tx_burst fwd_tx_reap provide" -- "$BUILD/bin/zn-fwd" "${FWD[@]}"
+cg fwd_mlx5_split "fwd_rx_burst fwd_tx_burst fwd_tx_reap provide" -- "$BUILD/bin/zn-fwd" \
+	"${FWD[@]}" --buf-size 4096
+unset ZN_NICSIM_MODEL
 for r in "$R1" "$R2"; do
 	cg "rx_$r" poll_a -- "$BUILD/tests/net_rx_cost" "$r" 64
 done
@@ -101,17 +108,21 @@ wait
 
 # driver: --pace-us (above) makes zn-fwd sleep after each TX burst and each empty RX
 # round, so that RX bursts come full and the model works while it sleeps
-for hds in whole split; do
+for run in whole split mlx5_whole mlx5_split; do
 	rx=$(sed -n 's/^zn-fwd: [0-9]* sent, \([0-9]*\) received, 0 dropped, 0 mismatched.*/\1/p' \
-		"$tmp/fwd_$hds.txt")
-	[ "${rx:-0}" -gt 0 ] || { echo "cost: zn-fwd ($hds) lost frames" >&2; exit 1; }
-	reap=$(per "$(field "$tmp/fwd_$hds.sum" fwd_tx_reap ir)" "$rx")
-	prov=$(per "$(field "$tmp/fwd_$hds.sum" provide ir)" "$rx")
-	desc="whole frames"
-	[ $hds = split ] && desc="header-data split"
-	row "driver_$hds" "driver RX+TX burst, bnxt, $desc" "packet, burst 32" 60 "$rx" \
+		"$tmp/fwd_$run.txt")
+	[ "${rx:-0}" -gt 0 ] || { echo "cost: zn-fwd ($run) lost frames" >&2; exit 1; }
+	reap=$(per "$(field "$tmp/fwd_$run.sum" fwd_tx_reap ir)" "$rx")
+	prov=$(per "$(field "$tmp/fwd_$run.sum" provide ir)" "$rx")
+	case $run in
+	whole) id=driver_whole desc="bnxt, whole frames" ;;
+	split) id=driver_split desc="bnxt, header-data split" ;;
+	mlx5_whole) id=driver_mlx5_whole desc="mlx5, cyclic RQ, 2 KiB buffers" ;;
+	mlx5_split) id=driver_mlx5_split desc="mlx5, SHAMPO split, 4 KiB buffers" ;;
+	esac
+	row "$id" "driver RX+TX burst, $desc" "packet, burst 32" 60 "$rx" \
 		"$rx frames; apart: TX completion reap $reap, the app's buffer provider $prov per packet" \
-		"1:fwd_$hds:fwd_rx_burst,fwd_tx_burst"
+		"1:fwd_$run:fwd_rx_burst,fwd_tx_burst"
 done
 
 # the ring ops

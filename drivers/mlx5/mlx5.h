@@ -196,7 +196,7 @@ int zn_mlx5_eq_poll(struct mlx5 *m);
 
 /* ---- RX queue (mlx5_rx.c) --------------------------------------------- */
 
-/* Software state of one RQ WQE: the provider buffer posted there. */
+/* Software state of one provider buffer place of an RQ WQE (nbuf per WQE). */
 struct mlx5_rx_wqe {
 	uint8_t *va;
 	uint64_t iova;
@@ -216,7 +216,10 @@ struct mlx5_rx_ctx {
 	uint32_t buf_size;		/* WQE buffer bytes = strides << log_stride */
 	uint32_t hdr_mask;		/* header ring entries - 1 */
 	uint32_t hdr_entry;		/* bytes per header entry */
-	bool cyclic;			/* fallback: cyclic RQ, header slot + buffer */
+	uint32_t nbuf;			/* provider buffers per WQE: 1 striding, 1..8 cyclic */
+	uint32_t frame_max;		/* cyclic: bytes one WQE takes (header slot + buffers) */
+	uint32_t log_wqe;		/* log2 of a WQE's bytes in the ring */
+	bool cyclic;			/* cyclic RQ: header slot + nbuf buffers, no split */
 };
 
 /* Consumer position a parse starts from. */
@@ -270,10 +273,13 @@ struct mlx5_rxq {
 	struct mlx5_rx_ctx c;
 	struct mlx5_rx_pos pos;
 	struct mlx5_cq cq;
-	struct zn_mlx5_mpwqe *wq;
-	struct mlx5_rx_wqe *sw;
+	struct zn_mlx5_mpwqe *wq;	/* 1 << c.log_wqe bytes per WQE (cyclic: longer) */
+	struct mlx5_rx_wqe *sw;		/* nbuf per WQE: sw[slot * nbuf + j] */
 	volatile uint32_t *rq_dbr;
 	uint8_t *hdr;			/* header ring */
+	uint32_t log_hdr_entry;
+	uint32_t nfill;			/* buffer places outside the device without a buffer */
+	uint8_t flags_tbl[128];		/* ZN_RX_F_* by CQE header type and checksum bits */
 	uint32_t lkey;
 	uint32_t hds_thresh;
 	uint64_t hdr_iova_hot;		/* header ring IOVA, for cyclic WQEs */
@@ -293,6 +299,7 @@ struct mlx5_rxq {
 	size_t hdr_bytes;
 	uint32_t hdr_key;		/* headers_mkey: the MTT mkey's, or DevX's MR */
 	void *hdr_mr;			/* DevX: that memory region */
+	uint32_t mtu;			/* the port MTU the layout was chosen for */
 	uint32_t rqn, tirn, hdr_mkey_index;
 	bool rq_live, tir_live, mkey_live;
 };
@@ -306,6 +313,14 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq);
 void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq);
 void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq);
 uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
+/* Data segment j of a WQE: after the striding WQE's next segment, or after
+ * the cyclic WQE's header slot (both are segment 0). */
+static inline struct zn_mlx5_wqe_data *zn_mlx5_rx_seg(const struct mlx5_rxq *rxq, uint32_t slot,
+						       uint32_t j)
+{
+	return (struct zn_mlx5_wqe_data *)((uint8_t *)rxq->wq +
+					   ((size_t)slot << rxq->c.log_wqe)) + 1 + j;
+}
 /* Fill one payload segment of pkt (the one place that knows segment layout). */
 static inline void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint8_t *va, uint32_t buf_id,
 				       uint32_t off, uint32_t len)

@@ -110,11 +110,9 @@ static int mlx5_configure(struct zn_port *p, const struct zn_port_conf *conf)
 	struct mlx5 *m = to_m(p);
 	uint32_t mtu = conf->mtu ? conf->mtu : MLX5_MTU_DFLT;
 
-	if (m->started)
-		return -EBUSY;
-	if (!conf->nb_rxq || conf->nb_rxq > MLX5_MAX_QUEUES || conf->nb_txq > MLX5_MAX_QUEUES) {
-		ZN_ERR(MLX5_LOG, "%s: %u RX / %u TX queues asked; 1..%u RX and 0..%u TX", m->name,
-		       conf->nb_rxq, conf->nb_txq, MLX5_MAX_QUEUES, MLX5_MAX_QUEUES);
+	/* core/port refused a started port and counts above ZN_PORT_MAX_QUEUES. */
+	if (!conf->nb_rxq) {
+		ZN_ERR(MLX5_LOG, "%s: no RX queue asked; 1..%u", m->name, MLX5_MAX_QUEUES);
 		return -EINVAL;
 	}
 	if (mtu < MLX5_MTU_MIN || mtu > MLX5_MTU_MAX) {
@@ -137,10 +135,7 @@ static int mlx5_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_con
 	struct mlx5_rxq *rxq;
 	int rc;
 
-	if (m->started)
-		return -EBUSY;
-	if (!m->configured || q >= m->conf.nb_rxq)
-		return -EINVAL;
+	/* core/port checked the port is configured with queue q and stopped. */
 	zn_mlx5_rxq_destroy(m, m->rxq[q]);
 	m->rxq[q] = NULL;
 	rc = zn_mlx5_rxq_create(m, q, conf, &rxq);
@@ -156,10 +151,6 @@ static int mlx5_txq_setup(struct zn_port *p, uint16_t q, const struct zn_txq_con
 	struct mlx5_txq *txq;
 	int rc;
 
-	if (m->started)
-		return -EBUSY;
-	if (!m->configured || q >= m->conf.nb_txq)
-		return -EINVAL;
 	zn_mlx5_txq_destroy(m, m->txq[q]);
 	m->txq[q] = NULL;
 	rc = zn_mlx5_txq_create(m, q, conf, &txq);
@@ -190,15 +181,18 @@ static int mlx5_start_op(struct zn_port *p)
 		return 0;
 	if (m->dead)
 		return -EIO;
-	if (!m->configured) {
-		ZN_ERR(MLX5_LOG, "%s: start before configure", m->name);
-		return -EINVAL;
-	}
-	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
+	for (uint16_t q = 0; q < m->conf.nb_rxq; q++) {
 		if (!m->rxq[q]) {
 			ZN_ERR(MLX5_LOG, "%s: rxq %u is not set up", m->name, q);
 			return -EINVAL;
 		}
+		/* Its WQE layout holds frames of the MTU it was set up for. */
+		if (m->rxq[q]->mtu < m->conf.mtu) {
+			ZN_ERR(MLX5_LOG, "%s: rxq %u was set up for MTU %u, the port has %u now: "
+			       "set it up again", m->name, q, m->rxq[q]->mtu, m->conf.mtu);
+			return -EINVAL;
+		}
+	}
 	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
 		if (!m->txq[q]) {
 			ZN_ERR(MLX5_LOG, "%s: txq %u is not set up", m->name, q);
@@ -321,9 +315,7 @@ static int mlx5_rss_set_op(struct zn_port *p, const struct zn_rss_conf *rss)
 	bool old_set = m->rss_set;
 	int rc;
 
-	if (!m->configured)
-		return -EINVAL;
-	rc = zn_mlx5_rss_check(m, rss);
+	rc = zn_mlx5_rss_check(m, rss);	/* core/port checked the port is configured */
 	if (rc < 0)
 		return rc;
 	m->rss = *rss;

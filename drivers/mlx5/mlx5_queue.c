@@ -202,10 +202,10 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(rqc, RQC_STATE, ZN_MLX5_QSTATE_RST);
 	ZN_MLX5_SET(rqc, RQC_CQN, rxq->cq.cqn);
 	ZN_MLX5_SET(wq, WQ_PD, m->pdn);
-	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, 5);	/* two 16-byte segments */
+	ZN_MLX5_SET(wq, WQ_LOG_WQ_STRIDE, rxq->c.log_wqe);	/* striding: next + data segment */
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_PG_SZ, 0);
 	ZN_MLX5_SET(wq, WQ_LOG_WQ_SZ, log_ring);
-	if (rxq->c.cyclic) {	/* §12.4: header slot + one buffer */
+	if (rxq->c.cyclic) {	/* §12.4: header slot + nbuf buffers */
 		ZN_MLX5_SET(wq, WQ_WQ_TYPE, ZN_MLX5_WQ_TYPE_CYCLIC);
 		goto pas;
 	}
@@ -223,7 +223,7 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, log_ring);
 pas:
 	inlen = wq_mem(m, in, ZN_MLX5_SZ_CREATE_RQ_IN, wq, rxq->wq_iova,
-		       (size_t)(rxq->c.wq_mask + 1) * sizeof(struct zn_mlx5_mpwqe), rxq->rq_dbr_iova);
+		       (size_t)(rxq->c.wq_mask + 1) << rxq->c.log_wqe, rxq->rq_dbr_iova);
 	if (inlen < 0)
 		return inlen;
 	rc = zn_mlx5_cmd(m, in, (uint32_t)inlen, out, sizeof(out));

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Receive: a striding RQ with SHAMPO header-data split (hw-docs/mlx5.md
- * §12), one provider buffer per WQE, one packet per WQE.
+ * Receive (hw-docs/mlx5.md §12): one of two RQ layouts per queue (§12.5).
+ *
+ * Striding RQ with SHAMPO header-data split, one provider buffer per WQE,
+ * one packet per WQE, when a buffer holds the port's longest frame:
  *
  *   header ring (driver memory, MTT mkey)     RQ (WQE i = one provider buffer)
  *   +--------+--------+-----+                 +------------------------------+
@@ -15,14 +17,20 @@
  * the device writes one packet's payload at stride 0, then a filler CQE
  * for the rest of the WQE when the next packet comes (§12.3 step 4).
  *
+ * Otherwise a cyclic RQ whose WQE scatters a frame over a header slot and
+ * nbuf provider buffers (§12.4, as Linux mlx5e's non-linear legacy RQ):
+ * the frame's first bytes in the slot, the rest in as many buffers as it
+ * reaches, each a segment the caller owns; the buffers it did not reach
+ * stay in the WQE. One CQE per frame, no split.
+ *
  * Ownership: WQEs [done, posted) are the device's; a WQE becomes
- * software's when its strides are all consumed (packet + filler). Its
- * buffer was handed to the caller with the packet (or, if the packet had no
- * payload, is still ours and is posted again). Finished WQEs are reposted
- * at the start of the next rx_burst, never in the burst that reported them:
- * the header entries of a burst's packets stay untouched until the next
- * burst because the device cannot get to them again without those WQEs
- * (the header ring has one entry per WQE).
+ * software's when its strides are all consumed (packet + filler), or at its
+ * CQE (cyclic). Finished WQEs are reposted at the start of the next
+ * rx_burst, never in the burst that reported them: the header entries and
+ * slots of a burst's packets stay untouched until the next burst because
+ * the device cannot get to them again without those WQEs (one header
+ * entry or slot per WQE). Only the buffer places handed to the caller (or
+ * left empty by a dry provider) get new buffers; nfill counts them.
  *
  * Doorbell order: WQEs written, release fence, RQ dbrec counter; CQEs read
  * after the owner bit (acquire), CQ dbrec set_ci after the burst.
@@ -49,47 +57,71 @@ static bool pow2(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
-static inline __attribute__((always_inline)) enum mlx5_rx_kind
-rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
-	     const struct zn_mlx5_cqe64 *cqe, struct mlx5_rx_cqe_info *info)
+/*
+ * The ZN_RX_F_* checksum flags of a CQE, by l4_l3_hdr_type [6:2] and the
+ * L3_OK/L4_OK bits of hds_ip_ext: one table load per packet instead of two
+ * switches (§9.2).
+ */
+#define RX_FLAGS_IDX(cqe) (((uint32_t)(cqe)->l4_l3_hdr_type >> ZN_MLX5_CQE_L3_HDR_SHIFT & 0x1f) << 2 | \
+			   ((cqe)->hds_ip_ext >> 1 & 3))
+
+static void rx_flags_table(uint8_t *t)
 {
-	unsigned op = zn_mlx5_cqe_opcode(cqe);
+	for (uint32_t i = 0; i < 128; i++) {
+		uint32_t l3 = (i >> 2) & ZN_MLX5_CQE_L3_HDR_MASK, l4 = i >> 4, f = 0;
+
+		if (l3 == ZN_MLX5_CQE_L3_IPV4)
+			f |= i & 1 ? ZN_RX_F_L3_CSUM_OK : ZN_RX_F_L3_CSUM_BAD;
+		if (l4 != ZN_MLX5_CQE_L4_NONE)
+			f |= i & 2 ? ZN_RX_F_L4_CSUM_OK : ZN_RX_F_L4_CSUM_BAD;
+		t[i] = (uint8_t)f;
+	}
+}
+
+/*
+ * Validate one CQE against what the driver posted (the device is not
+ * trusted) and say what it means. `cyclic` is a constant where the burst
+ * inlines it, so each queue kind runs only its own checks.
+ */
+static inline __attribute__((always_inline)) enum mlx5_rx_kind
+rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos, bool cyclic,
+	     const uint8_t *flags_tbl, const struct zn_mlx5_cqe64 *cqe,
+	     struct mlx5_rx_cqe_info *info)
+{
 	uint32_t bc, stride_idx, len;
 
-	if ((cqe->op_own >> 2) & 3)		/* compressed/other formats: never enabled */
+	/* Opcode RESP_SEND, plain format (compressed CQEs are never enabled). */
+	if (__builtin_expect((cqe->op_own & 0xfc) != ZN_MLX5_CQE_RESP_SEND << 4, 0)) {
+		if (zn_mlx5_cqe_opcode(cqe) == ZN_MLX5_CQE_RESP_ERR && !(cqe->op_own & 0x0c)) {
+			info->syndrome = ((const struct zn_mlx5_err_cqe *)cqe)->syndrome;
+			return MLX5_RX_ERR;
+		}
 		return MLX5_RX_BAD;
-	if (op == ZN_MLX5_CQE_RESP_ERR) {
-		info->syndrome = ((const struct zn_mlx5_err_cqe *)cqe)->syndrome;
-		return MLX5_RX_ERR;
 	}
-	if (op != ZN_MLX5_CQE_RESP_SEND || pos->posted == pos->done)
+	if (pos->posted == pos->done)
 		return MLX5_RX_BAD;
 	/* The device fills WQEs in ring order: only WQE `done` can be meant. */
 	info->wqe = pos->done & c->wq_mask;
 	bc = zn_mlx5_bswap32(cqe->byte_cnt_be);
-	if (c->cyclic) {
+	if (cyclic) {
 		/* §12.4: wqe_counter is the WQE, byte_cnt the frame: header slot first. */
 		if ((zn_mlx5_bswap16(cqe->wqe_counter_be) & c->wq_mask) != info->wqe ||
-		    !bc || bc > c->hdr_entry + c->buf_size)
+		    !bc || bc > c->frame_max)
 			return MLX5_RX_BAD;
 		info->strides = 1;
 		info->hdr_len = bc < c->hdr_entry ? bc : c->hdr_entry;
 		info->data_len = bc - info->hdr_len;
 		info->data_off = 0;
 		info->hdr_idx = info->wqe;
-		len = bc;
 		goto flags;
 	}
-	if (zn_mlx5_bswap16(cqe->wqe_id_be) != info->wqe)
-		return MLX5_RX_BAD;
 	info->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
 	stride_idx = zn_mlx5_bswap16(cqe->wqe_counter_be);
-	if (stride_idx != pos->strides_used || !info->strides ||
-	    info->strides > c->strides - pos->strides_used)
+	if (zn_mlx5_bswap16(cqe->wqe_id_be) != info->wqe || stride_idx != pos->strides_used ||
+	    info->strides - 1 >= c->strides - pos->strides_used)	/* 1..strides left */
 		return MLX5_RX_BAD;
 	if (bc & ZN_MLX5_MPWRQ_FILLER_CQE)
 		return MLX5_RX_FILLER;
-
 	len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
 	info->hdr_len = cqe->shampo.header_size;
 	if (info->hdr_len > c->hdr_entry || info->hdr_len > len)
@@ -102,23 +134,7 @@ rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
 	info->hdr_idx = zn_mlx5_bswap16(cqe->shampo.header_entry_index_be) & c->hdr_mask;
 flags:
 	info->rss_hash = zn_mlx5_bswap32(cqe->rss_hash_result_be);
-	info->flags = cqe->rss_hash_type ? ZN_RX_F_RSS_HASH : 0;
-	switch ((cqe->l4_l3_hdr_type >> ZN_MLX5_CQE_L3_HDR_SHIFT) & ZN_MLX5_CQE_L3_HDR_MASK) {
-	case ZN_MLX5_CQE_L3_IPV4:
-		info->flags |= cqe->hds_ip_ext & ZN_MLX5_CQE_L3_OK ? ZN_RX_F_L3_CSUM_OK :
-								     ZN_RX_F_L3_CSUM_BAD;
-		break;
-	default:
-		break;
-	}
-	switch ((cqe->l4_l3_hdr_type >> ZN_MLX5_CQE_L4_HDR_SHIFT) & ZN_MLX5_CQE_L4_HDR_MASK) {
-	case ZN_MLX5_CQE_L4_NONE:
-		break;
-	default:
-		info->flags |= cqe->hds_ip_ext & ZN_MLX5_CQE_L4_OK ? ZN_RX_F_L4_CSUM_OK :
-								     ZN_RX_F_L4_CSUM_BAD;
-		break;
-	}
+	info->flags = flags_tbl[RX_FLAGS_IDX(cqe)] | (cqe->rss_hash_type ? ZN_RX_F_RSS_HASH : 0);
 	return MLX5_RX_PKT;
 }
 
@@ -126,42 +142,44 @@ enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct
 				       const struct zn_mlx5_cqe64 *cqe,
 				       struct mlx5_rx_cqe_info *info)
 {
-	return rx_cqe_parse(c, pos, cqe, info);
-}
+	uint8_t tbl[128];
 
-/* Consume strides of WQE `done`; a WQE whose strides are all used is finished. */
-static void strides_consume(struct mlx5_rxq *rxq, uint32_t strides)
-{
-	rxq->pos.strides_used += strides;
-	if (rxq->pos.strides_used == rxq->c.strides) {
-		rxq->pos.strides_used = 0;
-		rxq->pos.done++;
-	}
+	rx_flags_table(tbl);
+	return c->cyclic ? rx_cqe_parse(c, pos, true, tbl, cqe, info) :
+			   rx_cqe_parse(c, pos, false, tbl, cqe, info);
 }
 
 uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 {
-	uint32_t want = rxq->pos.done + rxq->c.wq_mask + 1 - rxq->pos.posted;
-	uint32_t need = 0, nb = 0, ib = 0, posted = 0;
+	const uint32_t k = rxq->c.nbuf, mask = rxq->c.wq_mask;
+	uint32_t want = rxq->pos.done + mask + 1 - rxq->pos.posted;
+	uint32_t pi = rxq->pos.posted, end = pi + want;
+	uint32_t nb = 0, ib = 0;
 	struct zn_buf bufs[RX_ALLOC_BATCH];
 
-	for (uint32_t i = 0; i < want; i++) {
-		const struct mlx5_rx_wqe *s = &rxq->sw[(rxq->pos.posted + i) & rxq->c.wq_mask];
+	/* nfill: the buffer places of WQEs not in the device that hold no buffer
+	 * of ours (handed to the caller, or never filled): exactly what to ask
+	 * for. None: every WQE goes back as it is (frames that stayed in the
+	 * header slot or entry). */
+	if (!rxq->nfill)
+		pi = end;
+	for (; pi != end; pi++) {
+		uint32_t slot = pi & mask;
+		struct mlx5_rx_wqe *s = &rxq->sw[slot * k];
 
-		need += !s->posted || s->handed;
-	}
-	for (uint32_t i = 0; i < want; i++) {
-		uint32_t slot = rxq->pos.posted & rxq->c.wq_mask;
-		struct mlx5_rx_wqe *s = &rxq->sw[slot];
-
-		if (!s->posted || s->handed) {
+		/* A WQE goes to the device only with every buffer place filled;
+		 * buffers already in a WQE stay there (a frame that did not
+		 * reach them left them ours). */
+		for (uint32_t j = 0; j < k; j++, s++) {
+			if (s->posted && !s->handed)
+				continue;
 			if (ib == nb) {
-				nb = rxq->alloc(rxq->prov_ctx, bufs,
-						need < RX_ALLOC_BATCH ? need : RX_ALLOC_BATCH);
+				nb = rxq->alloc(rxq->prov_ctx, bufs, rxq->nfill < RX_ALLOC_BATCH ?
+						rxq->nfill : RX_ALLOC_BATCH);
 				ib = 0;
 				if (!nb) {
 					rxq->st.nobuf++;
-					break;
+					goto out;
 				}
 			}
 			s->buf_id = bufs[ib].id;
@@ -169,27 +187,61 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq)
 			s->iova = bufs[ib].iova;
 			s->posted = true;
 			s->handed = false;
+			zn_mlx5_rx_seg(rxq, slot, j)->addr_be = zn_mlx5_bswap64(s->iova);
 			ib++;
-			need--;
+			rxq->nfill--;
 		}
-		rxq->wq[slot].data.addr_be = zn_mlx5_bswap64(s->iova);
-		rxq->pos.posted++;
-		posted++;
 	}
-	if (posted) {
+out:
+	want = pi - rxq->pos.posted;
+	if (want) {
+		rxq->pos.posted = pi;
 		/* WQEs before the counter that names them (§12.2). */
 		zn_dma_wmb();
-		rxq->rq_dbr[ZN_MLX5_RCV_DBR] = zn_mlx5_bswap32(rxq->pos.posted & 0xffff);
+		rxq->rq_dbr[ZN_MLX5_RCV_DBR] = zn_mlx5_bswap32(pi & 0xffff);
 	}
-	return posted;
+	return want;
 }
 
-/* A packet's frame: headers in the entry, payload in the WQE's buffer. */
-static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
-		      struct zn_rx_pkt *pkt)
+/*
+ * A cyclic WQE's frame (§12.4): the first hdr_entry bytes in the header
+ * slot, the rest across the WQE's buffers in order, each one a segment
+ * (and the caller's); buffers the frame did not reach stay in the WQE.
+ * Returns how many buffers went to the caller.
+ */
+static inline __attribute__((always_inline)) uint32_t
+pkt_build_cyclic(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci, struct zn_rx_pkt *pkt)
+{
+	struct mlx5_rx_wqe *s = &rxq->sw[ci->wqe * rxq->c.nbuf];
+	uint32_t rem = ci->data_len, i = 0;
+
+	pkt->hdr = rxq->hdr + (size_t)ci->wqe * rxq->c.hdr_entry;
+	pkt->hdr_len = (uint16_t)ci->hdr_len;
+	pkt->queue = rxq->qid;
+	pkt->rss_hash = ci->rss_hash;
+	pkt->flags = ci->flags;
+	pkt->pkt_len = ci->hdr_len + ci->data_len;
+	/* The parse bounded data_len by the WQE's nbuf buffers. */
+	for (; rem; i++, s++) {
+		uint32_t len = rem < rxq->c.buf_size ? rem : rxq->c.buf_size;
+
+		s->handed = true;
+		pkt->seg[i].va = s->va;
+		pkt->seg[i].buf_id = s->buf_id;
+		pkt->seg[i].off = 0;
+		pkt->seg[i].len = len;
+		rem -= len;
+	}
+	pkt->nseg = i;
+	return i;
+}
+
+/* A striding WQE's packet: headers in the entry, payload in the WQE's buffer. */
+static inline __attribute__((always_inline)) bool
+pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci, struct zn_rx_pkt *pkt)
 {
 	struct mlx5_rx_wqe *s = &rxq->sw[ci->wqe];
-	uint8_t *hdr = rxq->hdr + (size_t)ci->hdr_idx * rxq->c.hdr_entry;
+	uint8_t *hdr = rxq->hdr + ((size_t)ci->hdr_idx << rxq->log_hdr_entry);
 	uint32_t total = ci->hdr_len + ci->data_len;
 
 	pkt->hdr = hdr;
@@ -211,17 +263,85 @@ static bool pkt_build(struct mlx5_rxq *rxq, const struct mlx5_rx_cqe_info *ci,
 	if (s->handed)		/* a second payload in a buffer the caller owns */
 		return false;
 	s->handed = true;
-	zn_mlx5_rx_seg_fill(pkt, s->va, s->buf_id, ci->data_off, ci->data_len);
-	if (ci->hdr_len && !rxq->c.cyclic)
+	pkt->nseg = 1;
+	pkt->seg[0].va = s->va;
+	pkt->seg[0].buf_id = s->buf_id;
+	pkt->seg[0].off = ci->data_off;
+	pkt->seg[0].len = ci->data_len;
+	if (ci->hdr_len)
 		pkt->flags |= ZN_RX_F_SPLIT;
 	return true;
 }
 
+/*
+ * The CQ loop, one copy per queue kind (cyclic is a constant). Positions
+ * live in locals and go back once; only CQEs the parse accepted move them.
+ */
+static inline __attribute__((always_inline)) uint32_t
+rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
+{
+	const uint32_t log_sz = rxq->cq.log_sz, cq_mask = (1u << log_sz) - 1;
+	const struct zn_mlx5_cqe64 *ring = rxq->cq.cqe;
+	struct mlx5_rx_pos pos = rxq->pos;
+	uint32_t ci = rxq->cq.ci, got = 0, end = ci + cq_mask + 1;
+	uint64_t bytes = 0;
+
+	while (got < n && ci != end) {
+		const struct zn_mlx5_cqe64 *cqe = &ring[ci & cq_mask];
+		struct mlx5_rx_cqe_info info;
+
+		if (!zn_mlx5_cqe_sw_owned(cqe, ci, log_sz))
+			break;
+		zn_dma_rmb();
+		ci++;
+		switch (rx_cqe_parse(&rxq->c, &pos, cyclic, rxq->flags_tbl, cqe, &info)) {
+		case MLX5_RX_PKT:
+			if (cyclic) {
+				rxq->nfill += pkt_build_cyclic(rxq, &info, &pkts[got]);
+				pos.done++;
+			} else {
+				if (__builtin_expect(pkt_build(rxq, &info, &pkts[got]), 1)) {
+					bytes += pkts[got].pkt_len;
+					got++;
+				} else {
+					rxq->st.bad_cmpl++;
+				}
+				goto consume;
+			}
+			bytes += pkts[got].pkt_len;
+			got++;
+			break;
+		case MLX5_RX_FILLER:
+consume:
+			/* Strides of WQE `done`; a WQE all used is finished. */
+			pos.strides_used += info.strides;
+			if (pos.strides_used == rxq->c.strides) {
+				pos.strides_used = 0;
+				rxq->nfill += rxq->sw[pos.done & rxq->c.wq_mask].handed;
+				pos.done++;
+			}
+			break;
+		case MLX5_RX_ERR:
+			rxq->st.errors++;
+			break;
+		default:
+			rxq->st.bad_cmpl++;
+			break;
+		}
+	}
+	rxq->pos = pos;
+	rxq->st.packets += got;
+	rxq->st.bytes += bytes;
+	if (ci != rxq->cq.ci) {
+		rxq->cq.ci = ci;
+		zn_dma_rmb();	/* CQEs read before their slots go back */
+		rxq->cq.dbr[ZN_MLX5_CQ_DBR_SET_CI] = zn_mlx5_bswap32(ci & ZN_MLX5_CQ_CI_MASK);
+	}
+	return got;
+}
+
 uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n)
 {
-	const uint32_t cq_mask = (1u << rxq->cq.log_sz) - 1;
-	uint32_t got = 0, seen = 0;
-
 	zn_owner_enter(&rxq->owner, "RX queue");
 	if (__builtin_expect(rxq->dead, 0))
 		return 0;
@@ -233,49 +353,14 @@ uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t
 	/* The previous burst's WQEs (and so its header entries) go back first. */
 	if (rxq->pos.posted - rxq->pos.done <= rxq->c.wq_mask)
 		zn_mlx5_rxq_refill(rxq);
-	while (got < n && seen <= cq_mask) {
-		const struct zn_mlx5_cqe64 *cqe = &rxq->cq.cqe[rxq->cq.ci & cq_mask];
-		struct mlx5_rx_cqe_info ci;
-
-		if (!zn_mlx5_cqe_sw_owned(cqe, rxq->cq.ci, rxq->cq.log_sz))
-			break;
-		zn_dma_rmb();
-		rxq->cq.ci++;
-		seen++;
-		switch (rx_cqe_parse(&rxq->c, &rxq->pos, cqe, &ci)) {
-		case MLX5_RX_PKT:
-			if (!pkt_build(rxq, &ci, &pkts[got])) {
-				rxq->st.bad_cmpl++;
-			} else {
-				rxq->st.packets++;
-				rxq->st.bytes += pkts[got].pkt_len;
-				got++;
-			}
-			strides_consume(rxq, ci.strides);
-			break;
-		case MLX5_RX_FILLER:
-			strides_consume(rxq, ci.strides);
-			break;
-		case MLX5_RX_ERR:
-			rxq->st.errors++;
-			break;
-		default:
-			rxq->st.bad_cmpl++;
-			break;
-		}
-	}
-	if (seen) {
-		zn_dma_rmb();	/* CQEs read before their slots go back */
-		rxq->cq.dbr[ZN_MLX5_CQ_DBR_SET_CI] = zn_mlx5_bswap32(rxq->cq.ci & ZN_MLX5_CQ_CI_MASK);
-	}
-	return got;
+	return rxq->c.cyclic ? rx_poll(rxq, pkts, n, true) : rx_poll(rxq, pkts, n, false);
 }
 
 void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq)
 {
 	uint32_t ids[RX_ALLOC_BATCH], k = 0;
 
-	for (uint32_t i = 0; i <= rxq->c.wq_mask; i++) {
+	for (uint32_t i = 0; i < (rxq->c.wq_mask + 1) * rxq->c.nbuf; i++) {
 		struct mlx5_rx_wqe *s = &rxq->sw[i];
 
 		if (s->posted && !s->handed) {
@@ -298,6 +383,9 @@ void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
 
 	zn_mlx5_rxq_release_bufs(rxq);
 	memset(&rxq->pos, 0, sizeof(rxq->pos));
+	rxq->nfill = (rxq->c.wq_mask + 1) * rxq->c.nbuf;
+	rxq->log_hdr_entry = log2u(rxq->c.hdr_entry);
+	rx_flags_table(rxq->flags_tbl);
 	for (uint32_t i = 0; i < ncqe; i++)
 		rxq->cq.cqe[i].op_own = ZN_MLX5_CQE_OP_OWN_INIT;
 	rxq->cq.ci = 0;
@@ -305,27 +393,29 @@ void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
 	rxq->cq.dbr[1] = 0;
 	rxq->rq_dbr[0] = 0;
 	rxq->rq_dbr[1] = 0;
+	memset(rxq->wq, 0, (size_t)(rxq->c.wq_mask + 1) << rxq->c.log_wqe);
 	for (uint32_t i = 0; i <= rxq->c.wq_mask; i++) {
-		struct zn_mlx5_mpwqe *w = &rxq->wq[i];
+		struct zn_mlx5_wqe_data *d = zn_mlx5_rx_seg(rxq, i, 0);
+		uint32_t nseg = (1u << rxq->c.log_wqe) / sizeof(*d) - 1;
 
-		memset(w, 0, sizeof(*w));
 		if (rxq->c.cyclic) {
 			/* §12.4: the WQE's first segment is its header slot. */
-			struct zn_mlx5_wqe_data hs = {
-				.byte_count_be = zn_mlx5_bswap32(rxq->c.hdr_entry),
-				.lkey_be = zn_mlx5_bswap32(rxq->lkey),
-				.addr_be = zn_mlx5_bswap64(rxq->hdr_iova_hot +
-							   (uint64_t)i * rxq->c.hdr_entry),
-			};
-
-			memcpy(&w->next, &hs, sizeof(hs));
+			d[-1].byte_count_be = zn_mlx5_bswap32(rxq->c.hdr_entry);
+			d[-1].lkey_be = zn_mlx5_bswap32(rxq->lkey);
+			d[-1].addr_be = zn_mlx5_bswap64(rxq->hdr_iova_hot +
+							(uint64_t)i * rxq->c.hdr_entry);
 		} else {
 			/* §12.2: the linked list links WQE i to i + 1, once. */
-			w->next.next_wqe_index_be =
+			rxq->wq[i].next.next_wqe_index_be =
 				zn_mlx5_bswap16((uint16_t)((i + 1) & rxq->c.wq_mask));
 		}
-		w->data.byte_count_be = zn_mlx5_bswap32(rxq->c.buf_size);
-		w->data.lkey_be = zn_mlx5_bswap32(rxq->lkey);
+		for (uint32_t j = 0; j < nseg; j++) {
+			/* Places past the buffers end the scatter list (§12.4). */
+			bool buf = j < rxq->c.nbuf;
+
+			d[j].byte_count_be = buf ? zn_mlx5_bswap32(rxq->c.buf_size) : 0;
+			d[j].lkey_be = zn_mlx5_bswap32(buf ? rxq->lkey : ZN_MLX5_INVALID_LKEY);
+		}
 	}
 	rxq->dead = false;
 }
@@ -342,7 +432,9 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	const struct zn_buf_provider *prov = conf->payload;
 	uint32_t ring = conf->ring_size ? conf->ring_size : MLX5_RX_RING_DFLT;
 	uint32_t hdr = conf->hdr_buf_size ? conf->hdr_buf_size : MLX5_HDR_ENTRY_DFLT;
-	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res;
+	uint32_t mtu = m->conf.mtu ? m->conf.mtu : MLX5_MTU_DFLT;
+	uint32_t frame = mtu + MLX5_HW_MTU_OVERHEAD;
+	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res, nbuf, log_wqe;
 	bool cyclic;
 	size_t off_cq, off_wq, off_dbr, len;
 	struct mlx5_rxq *rxq;
@@ -359,10 +451,22 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		       ring, MLX5_RING_MIN, MLX5_RX_RING_MAX);
 		return -EINVAL;
 	}
-	/* §12.1: the WQE is one reservation, so the buffer is a reservation size. */
+	if (hdr < MLX5_HDR_ENTRY_MIN)
+		hdr = MLX5_HDR_ENTRY_MIN;
+	hdr = 1u << (log2u(hdr - 1) + 1 > 6 ? log2u(hdr - 1) + 1 : 6);
+	if (hdr > MLX5_HDR_ENTRY_MAX || log2u(hdr) > cap->shampo_max_log_hdr_entry)
+		hdr = 1u << (cap->shampo_max_log_hdr_entry < 10 ? cap->shampo_max_log_hdr_entry : 10);
+	/*
+	 * §12.1: a striding WQE is one reservation, and a frame the device does
+	 * not split lands whole in it, so SHAMPO needs a buffer that is a
+	 * reservation size and holds the longest frame. Otherwise a cyclic RQ
+	 * (§12.4) scatters a frame over a header slot and up to
+	 * ZN_RX_MAX_SEGS buffers, as Linux mlx5e's non-linear legacy RQ does.
+	 */
 	min_res = cap->shampo_log_min_res > 12 ? cap->shampo_log_min_res : 12;
 	log_b = pow2(prov->buf_size) ? log2u(prov->buf_size) : 0;
-	cyclic = !log_b || log_b < min_res || log_b > cap->shampo_log_max_res;
+	cyclic = !log_b || log_b < min_res || log_b > cap->shampo_log_max_res ||
+		 frame > prov->buf_size;
 	if (cyclic && (prov->buf_size < MLX5_HDR_ENTRY_MIN || prov->buf_size > 1u << 20)) {
 		ZN_ERR(MLX5_LOG, "%s: rxq %u: payload buffers of %u bytes; SHAMPO needs a power "
 		       "of two in %u..%u (%u..%u for the cyclic fallback)", m->name, q,
@@ -372,11 +476,22 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	}
 	if (cyclic) {
 		log_stride = log_strides = 0;
-		ZN_INFO(MLX5_LOG, "%s: rxq %u: %u-byte payload buffers are below SHAMPO's %u-byte "
-			"reservation: cyclic RQ, frames split at the header slot's end", m->name, q,
-			prov->buf_size, 1u << min_res);
+		nbuf = frame > hdr ? (frame - hdr + prov->buf_size - 1) / prov->buf_size : 1;
+		if (nbuf > ZN_RX_MAX_SEGS) {
+			ZN_ERR(MLX5_LOG, "%s: rxq %u: %u-byte frames (MTU %u) need %u buffers of %u "
+			       "bytes; at most %u per frame", m->name, q, frame, mtu, nbuf,
+			       prov->buf_size, ZN_RX_MAX_SEGS);
+			return -EINVAL;
+		}
+		/* The header slot and the buffers, rounded up to a power of two of segments. */
+		log_wqe = 4 + (nbuf < 2 ? 1 : log2u(nbuf) + 1);
+		ZN_INFO(MLX5_LOG, "%s: rxq %u: %u-byte payload buffers for %u-byte frames: cyclic "
+			"RQ, a %u-byte header slot and %u buffer%s per frame, no header-data split",
+			m->name, q, prov->buf_size, frame, hdr, nbuf, nbuf > 1 ? "s" : "");
 		goto sized;
 	}
+	nbuf = 1;
+	log_wqe = 5;		/* next segment + one data segment */
 	log_stride = log_b > 9 + ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ ? log_b - 9 :
 		     ZN_MLX5_MPWQE_MIN_LOG_STRIDE_SZ;
 	if (log_stride < cap->log_min_stride)
@@ -393,16 +508,10 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		return -EINVAL;
 	}
 sized:
-	if (hdr < MLX5_HDR_ENTRY_MIN)
-		hdr = MLX5_HDR_ENTRY_MIN;
-	hdr = 1u << (log2u(hdr - 1) + 1 > 6 ? log2u(hdr - 1) + 1 : 6);
-	if (hdr > MLX5_HDR_ENTRY_MAX || log2u(hdr) > cap->shampo_max_log_hdr_entry)
-		hdr = 1u << (cap->shampo_max_log_hdr_entry < 10 ? cap->shampo_max_log_hdr_entry : 10);
-
 	rxq = calloc(1, sizeof(*rxq));
 	if (!rxq)
 		return -ENOMEM;
-	rxq->sw = calloc(ring, sizeof(*rxq->sw));
+	rxq->sw = calloc((size_t)ring * nbuf, sizeof(*rxq->sw));
 	if (!rxq->sw) {
 		free(rxq);
 		return -ENOMEM;
@@ -413,6 +522,10 @@ sized:
 	rxq->c.strides = 1u << log_strides;
 	rxq->c.buf_size = cyclic ? prov->buf_size : 1u << log_b;
 	rxq->c.cyclic = cyclic;
+	rxq->c.nbuf = nbuf;
+	rxq->c.log_wqe = log_wqe;
+	rxq->c.frame_max = cyclic ? hdr + nbuf * prov->buf_size : 0;
+	rxq->mtu = mtu;
 	rxq->c.hdr_mask = ring - 1;	/* hd_per_wq = roundup_pow2(1 x ring) */
 	rxq->c.hdr_entry = hdr;
 	rxq->hds_thresh = conf->hds_thresh;
@@ -427,7 +540,7 @@ sized:
 	rxq->hdr_bytes = align4k((size_t)ring * hdr);
 	off_cq = rxq->hdr_bytes;
 	off_wq = off_cq + align4k((size_t)ZN_MLX5_CQE_SIZE << rxq->cq.log_sz);
-	off_dbr = off_wq + align4k((size_t)ring * sizeof(struct zn_mlx5_mpwqe));
+	off_dbr = off_wq + align4k((size_t)ring << log_wqe);
 	len = off_dbr + 2 * ZN_MLX5_DBR_ALIGN;
 	rc = zn_mlx5_dma_alloc(m, "mlx5-rxq", len, &rxq->dma);
 	if (rc < 0) {

@@ -16,6 +16,7 @@
  * BlueFlame register (0x800 and 0x900 alternately).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,42 +34,49 @@
 _Static_assert(TX_INLINE_L4 <= ZN_MLX5_ETH_INLINE_START + 5 * ZN_MLX5_WQE_DS_SIZE,
 	       "inline headers fit the DS budget");
 
-uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn,
-			  uint32_t lkey, uint32_t min_inline, const uint8_t *inline_src,
-			  const struct zn_tx_pkt *pkt, bool cqe)
+/*
+ * Write one send WQE at wqe (contiguous WQEBBs); returns WQEBBs used (0: a
+ * packet the WQE cannot describe) and the frame's bytes in *bytes. Every
+ * 16-byte unit of the WQEBBs it takes is written once, with fixed-size
+ * stores, so that the data path builds a WQE without library calls: the
+ * data segments first, then the control segment that counts them.
+ */
+static inline __attribute__((always_inline)) uint32_t
+tx_wqe_at(uint8_t *wqe, uint32_t pi, uint32_t sqn, uint32_t lkey_be, uint32_t min_inline,
+	  const uint8_t *inline_src, const struct zn_tx_pkt *pkt, uint8_t fm_ce_se,
+	  uint64_t *bytes)
 {
-	uint8_t tmp[TX_MAX_BB * ZN_MLX5_SEND_WQE_BB] __attribute__((aligned(16)));
-	uint8_t *slot = ring + (size_t)(pi & mask) * ZN_MLX5_SEND_WQE_BB;
-	/* Built in place unless it may run past the ring's end (then copied). */
-	bool wraps = (pi & mask) + TX_MAX_BB > mask + 1;
-	uint8_t *wqe = wraps ? tmp : slot;
-	struct zn_mlx5_wqe_ctrl *ctrl = (void *)wqe;
-	struct zn_mlx5_wqe_eth *eth = (void *)(wqe + ZN_MLX5_WQE_DS_SIZE);
+	const uint64_t zero[2] = { 0, 0 };
+	uint32_t nseg = pkt->nseg, inl, extra = 0, ds, nbb;
 	struct zn_mlx5_wqe_data *d;
-	uint32_t inl, ds, nbb, first_len;
+	uint64_t tot = 0;
 
-	if (!pkt->nseg || pkt->nseg > ZN_TX_MAX_SEGS)
+	if (!nseg || nseg > ZN_TX_MAX_SEGS)
 		return 0;
-	first_len = pkt->seg[0].len;
-	inl = min_inline < first_len ? min_inline : first_len;
-	if (inl && !inline_src)
-		return 0;
-	memset(eth, 0, sizeof(*eth));
-	ds = 2;
-	if (inl) {	/* the first 2 bytes in the segment, the rest in the next DSs */
-		uint32_t extra = (inl - ZN_MLX5_ETH_INLINE_START + ZN_MLX5_WQE_DS_SIZE - 1) /
-				 ZN_MLX5_WQE_DS_SIZE;
-
-		eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)inl);
-		memset(wqe + 2 * ZN_MLX5_WQE_DS_SIZE, 0, (size_t)extra * ZN_MLX5_WQE_DS_SIZE);
-		memcpy(eth->inline_hdr_start, inline_src, inl);
-		ds += inl > ZN_MLX5_ETH_INLINE_START ? extra : 0;
+	inl = min_inline < pkt->seg[0].len ? min_inline : pkt->seg[0].len;
+	/* Ethernet segment: no offloads; inline headers from byte 30 (§14.2). */
+	memcpy(wqe + 16, zero, 16);
+	if (inl) {
+		if (!inline_src)
+			return 0;
+		/* The first 2 bytes in the Ethernet segment, the rest in the next DSs. */
+		extra = (inl - ZN_MLX5_ETH_INLINE_START + ZN_MLX5_WQE_DS_SIZE - 1) /
+			ZN_MLX5_WQE_DS_SIZE;
+		/* The inline bytes cover every inline DS but the last one's tail. */
+		memcpy(wqe + 16 * (1 + extra), zero, 16);
+		zn_mlx5_st_be16(wqe + 16 + offsetof(struct zn_mlx5_wqe_eth, inline_hdr_sz_be),
+				(uint16_t)inl);
+		if (inl == TX_INLINE_L2)
+			memcpy(wqe + 30, inline_src, TX_INLINE_L2);
+		else
+			memcpy(wqe + 30, inline_src, inl);
 	}
-	d = (void *)(wqe + (size_t)ds * ZN_MLX5_WQE_DS_SIZE);
-	for (uint32_t i = 0; i < pkt->nseg; i++) {
+	d = (void *)(wqe + (size_t)(2 + extra) * ZN_MLX5_WQE_DS_SIZE);
+	for (uint32_t i = 0; i < nseg; i++) {
 		uint64_t addr = pkt->seg[i].iova;
 		uint32_t len = pkt->seg[i].len;
 
+		tot += len;
 		if (i == 0) {
 			addr += inl;
 			len -= inl;
@@ -76,40 +84,101 @@ uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sq
 		if (!len)
 			continue;
 		d->byte_count_be = zn_mlx5_bswap32(len);
-		d->lkey_be = zn_mlx5_bswap32(lkey);
+		d->lkey_be = lkey_be;
 		d->addr_be = zn_mlx5_bswap64(addr);
 		d++;
-		ds++;
 	}
+	ds = (uint32_t)((uint8_t *)d - wqe) / ZN_MLX5_WQE_DS_SIZE;
 	if (ds == 2 && !inl)		/* nothing to send */
 		return 0;
-	ctrl->opmod_idx_opcode_be = zn_mlx5_bswap32(
-		zn_mlx5_ctrl_opmod_idx_opcode(0, (uint16_t)pi, ZN_MLX5_OPCODE_SEND));
-	ctrl->qpn_ds_be = zn_mlx5_bswap32(zn_mlx5_ctrl_qpn_ds(sqn, ds));
-	ctrl->signature = 0;
-	ctrl->rsvd[0] = ctrl->rsvd[1] = 0;
-	ctrl->fm_ce_se = cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0;
-	ctrl->imm_be = 0;
-	nbb = (ds * ZN_MLX5_WQE_DS_SIZE + ZN_MLX5_SEND_WQE_BB - 1) / ZN_MLX5_SEND_WQE_BB;
-	/* Zero the tail of the last WQEBB: no stale segment is left behind. */
-	for (uint32_t t = ds; t < nbb * (ZN_MLX5_SEND_WQE_BB / ZN_MLX5_WQE_DS_SIZE); t++)
-		memset(wqe + (size_t)t * ZN_MLX5_WQE_DS_SIZE, 0, ZN_MLX5_WQE_DS_SIZE);
-	if (wraps)
-		for (uint32_t b = 0; b < nbb; b++)
-			memcpy(ring + (size_t)((pi + b) & mask) * ZN_MLX5_SEND_WQE_BB,
-			       tmp + (size_t)b * ZN_MLX5_SEND_WQE_BB, ZN_MLX5_SEND_WQE_BB);
+	/* Control segment: opcode and index, SQ and size, CQE request; the rest 0. */
+	zn_mlx5_st_be32(wqe, zn_mlx5_ctrl_opmod_idx_opcode(0, (uint16_t)pi, ZN_MLX5_OPCODE_SEND));
+	zn_mlx5_st_be32(wqe + 4, zn_mlx5_ctrl_qpn_ds(sqn, ds));
+	memcpy(wqe + 8, zero, 8);
+	wqe[offsetof(struct zn_mlx5_wqe_ctrl, fm_ce_se)] = fm_ce_se;
+	nbb = (ds + 3) / 4;
+	/* The tail of the last WQEBB is zeroed: no stale segment is left behind. */
+	switch (nbb * 4 - ds) {
+	case 3:
+		memcpy(wqe + (size_t)(ds + 2) * 16, zero, 16);
+		/* fall through */
+	case 2:
+		memcpy(wqe + (size_t)(ds + 1) * 16, zero, 16);
+		/* fall through */
+	case 1:
+		memcpy(wqe + (size_t)ds * 16, zero, 16);
+		break;
+	default:
+		break;
+	}
+	*bytes = tot;
 	return nbb;
 }
 
-/* The VA of the bytes to inline: IOVA and VA agree for zcnic DMA memory
- * unless a region was moved (zn_dma_region_set_iova); then we cannot inline. */
-static const uint8_t *inline_va(uint64_t iova, uint32_t len)
-{
-	const struct zn_dma_region *r = zn_mem_find((const void *)(uintptr_t)iova);
+_Static_assert(ZN_MLX5_SEND_WQE_BB == 64 && ZN_MLX5_WQE_DS_SIZE == 16, "4 DSs per WQEBB");
 
-	if (!r || r->iova != (uint64_t)(uintptr_t)r->va ||
-	    iova + len > r->iova + r->len)
+/* A WQE that may run past the ring's end: built aside, copied WQEBB by WQEBB. */
+static __attribute__((noinline, cold)) uint32_t
+tx_wqe_wrap(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn, uint32_t lkey_be,
+	    uint32_t min_inline, const uint8_t *inline_src, const struct zn_tx_pkt *pkt,
+	    uint8_t fm_ce_se, uint64_t *bytes)
+{
+	uint8_t tmp[TX_MAX_BB * ZN_MLX5_SEND_WQE_BB] __attribute__((aligned(16)));
+	uint32_t nbb = tx_wqe_at(tmp, pi, sqn, lkey_be, min_inline, inline_src, pkt, fm_ce_se,
+				 bytes);
+
+	for (uint32_t b = 0; b < nbb; b++)
+		memcpy(ring + (size_t)((pi + b) & mask) * ZN_MLX5_SEND_WQE_BB,
+		       tmp + (size_t)b * ZN_MLX5_SEND_WQE_BB, ZN_MLX5_SEND_WQE_BB);
+	return nbb;
+}
+
+/* One send WQE at WQEBB index pi of the ring, in place unless near the end. */
+static inline __attribute__((always_inline)) uint32_t
+tx_wqe(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn, uint32_t lkey_be,
+       uint32_t min_inline, const uint8_t *inline_src, const struct zn_tx_pkt *pkt,
+       uint8_t fm_ce_se, uint64_t *bytes)
+{
+	uint32_t slot = pi & mask;
+
+	if (__builtin_expect(slot + TX_MAX_BB <= mask + 1, 1))
+		return tx_wqe_at(ring + (size_t)slot * ZN_MLX5_SEND_WQE_BB, pi, sqn, lkey_be,
+				 min_inline, inline_src, pkt, fm_ce_se, bytes);
+	return tx_wqe_wrap(ring, mask, pi, sqn, lkey_be, min_inline, inline_src, pkt, fm_ce_se,
+			   bytes);
+}
+
+uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn,
+			  uint32_t lkey, uint32_t min_inline, const uint8_t *inline_src,
+			  const struct zn_tx_pkt *pkt, bool cqe)
+{
+	uint64_t bytes;
+
+	return tx_wqe(ring, mask, pi, sqn, zn_mlx5_bswap32(lkey), min_inline, inline_src, pkt,
+		      cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0, &bytes);
+}
+
+/*
+ * The VA of the bytes to inline: IOVA and VA agree for zcnic DMA memory
+ * unless a region was moved (zn_dma_region_set_iova); then we cannot
+ * inline. The region found is remembered for the rest of the burst (the
+ * frames of a burst come from one or two regions; the lookup takes a lock).
+ */
+struct inline_cache {
+	uint64_t lo, hi;		/* [lo, hi): a region whose IOVA is its VA */
+};
+
+static const uint8_t *inline_va(struct inline_cache *c, uint64_t iova, uint32_t len)
+{
+	const struct zn_dma_region *r;
+
+	if (iova >= c->lo && iova + len <= c->hi)
+		return (const uint8_t *)(uintptr_t)iova;
+	r = zn_mem_find((const void *)(uintptr_t)iova);
+	if (!r || r->iova != (uint64_t)(uintptr_t)r->va || iova + len > r->iova + r->len)
 		return NULL;
+	c->lo = r->iova;
+	c->hi = r->iova + r->len;
 	return (const uint8_t *)(uintptr_t)iova;
 }
 
@@ -130,44 +199,50 @@ static void ring_doorbell(struct mlx5_txq *txq, uint32_t last)
 
 uint32_t zn_mlx5_tx_burst(struct mlx5_txq *txq, const struct zn_tx_pkt *pkts, uint32_t n)
 {
-	uint32_t sent = 0, last = 0;
+	const uint32_t mask = txq->mask, min_inline = txq->min_inline;
+	const uint32_t lkey_be = zn_mlx5_bswap32(txq->lkey);
+	uint32_t prod = txq->prod, room = mask + 1 - (prod - txq->cons), sent = 0, last = 0;
+	struct inline_cache ic = { 0, 0 };
+	uint64_t bytes = 0;
 
 	zn_owner_enter(&txq->owner, "TX queue");
 	if (__builtin_expect(txq->err, 0))
 		return 0;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct zn_tx_pkt *p = &pkts[i];
+	for (; sent < n; sent++) {
+		const struct zn_tx_pkt *p = &pkts[sent];
+		struct mlx5_tx_slot *s = &txq->sw[prod & mask];
 		const uint8_t *src = NULL;
+		uint64_t b;
 		uint32_t nbb;
 
-		if (txq->mask + 1 - (txq->prod - txq->cons) < TX_MAX_BB) {
-			txq->st.full += n - i;
+		/* Room for the largest WQE, whatever this one needs. */
+		if (room < TX_MAX_BB) {
+			txq->st.full += n - sent;
 			break;
 		}
-		if (__builtin_expect(txq->min_inline != 0, 0) && p->nseg)
-			src = inline_va(p->seg[0].iova, p->seg[0].len < txq->min_inline ?
-					p->seg[0].len : txq->min_inline);
-		nbb = zn_mlx5_tx_build(txq->wq, txq->mask, txq->prod, txq->sqn, txq->lkey,
-				       txq->min_inline, src, p, i + 1 == n);
+		if (__builtin_expect(min_inline != 0, 0) && p->nseg)
+			src = inline_va(&ic, p->seg[0].iova, p->seg[0].len < min_inline ?
+					p->seg[0].len : min_inline);
+		/* Only the burst's last WQE asks for a CQE (set below). */
+		nbb = tx_wqe(txq->wq, mask, prod, txq->sqn, lkey_be, min_inline, src, p, 0, &b);
 		if (!nbb) {
 			txq->st.errors++;
 			break;
 		}
-		txq->sw[txq->prod & txq->mask].cookie = p->cookie;
-		txq->sw[txq->prod & txq->mask].nbb = (uint16_t)nbb;
-		last = txq->prod;
-		txq->prod += nbb;
-		txq->st.packets++;
-		for (uint32_t s = 0; s < p->nseg; s++)
-			txq->st.bytes += p->seg[s].len;
-		sent++;
+		s->cookie = p->cookie;
+		s->nbb = (uint16_t)nbb;
+		last = prod;
+		prod += nbb;
+		room -= nbb;
+		bytes += b;
 	}
 	if (sent) {
-		/* A burst cut short still needs its last WQE to ask for a CQE. */
-		struct zn_mlx5_wqe_ctrl *c =
-			(void *)(txq->wq + (size_t)(last & txq->mask) * ZN_MLX5_SEND_WQE_BB);
-
-		c->fm_ce_se = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+		/* Its wqe_counter completes every WQE of the burst, in order. */
+		txq->wq[(size_t)(last & mask) * ZN_MLX5_SEND_WQE_BB +
+			offsetof(struct zn_mlx5_wqe_ctrl, fm_ce_se)] = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+		txq->prod = prod;
+		txq->st.packets += sent;
+		txq->st.bytes += bytes;
 		ring_doorbell(txq, last);
 	}
 	return sent;

@@ -1,7 +1,9 @@
 /*
  * libFuzzer target: the mlx5 SHAMPO RQ's completion queue as a hostile
  * device could fill it (drivers/mlx5/mlx5_rx.c). Input: byte 0 sets where
- * the consumer stands (pass parity and slot), byte 1 the burst size, byte 2
+ * the consumer stands (pass parity and slot), byte 1 the burst size (bits
+ * 0-5) and the queue kind (bit 7: a cyclic RQ whose WQEs scatter over a
+ * header slot and 3 buffers, else the SHAMPO striding RQ), byte 2
  * hds_thresh (x 4); the rest are the 32 CQEs of the ring.
  *
  * The burst runs on a queue built in plain memory: whatever it hands out
@@ -30,8 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define NBUF		40
 
 static struct zn_mlx5_cqe64 cq[CQ_SIZE] __attribute__((aligned(64)));
-static struct zn_mlx5_mpwqe wq[RING];
-static struct mlx5_rx_wqe sw[RING];
+#define CYC_NBUF	3
+static struct zn_mlx5_wqe_data wq[RING * 4] __attribute__((aligned(64)));
+static struct mlx5_rx_wqe sw[RING * CYC_NBUF];
 static uint8_t hdrs[RING * HDR];
 static uint8_t bufs[NBUF][BUF];
 static uint32_t dbr_cq[2], dbr_rq[2];
@@ -83,7 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mlx5_rxq q;
 	struct zn_rx_pkt pkts[64];
 	uint8_t handed[NBUF] = { 0 };
-	uint32_t start, n, got, ids[64], nids = 0;
+	uint32_t start, n, got, ids[64 * ZN_RX_MAX_SEGS], nids = 0;
+	bool cyclic;
 
 	if (size < 3 + sizeof(cq))
 		return 0;
@@ -92,12 +96,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t i = 0; i < NBUF; i++)
 		prov.stack[prov.top++] = NBUF - 1 - i;
 	memset(sw, 0, sizeof(sw));
+	cyclic = data[1] & 0x80;
 	q.c = (struct mlx5_rx_ctx){ .wq_mask = RING - 1, .strides = 64, .log_stride = 6,
-				    .buf_size = BUF, .hdr_mask = RING - 1, .hdr_entry = HDR };
+				    .buf_size = BUF, .hdr_mask = RING - 1, .hdr_entry = HDR,
+				    .nbuf = 1, .log_wqe = 5 };
+	if (cyclic) {
+		q.c.cyclic = true;
+		q.c.nbuf = CYC_NBUF;
+		q.c.log_wqe = 6;	/* header slot + 3 buffers */
+		q.c.frame_max = HDR + CYC_NBUF * BUF;
+		q.c.strides = 1;
+	}
 	q.cq.cqe = cq;
 	q.cq.log_sz = LOG_CQ;
 	q.cq.dbr = dbr_cq;
-	q.wq = wq;
+	q.wq = (struct zn_mlx5_mpwqe *)wq;
 	q.sw = sw;
 	q.rq_dbr = dbr_rq;
 	q.hdr = hdrs;
@@ -113,7 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = data[1] % 64 + 1;
 	memcpy(cq, data + 3, sizeof(cq));
 
-	CHECK(zn_mlx5_rxq_refill(&q) == RING);
+	/* 40 buffers: every WQE of the SHAMPO ring, 13 of the cyclic one. */
+	CHECK(zn_mlx5_rxq_refill(&q) == (cyclic ? NBUF / CYC_NBUF : RING));
 	got = zn_mlx5_rx_burst(&q, pkts, n);
 	CHECK(got <= n);
 	for (uint32_t i = 0; i < got; i++) {
@@ -122,12 +136,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		CHECK(p->hdr >= hdrs && p->hdr + p->hdr_len <= hdrs + sizeof(hdrs));
 		CHECK(p->hdr_len <= HDR);
-		CHECK(p->nseg <= 1);
+		CHECK(p->nseg <= (cyclic ? CYC_NBUF : 1));
+		CHECK(!(p->flags & ZN_RX_F_SPLIT) || !cyclic);
 		for (uint32_t s = 0; s < p->nseg; s++) {
 			uint32_t id = p->seg[s].buf_id;
 
 			CHECK(id < NBUF && prov.out[id] && !handed[id]);
 			CHECK(p->seg[s].off + p->seg[s].len <= BUF);
+			CHECK(p->seg[s].va == bufs[id]);
 			handed[id] = 1;
 			ids[nids++] = id;
 			total += p->seg[s].len;
@@ -138,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(q.st.packets == got);
 	/* A second burst reposts what finished; nothing handed out is reposted. */
 	zn_mlx5_rx_burst(&q, pkts, 0);
-	for (uint32_t i = 0; i < RING; i++)
+	for (uint32_t i = 0; i < RING * q.c.nbuf; i++)
 		CHECK(!sw[i].posted || !sw[i].handed || handed[sw[i].buf_id]);
 	zn_mlx5_rxq_release_bufs(&q);
 	p_put(NULL, ids, nids);

@@ -52,7 +52,7 @@ import json
 import sys
 
 rows = {r["id"]: r for r in json.load(open(sys.argv[1]))["rows"]}
-want = ["driver_whole", "driver_split", "send_zc", "send", "send_user", "msg_ring", "nop",
+want = ["driver_whole", "driver_split", "driver_mlx5_whole", "driver_mlx5_split", "send_zc", "send", "send_user", "msg_ring", "nop",
         "zcrx"]
 # exact system calls per op on the measured paths (clock reads apart)
 sys_per_op = {"send_user": 2}

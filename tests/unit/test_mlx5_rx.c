@@ -417,6 +417,142 @@ static void test_cyclic_fallback(void **state)
 	fake_prov_free(small);
 }
 
+/*
+ * MTU 9000 with 4 KiB buffers: SHAMPO's one-buffer WQE cannot hold a
+ * frame, so a cyclic WQE scatters it over the header slot and 3 buffers
+ * (§12.4). Frames of 60..9000 bytes come back as the header slot plus as
+ * many segments as they reached, every byte where the device put it; the
+ * buffers a frame did not reach stay in the WQE and are posted again.
+ */
+static void test_multiseg_frames(void **state)
+{
+	static const uint32_t sizes[] = { 60, 1500, 4096, 4097, 8000, 9000, 9022 };
+	struct ctx *c = *state;
+	struct fake_prov *fp = fake_prov_new(64, BUF);
+	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY,
+				    .payload = &fp->prov };
+	static uint8_t frame[9022];
+	struct mlx5_rxq *r = NULL;
+	struct zn_rx_pkt pkt[2];
+	uint32_t held = RING * 3, handed_total = 0;
+	uint32_t ids[64], nids = 0;
+
+	c->m->conf.mtu = 9000;
+	assert_int_equal(zn_mlx5_rxq_create(c->m, 2, &conf, &r), 0);
+	assert_true(r->c.cyclic);
+	assert_int_equal(r->c.nbuf, 3);
+	assert_int_equal(r->c.frame_max, HDR_ENTRY + 3 * BUF);
+	assert_int_equal(1u << r->c.log_wqe, 64);	/* header slot, 3 buffers, end */
+	assert_int_equal(zn_mlx5_rxq_refill(r), RING);
+	assert_int_equal(fake_prov_held(fp), held);
+	for (uint32_t i = 0; i < RING; i++) {
+		const struct zn_mlx5_wqe_data *d = zn_mlx5_rx_seg(r, i, 0);
+
+		assert_int_equal(zn_mlx5_bswap32(d[-1].byte_count_be), HDR_ENTRY);
+		assert_int_equal(zn_mlx5_bswap64(d[-1].addr_be), r->hdr_iova + i * HDR_ENTRY);
+		for (uint32_t j = 0; j < 3; j++) {
+			assert_int_equal(zn_mlx5_bswap32(d[j].byte_count_be), BUF);
+			assert_int_equal(zn_mlx5_bswap32(d[j].lkey_be), 0x00abcd00);
+			assert_int_equal(zn_mlx5_bswap64(d[j].addr_be),
+					 (uint64_t)(uintptr_t)r->sw[i * 3 + j].va);
+		}
+	}
+	for (uint32_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		uint32_t len = sizes[k], w = k % RING, off, nseg;
+		uint32_t before[3];
+		struct zn_mlx5_cqe64 *q = &r->cq.cqe[k];
+
+		make_frame(frame, len, (uint8_t)(k * 17 + 1));
+		/* The device scatters the frame over the WQE's list in order. */
+		memcpy(r->hdr + (size_t)w * HDR_ENTRY, frame, len < HDR_ENTRY ? len : HDR_ENTRY);
+		for (uint32_t j = 0, o = HDR_ENTRY; o < len; j++, o += BUF)
+			memcpy(r->sw[w * 3 + j].va, frame + o, len - o < BUF ? len - o : BUF);
+		for (uint32_t j = 0; j < 3; j++)
+			before[j] = r->sw[w * 3 + j].buf_id;
+		memset(q, 0, sizeof(*q));
+		q->byte_cnt_be = zn_mlx5_bswap32(len);
+		q->wqe_counter_be = zn_mlx5_bswap16((uint16_t)w);
+		q->op_own = (uint8_t)(ZN_MLX5_CQE_RESP_SEND << 4 |
+				      zn_mlx5_cqe_hw_owner(k, r->cq.log_sz));
+		assert_int_equal(zn_mlx5_rx_burst(r, pkt, 2), 1);
+		nseg = len > HDR_ENTRY ? (len - HDR_ENTRY + BUF - 1) / BUF : 0;
+		assert_int_equal(pkt[0].pkt_len, len);
+		assert_int_equal(pkt[0].hdr_len, len < HDR_ENTRY ? len : HDR_ENTRY);
+		assert_int_equal(pkt[0].nseg, nseg);
+		assert_int_equal(pkt[0].flags & ZN_RX_F_SPLIT, 0);
+		assert_int_equal(pkt[0].queue, 2);
+		assert_memory_equal(pkt[0].hdr, frame, pkt[0].hdr_len);
+		off = pkt[0].hdr_len;
+		for (uint32_t j = 0; j < nseg; j++) {
+			uint32_t id = pkt[0].seg[j].buf_id;
+
+			assert_int_equal(id, before[j]);
+			assert_ptr_equal(pkt[0].seg[j].va, fp->mem + (size_t)id * BUF);
+			assert_int_equal(pkt[0].seg[j].off, 0);
+			assert_int_equal(pkt[0].seg[j].len, len - off < BUF ? len - off : BUF);
+			assert_memory_equal(pkt[0].seg[j].va, frame + off, pkt[0].seg[j].len);
+			off += pkt[0].seg[j].len;
+			ids[nids++] = id;
+		}
+		assert_int_equal(off, len);
+		handed_total += nseg;
+		/* Reposted at the next burst: handed buffers replaced, the rest kept. */
+		assert_int_equal(zn_mlx5_rx_burst(r, pkt, 0), 0);
+		assert_int_equal(zn_mlx5_bswap32(r->rq_dbr[0]), RING + k + 1);
+		for (uint32_t j = nseg; j < 3; j++)
+			assert_int_equal(r->sw[w * 3 + j].buf_id, before[j]);
+		for (uint32_t j = 0; j < nseg; j++)
+			assert_int_not_equal(r->sw[w * 3 + j].buf_id, before[j]);
+		assert_int_equal(fake_prov_held(fp), held + handed_total);
+	}
+	assert_int_equal(r->st.packets, sizeof(sizes) / sizeof(sizes[0]));
+	assert_int_equal(r->st.bad_cmpl, 0);
+	/* One byte past what a WQE takes is the device lying: refused. */
+	{
+		struct zn_mlx5_cqe64 *q = &r->cq.cqe[7];
+
+		memset(q, 0, sizeof(*q));
+		q->byte_cnt_be = zn_mlx5_bswap32(HDR_ENTRY + 3 * BUF + 1);
+		q->wqe_counter_be = zn_mlx5_bswap16(7);
+		q->op_own = (uint8_t)(ZN_MLX5_CQE_RESP_SEND << 4 | zn_mlx5_cqe_hw_owner(7, r->cq.log_sz));
+		assert_int_equal(zn_mlx5_rx_burst(r, pkt, 2), 0);
+		assert_int_equal(r->st.bad_cmpl, 1);
+	}
+	zn_mlx5_rxq_destroy(c->m, r);
+	assert_int_equal(fake_prov_held(fp), handed_total);
+	fake_prov_put(fp, ids, nids);
+	assert_int_equal(fake_prov_held(fp), 0);
+	assert_int_equal(fp->double_puts, 0);
+	fake_prov_free(fp);
+}
+
+/* An MTU the buffers cannot hold in 8 segments is refused at set-up; so is
+ * starting a queue set up for a smaller MTU than the port's (mlx5_port.c). */
+static void test_multiseg_limits(void **state)
+{
+	struct ctx *c = *state;
+	struct fake_prov *fp = fake_prov_new(8, 1024);
+	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY,
+				    .payload = &fp->prov };
+	struct mlx5_rxq *r = NULL;
+
+	c->m->conf.mtu = 9000;		/* 9022 - 256 bytes: 9 buffers of 1 KiB */
+	assert_int_equal(zn_mlx5_rxq_create(c->m, 0, &conf, &r), -EINVAL);
+	assert_true(fake_logs_have("need 9 buffers of 1024 bytes"));
+	c->m->conf.mtu = 8000;		/* 8022 - 256: 8 buffers */
+	assert_int_equal(zn_mlx5_rxq_create(c->m, 0, &conf, &r), 0);
+	assert_int_equal(r->c.nbuf, 8);
+	assert_int_equal(1u << r->c.log_wqe, 16 * 16);
+	assert_int_equal(r->mtu, 8000);
+	zn_mlx5_rxq_refill(r);
+	for (uint32_t j = 8; j < 15; j++)
+		assert_int_equal(zn_mlx5_bswap32(zn_mlx5_rx_seg(r, 1, j)->lkey_be),
+				 ZN_MLX5_INVALID_LKEY);
+	assert_int_equal(zn_mlx5_bswap32(zn_mlx5_rx_seg(r, 1, 7)->lkey_be), 0x00abcd00);
+	zn_mlx5_rxq_destroy(c->m, r);
+	fake_prov_free(fp);
+}
+
 /* Buffers no queue layout can use, and bad rings, are refused with one line. */
 static void test_setup_refusals(void **state)
 {
@@ -446,6 +582,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cyclic_fallback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setup_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiseg_frames, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiseg_limits, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
