@@ -176,4 +176,46 @@ static inline struct io_uring_cqe *zn_cqe_at(struct zn_uring *r, uint32_t idx)
 	return &r->cqes[(idx & r->cq_mask) << r->cqe_shift];
 }
 
+/*
+ * zn_uring_post_cqe's common case inline: no overflow backlog and a free CQ
+ * slot. The rest (overflow list, CQE_NO_OVERFLOW) is the function's.
+ */
+static inline int zn_cq_post(struct zn_uring *r, uint64_t user_data, int32_t res,
+			     uint32_t cflags, const uint64_t big[2])
+{
+	struct zn_uring_shared *sh = r->sh;
+	uint32_t tail = sh->cq_tail;
+	struct io_uring_cqe *cqe;
+
+	if (__builtin_expect(r->ovf_count || tail - zn_load_acq(&sh->cq_head) >= r->cq_entries, 0))
+		return zn_uring_post_cqe(r, user_data, res, cflags, big, 0);
+	cqe = zn_cqe_at(r, tail);
+	cqe->user_data = user_data;
+	cqe->res = res;
+	cqe->flags = cflags;
+	if (r->cqe_shift) {
+		cqe->big_cqe[0] = big ? big[0] : 0;
+		cqe->big_cqe[1] = big ? big[1] : 0;
+	}
+	/* CQE contents before the tail that hands it to the application */
+	zn_store_rel(&sh->cq_tail, tail + 1);
+	r->st.cqes++;
+	return 0;
+}
+
+/*
+ * The op of a valid opcode (< IORING_OP_LAST): the composition root's
+ * table read directly unless a test overrode an op (op_nop.c).
+ */
+extern bool zn_uring_ops_overridden;
+
+static inline const struct zn_uring_op *zn_uring_op_lookup(unsigned opcode)
+{
+	const struct zn_uring_op *op = zn_uring_plugins.ops[opcode];
+
+	if (__builtin_expect(!op || __atomic_load_n(&zn_uring_ops_overridden, __ATOMIC_RELAXED), 0))
+		return zn_uring_op_get(opcode);
+	return op;
+}
+
 #endif
