@@ -359,6 +359,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 	unsigned n = to_submit < avail ? to_submit : avail;
 	int submitted = 0;
 
+	r->msg_batch = true;
 	while (n--) {
 		uint32_t idx = __atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
 		struct zn_uring_req *req;
@@ -386,6 +387,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		r->link_head = r->link_last = NULL;
 		run_chain(r, lh);
 	}
+	zn_msg_ring_batch_end(r);
 	/* SQE slots up to head are the application's again */
 	zn_store_rel(&sh->sq_head, head);
 	if (submitted > 0)

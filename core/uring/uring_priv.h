@@ -139,6 +139,11 @@ struct zn_uring {
 	int *files;
 	unsigned nfiles;
 
+	/* MSG_RING's target of this submission, referenced (msg_ring.c) */
+	bool msg_batch;			/* inside zn_uring_submit_sqes */
+	int msg_tgt_h;
+	struct zn_uring *msg_tgt;
+
 	/* MSG_RING inbox and the owner's sleep */
 	struct zn_inbox inbox;
 	_Alignas(ZN_CACHELINE) _Atomic uint32_t wake_seq;
@@ -160,6 +165,7 @@ void zn_inbox_fini(struct zn_inbox *ib);
 unsigned zn_inbox_drain(struct zn_uring *r);
 bool zn_inbox_empty(struct zn_inbox *ib);
 int zn_inbox_post(struct zn_uring *target, uint64_t user_data, int32_t res, uint32_t cflags);
+void zn_msg_ring_batch_end(struct zn_uring *r);
 
 static inline uint32_t zn_load_acq(const uint32_t *p)
 {
