@@ -182,20 +182,14 @@ static inline struct io_uring_cqe *zn_cqe_at(struct zn_uring *r, uint32_t idx)
 	return &r->cqes[(idx & r->cq_mask) << r->cqe_shift];
 }
 
-/*
- * zn_uring_post_cqe's common case inline: no overflow backlog and a free CQ
- * slot. The rest (overflow list, CQE_NO_OVERFLOW) is the function's.
- */
-static inline int zn_cq_post(struct zn_uring *r, uint64_t user_data, int32_t res,
-			     uint32_t cflags, const uint64_t big[2])
+/* Write one CQE into a free CQ slot; the tail store publishes it. */
+static inline void zn_cq_write(struct zn_uring *r, uint64_t user_data, int32_t res,
+			       uint32_t cflags, const uint64_t big[2])
 {
 	struct zn_uring_shared *sh = r->sh;
 	uint32_t tail = sh->cq_tail;
-	struct io_uring_cqe *cqe;
+	struct io_uring_cqe *cqe = zn_cqe_at(r, tail);
 
-	if (__builtin_expect(r->ovf_count || tail - zn_load_acq(&sh->cq_head) >= r->cq_entries, 0))
-		return zn_uring_post_cqe(r, user_data, res, cflags, big, 0);
-	cqe = zn_cqe_at(r, tail);
 	cqe->user_data = user_data;
 	cqe->res = res;
 	cqe->flags = cflags;
@@ -206,6 +200,19 @@ static inline int zn_cq_post(struct zn_uring *r, uint64_t user_data, int32_t res
 	/* CQE contents before the tail that hands it to the application */
 	zn_store_rel(&sh->cq_tail, tail + 1);
 	r->st.cqes++;
+}
+
+/*
+ * zn_uring_post_cqe inside core/uring, its common case inline: no overflow
+ * backlog and a free CQ slot.
+ */
+static inline int zn_cq_post(struct zn_uring *r, uint64_t user_data, int32_t res,
+			     uint32_t cflags, const uint64_t big[2])
+{
+	if (__builtin_expect(r->ovf_count ||
+			     r->sh->cq_tail - zn_load_acq(&r->sh->cq_head) >= r->cq_entries, 0))
+		return zn_uring_post_cqe(r, user_data, res, cflags, big, 0);
+	zn_cq_write(r, user_data, res, cflags, big);
 	return 0;
 }
 
