@@ -202,12 +202,14 @@ static bool parse_udp_fast(const struct zn_frame *f, uint32_t rx_flags, bool sw,
 	    (be16(p + 6) & (ZN_IPV4_MF | ZN_IPV4_OFFMASK)) || ulen < ZN_UDP_HLEN ||
 	    ulen > tot - ZN_IPV4_HLEN)
 		return false;
-	/* one assignment: the rest of info zero, as the general path leaves it */
-	*info = (struct zn_net_rx_info){
-		.l3 = ZN_ETH_HLEN, .l4 = ZN_ETH_HLEN + ZN_IPV4_HLEN, .dst_ip = dst,
-		.payload_off = ZN_UDP_HDRS, .payload_len = ulen - ZN_UDP_HLEN,
-		.ip_proto = ZN_IPPROTO_UDP,
-	};
+	/* every byte as the general path leaves it, padding included (callers compare) */
+	memset(info, 0, sizeof(*info));
+	info->l3 = ZN_ETH_HLEN;
+	info->l4 = ZN_ETH_HLEN + ZN_IPV4_HLEN;
+	info->dst_ip = dst;
+	info->payload_off = ZN_UDP_HDRS;
+	info->payload_len = ulen - ZN_UDP_HLEN;
+	info->ip_proto = ZN_IPPROTO_UDP;
 	memcpy(info->eth_src, h + 6, ZN_ETH_ALEN);
 	memcpy(&info->src_ip, p + 12, 4);
 	memcpy(&info->sport, u, 2);

@@ -119,6 +119,8 @@ static void same(const struct zn_net_rx_info *a, const struct zn_net_rx_info *b)
 	assert_memory_equal(a->arp_sha, b->arp_sha, ZN_ETH_ALEN);
 	assert_int_equal(a->arp_spa, b->arp_spa);
 	assert_int_equal(a->arp_tpa, b->arp_tpa);
+	/* padding too: callers compare parses as bytes (tests/fuzz/fuzz_net_rx.c) */
+	assert_memory_equal(a, b, sizeof(*a));
 }
 
 static void test_fast_matches_general(void **s)
