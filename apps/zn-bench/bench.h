@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define BENCH_MAX_SIZES		16
 #define BENCH_MAX_SUITES	32
@@ -53,13 +54,14 @@ struct bench_opts {
 	unsigned duration_ms;		/* per measured run */
 	unsigned reps;			/* measured runs after one warm-up */
 	unsigned batch;			/* SQEs per submit */
-	int cpu[2];			/* -1: not pinned */
+	int cpu[2];			/* measured thread, its peer; -1: not pinned */
 	unsigned msgs;			/* MSG_RING messages per run, at most */
 	const char *out_dir;		/* NULL: no files */
 	bool quick;
 };
 
-enum bench_group { BENCH_G_SEND, BENCH_G_RECV, BENCH_G_MSGRING, BENCH_G_COUNT };
+/* cost: the instruction table of scripts/cost.sh (cost.c), no rows */
+enum bench_group { BENCH_G_SEND, BENCH_G_RECV, BENCH_G_MSGRING, BENCH_G_COST, BENCH_G_COUNT };
 
 /* What one measured run counted; a suite's run() fills it. */
 struct bench_meas {
@@ -72,6 +74,7 @@ struct bench_meas {
 	int64_t delivered;		/* requests the receiving side got (UDP sink); -1: not counted */
 	int64_t fallback;		/* bytes the kernel copied instead (TCP zerocopy receive); -1 */
 	double lat_ns[3];		/* p50, p99, p99.9 (latency suites) */
+	double post_ns;			/* ping-pong: median time of the sender's post; 0 */
 };
 
 struct bench_case {
@@ -117,6 +120,7 @@ struct bench_row {
 	double copied;			/* fraction of ZC notifications that copied; -1: n/a */
 	double delivered;		/* fraction of sent requests the receiver got; -1: n/a */
 	double fallback;		/* fraction of ops done by copying; -1: n/a */
+	double post_ns;			/* MSG_RING: the sender's time per post, median; -1 */
 	uint64_t ops;			/* summed over the measured reps */
 	unsigned reps;
 	char note[BENCH_NOTE_LEN];
@@ -168,6 +172,12 @@ int bench_run_all(const struct bench_opts *o, struct bench_results *r);
 uint64_t bench_now_ns(void);
 void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns);
 int bench_pin(int cpu);
+/* Every thread of process pid on cpu (-1: leave it). */
+int bench_pin_pid(pid_t pid, int cpu);
+/* No --cpu given: the first two CPUs zn-bench may run on, so that the
+ * measured thread and its peer (or the device model) never share a core;
+ * -1,-1 on a one-CPU machine. */
+int bench_pick_cpus(int cpu[2]);
 
 /*
  * pingpong.c: the MSG_RING ping-pong loop of both paths. post sends data
@@ -187,6 +197,34 @@ struct bench_pingpong {
 };
 int bench_pingpong_run(const struct bench_pingpong *pp, const struct bench_case *c,
 		       struct bench_meas *m);
+
+/* cost.c: scripts/cost.sh's table, run first and printed as the headline */
+int bench_cost_run(const struct bench_opts *o);
+void bench_cost_print(FILE *f);
+
+/*
+ * load.c: the machine's load apart from zn-bench, before and after the run
+ * (quiet windows) and the host's steal during it.
+ */
+struct bench_load_sample {
+	uint64_t wall_ns;
+	uint64_t busy, steal, total;	/* /proc/stat, all CPUs, clock ticks */
+	uint64_t own;			/* zn-bench and its reaped children, ticks */
+};
+struct bench_load_span {
+	double other_cpus;		/* CPUs kept busy by other processes */
+	double steal;			/* fraction of CPU time the host took */
+};
+struct bench_load {
+	bool ok;
+	long ncpu;
+	struct bench_load_span before, after, during;
+	struct bench_load_sample start;
+};
+int bench_load_before(struct bench_load *l);
+int bench_load_after(struct bench_load *l);
+bool bench_load_busy(const struct bench_load *l);
+void bench_load_print(FILE *f, const struct bench_load *l);
 
 /* suites.c */
 extern const struct bench_suite bench_suites[];

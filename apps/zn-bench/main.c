@@ -89,6 +89,7 @@ static int write_files(const struct bench_opts *o, const struct bench_results *r
 int main(int argc, char **argv)
 {
 	static struct bench_results res;
+	struct bench_load load;
 	struct bench_opts o;
 	char err[256];
 	int ret, code = 0;
@@ -104,17 +105,34 @@ int main(int argc, char **argv)
 	}
 	ret = install_handlers();
 	if (!ret)
+		ret = bench_pick_cpus(o.cpu);
+	if (!ret)
 		ret = bench_pin(o.cpu[0]);
 	if (ret) {
 		fprintf(stderr, "zn-bench: set-up: %s\n", strerror(-ret));
 		return 1;
 	}
+	bench_load_before(&load);
+	if (o.suites & (1u << BENCH_G_COST) && bench_cost_run(&o) == -EIO)
+		code = 1;
 	ret = bench_run_all(&o, &res);
 	kern_netns_cleanup();
 	zcnic_cleanup();
-	if (ret == -EINTR)
+	if (ret != -EINTR)
+		bench_load_after(&load);
+	else
 		fprintf(stderr, "zn-bench: interrupted; the results so far:\n");
+	if (o.suites & (1u << BENCH_G_COST))
+		bench_cost_print(stdout);
+	if (o.cpu[0] >= 0)
+		printf("\nTime-based figures (the measured thread or process on CPU %d; its peer, "
+		       "the receiving side\nand the device model on CPU %d):\n", o.cpu[0], o.cpu[1]);
+	else
+		printf("\nTime-based figures (one CPU: the measured thread shares it with its peer "
+		       "and the model):\n");
 	bench_print_tables(stdout, &res, &o);
+	if (ret != -EINTR)
+		bench_load_print(stdout, &load);
 	if (o.out_dir && write_files(&o, &res))
 		code = 1;
 	for (unsigned i = 0; i < res.nrows; i++)

@@ -7,6 +7,7 @@
 
 static const char *const group_names[BENCH_G_COUNT] = {
 	[BENCH_G_SEND] = "send", [BENCH_G_RECV] = "recv", [BENCH_G_MSGRING] = "msgring",
+	[BENCH_G_COST] = "cost",
 };
 
 static const char *const transport_names[BENCH_T_COUNT] = {

@@ -33,8 +33,17 @@ const char bench_usage[] =
 "Each figure is the median of --reps runs after one warm-up run; the spread\n"
 "is (max - min) / median over those runs. CPU time is getrusage() of the\n"
 "measuring thread(s) around each run, user and sys, per operation.\n"
+"The cost table (instructions per operation, exact) comes first; the\n"
+"time-based tables follow, and then the machine's load from /proc (other\n"
+"processes' CPU and steal, before and after the run), with a warning when\n"
+"the machine was too busy for the figures to compare with a quiet run's.\n"
 "\n"
 "Suites (--suites; every suite of a group runs):\n"
+"  cost     the headline, printed first: instructions per operation of each\n"
+"           hot path, exact (scripts/cost.sh, `make cost`: callgrind), by\n"
+"           layer; the same on a busy machine as on a quiet one. Needs the\n"
+"           source tree this zn-bench was built in and valgrind; about a\n"
+"           minute (--quick: its short form)\n"
 "  send     UDP requests/s and MB/s by size: io_uring SEND (non-zero-copy),\n"
 "           SEND_ZC with notifications reaped as they come (zero-copy; the\n"
 "           buffer is reused without waiting, its content is not checked),\n"
@@ -70,7 +79,7 @@ const char bench_usage[] =
 "An operation the kernel does not support prints one line; its row is n/a.\n"
 "\n"
 "Options:\n"
-"  --suites LIST        send,recv,msgring (default: all)\n"
+"  --suites LIST        send,recv,msgring,cost (default: all)\n"
 "  --transports LIST    loopback,veth,nicsim (default: all)\n"
 "  --sizes LIST         request sizes in bytes, 1-65000\n"
 "                       (default 600,1000,1500,4000,8000)\n"
@@ -78,7 +87,10 @@ const char bench_usage[] =
 "  --reps N             measured runs per figure, after one warm-up (default 3)\n"
 "  --batch N            SQEs per submit, 1-256 (default 8)\n"
 "  --msgs N             MSG_RING messages per run, at most (default 100000)\n"
-"  --cpu A,B            pin the measuring thread to CPU A, its peer to B\n"
+"  --cpu A,B            pin the measuring thread (or the measured zn-send or\n"
+"                       zn-recv) to CPU A, its peer (the other side, the\n"
+"                       device model) to B; default: the first two CPUs this\n"
+"                       process may use, so that they never share a core\n"
 "  --out DIR            write DIR/zn-bench.csv, DIR/zn-bench.json and the plot\n"
 "                       DIR/zn-bench-send.svg (gnuplot; skipped without it)\n"
 "  --quick              tiny configuration (tests): sizes 600,1500, 40 ms,\n"
@@ -216,7 +228,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, char *err, siz
 		case O_SUITES:
 			o->suites = 0;
 			if (for_each_item(optarg, suite_item, &o->suites))
-				return usage_err(err, errlen, "--suites %s: expected a list of send, recv, msgring",
+				return usage_err(err, errlen, "--suites %s: expected a list of send, recv, msgring, cost",
 					    optarg);
 			break;
 		case O_TRANSPORTS:

@@ -5,6 +5,7 @@
  * the end-of-run handshake and the percentiles live here once.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -22,11 +23,16 @@ static uint64_t process_cpu(uint64_t *sys)
 int bench_pingpong_run(const struct bench_pingpong *pp, const struct bench_case *c,
 		       struct bench_meas *m)
 {
-	uint64_t t0, t_end, u0, s0, u1, s1, now = 0;
+	uint64_t t0, t_end, t_post, u0, s0, u1, s1, now = 0;
 	size_t n = 0, np;
 	int64_t got;
 	int ret = 0;
 
+	double *post = malloc(pp->cap * sizeof(*post));
+	size_t nposts = 0;
+
+	if (!post)
+		return -ENOMEM;
 	atomic_store(pp->npeer, 0);
 	u0 = process_cpu(&s0);
 	t0 = bench_now_ns();
@@ -34,9 +40,13 @@ int bench_pingpong_run(const struct bench_pingpong *pp, const struct bench_case 
 	for (unsigned i = 0; i < c->o->msgs && !bench_stop && !ret; i++) {
 		if (bench_now_ns() >= t_end)
 			break;
-		ret = pp->post(pp->ctx, bench_now_ns());
+		t_post = bench_now_ns();
+		ret = pp->post(pp->ctx, t_post);
 		if (ret)
 			break;
+		/* what the sending thread pays per message, apart from the wait for the answer */
+		if (nposts < pp->cap)
+			post[nposts++] = (double)(bench_now_ns() - t_post);
 		got = pp->next(pp->ctx, &now);
 		if (got < 0)
 			ret = (int)got;
@@ -56,6 +66,9 @@ int bench_pingpong_run(const struct bench_pingpong *pp, const struct bench_case 
 	m->cpu_sys_ns = s1 - s0;
 	if (!ret)
 		ret = atomic_load(pp->peer_err);
+	if (!ret && nposts)
+		m->post_ns = bench_median(post, (unsigned)nposts);
+	free(post);
 	if (ret)
 		return ret;
 	np = atomic_load_explicit(pp->npeer, memory_order_acquire);

@@ -6,11 +6,13 @@
  * min and max of the reps. A suite the machine cannot do gives an "n/a"
  * row and one line on stderr; the run goes on.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -45,6 +47,48 @@ int bench_pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+int bench_pin_pid(pid_t pid, int cpu)
+{
+	char dir[64];
+	cpu_set_t set;
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	if (cpu < 0 || pid <= 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* every thread: a device model's polling threads are already running */
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' &&
+		    sched_setaffinity((pid_t)atoi(e->d_name), sizeof(set), &set) && !ret)
+			ret = -errno;
+	closedir(d);
+	return ret;
+}
+
+int bench_pick_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (cpu[0] >= 0)
+		return 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[n++] = c;
+	if (n < 2)
+		cpu[0] = cpu[1] = -1;	/* one CPU: nothing to keep apart */
+	return 0;
 }
 
 static bool unsupported(int err)
@@ -85,7 +129,7 @@ static struct bench_row *new_row(struct bench_results *r, const struct bench_sui
 	w->transport = bench_transport_name(c->transport);
 	w->size = c->size;
 	w->metric = bench_metric_name(metric);
-	w->copied = w->delivered = w->fallback = -1;
+	w->copied = w->delivered = w->fallback = w->post_ns = -1;
 	w->median = w->min = w->max = NAN;
 	return w;
 }
@@ -101,6 +145,7 @@ static void fill_rows(struct bench_results *r, const struct bench_suite *s,
 	for (unsigned metric = first; metric <= last; metric++) {
 		struct bench_row *w = new_row(r, s, c, metric);
 		double v[BENCH_MAX_ROWS], cu[BENCH_MAX_ROWS], cs[BENCH_MAX_ROWS], mb[BENCH_MAX_ROWS];
+		double post[BENCH_MAX_ROWS];
 		uint64_t notifs = 0, copied = 0, bytes = 0;
 		int64_t deliv = 0, fb = 0;
 		bool has_deliv = true, has_fb = true;
@@ -120,6 +165,7 @@ static void fill_rows(struct bench_results *r, const struct bench_suite *s,
 			cu[k] = m->ops ? (double)m->cpu_user_ns / (double)m->ops : NAN;
 			cs[k] = m->ops ? (double)m->cpu_sys_ns / (double)m->ops : NAN;
 			mb[k] = m->ns ? (double)m->bytes * 1e3 / (double)m->ns : NAN;
+			post[k] = m->post_ns > 0 ? m->post_ns : NAN;
 			k++;
 			w->ops += m->ops;
 			notifs += m->notifs;
@@ -147,6 +193,7 @@ static void fill_rows(struct bench_results *r, const struct bench_suite *s,
 		w->cpu_user_ns_per_op = bench_median(cu, k);
 		w->cpu_sys_ns_per_op = bench_median(cs, k);
 		w->mb_s = bench_median(mb, k);
+		w->post_ns = isnan(post[0]) ? -1 : bench_median(post, k);
 		if (notifs)
 			w->copied = (double)copied / (double)notifs;
 		if (has_deliv && w->ops)

@@ -35,6 +35,13 @@ void zcnic_sim_release(void);
  */
 int zcnic_run_pair(char *const rx[], char *const tx[], unsigned limit_ms,
 		   struct zcnic_out *ro, struct zcnic_out *to);
+/*
+ * Where the processes run (-1: anywhere): the measured child on measured,
+ * the other child and the simulator on other, so that the model's polling
+ * never takes the measured process's core. rx_measured: zn-recv is the
+ * measured one (the receive suite), else zn-send.
+ */
+void zcnic_set_cpus(int measured, int other, bool rx_measured);
 /* After the last suite, and on exit paths: stop children and the simulator. */
 void zcnic_cleanup(void);
 /* Async-signal-safe part of it, for a second Ctrl-C that exits at once. */

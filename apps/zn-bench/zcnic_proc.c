@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,17 @@ struct kid {
 };
 /* the children now running, for the signal path */
 static volatile pid_t running[2] = { -1, -1 };
+/* zcnic_set_cpus: zn-recv's, zn-send's and the simulator's CPU */
+static int cpu_rx = -1, cpu_tx = -1, cpu_sim = -1;
+
+void zcnic_set_cpus(int measured, int other, bool rx_measured)
+{
+	cpu_rx = rx_measured ? measured : other;
+	cpu_tx = rx_measured ? other : measured;
+	cpu_sim = other;
+	if (sim_up)
+		bench_pin_pid(sim.pid, cpu_sim);
+}
 
 int zcnic_sim_ports(const char **port0, const char **port1, char *note)
 {
@@ -53,10 +65,12 @@ int zcnic_sim_ports(const char **port0, const char **port1, char *note)
 		/* info lines of zn-nicsim and of the children would land in the tables */
 		setenv("ZN_LOG", CHILD_LOG_LEVEL, 0);
 		setenv("ZN_SIM_LOG", CHILD_LOG_LEVEL, 0);
-		if (zn_nicsim_start(&sim, "zn-bench", NULL))
+		if (zn_nicsim_start(&sim, "zn-bench", NULL)) {
 			sim_failed = true;
-		else
+		} else {
 			sim_up = true;
+			bench_pin_pid(sim.pid, cpu_sim);	/* threads it makes later inherit it */
+		}
 	}
 	if (!sim_up) {
 		snprintf(note, BENCH_NOTE_LEN, "zn-nicsim did not start (see stderr)");
@@ -114,7 +128,8 @@ static void bin_path(char *out, size_t len, const char *name)
 	snprintf(out, len, "%s", name);	/* $PATH */
 }
 
-static int spawn(char *const argv[], struct kid *k, struct zcnic_out *out, unsigned slot)
+static int spawn(char *const argv[], struct kid *k, struct zcnic_out *out, unsigned slot,
+		 int cpu)
 {
 	char bin[PATH_MAX];
 	pid_t parent = getpid();
@@ -144,6 +159,13 @@ static int spawn(char *const argv[], struct kid *k, struct zcnic_out *out, unsig
 			_exit(127);
 		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
 			_exit(127);
+		if (cpu >= 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
 		execv(bin, argv);
 		dprintf(2, "zn-bench: cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
@@ -281,7 +303,7 @@ int zcnic_run_pair(char *const rx[], char *const tx[], unsigned limit_ms,
 
 	memset(to, 0, sizeof(*to));
 	to->status = -1;
-	ret = spawn(rx, &kids[0], ro, 0);
+	ret = spawn(rx, &kids[0], ro, 0, cpu_rx);
 	if (ret)
 		return ret;
 	while (!done(&kids[0]) && !bench_stop && !zcnic_line(ro, "zn-recv:", "ready") &&
@@ -295,7 +317,7 @@ int zcnic_run_pair(char *const rx[], char *const tx[], unsigned limit_ms,
 		ret = done(&kids[0]) ? -EIO : -ETIMEDOUT;
 		goto out;
 	}
-	ret = spawn(tx, &kids[1], to, 1);
+	ret = spawn(tx, &kids[1], to, 1, cpu_tx);
 	if (ret)
 		goto out;
 	while (!(done(&kids[0]) && done(&kids[1])) && !bench_stop && bench_now_ns() < end) {

@@ -157,6 +157,7 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 	}
 	tx[n] = NULL;
 
+	zcnic_set_cpus(c->o->cpu[0], c->o->cpu[1], st->mode == Z_RECV);
 	ret = zcnic_run_pair(rx, tx, c->o->duration_ms + RUN_EXTRA_MS, &ro, &to);
 	if (ret == -EINTR)
 		return ret;

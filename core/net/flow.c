@@ -80,6 +80,7 @@ int zn_flow_add(struct zn_flow_table *t, const struct zn_flow_key *k, void *val)
 	s->val = val;
 	s->state = SLOT_USED;
 	t->used++;
+	t->last_ok = false;
 	/* Tombstones lengthen every probe: start over once they pile up. */
 	if (t->tomb > (t->mask + 1) / 4) {
 		struct zn_flow_slot *old = t->s;
@@ -107,6 +108,7 @@ int zn_flow_del(struct zn_flow_table *t, const struct zn_flow_key *k)
 		return -ENOENT;
 	s->state = SLOT_TOMB;
 	s->val = NULL;
+	t->last_ok = false;
 	t->used--;
 	t->tomb++;
 	return 0;
@@ -119,16 +121,25 @@ void *zn_flow_get(const struct zn_flow_table *t, const struct zn_flow_key *k)
 	return s ? s->val : NULL;
 }
 
-void *zn_flow_match(const struct zn_flow_table *t, uint8_t proto, uint32_t lip, uint16_t lport,
+void *zn_flow_match(struct zn_flow_table *t, uint8_t proto, uint32_t lip, uint16_t lport,
 		    uint32_t rip, uint16_t rport)
 {
 	struct zn_flow_key k = { .lip = lip, .rip = rip, .lport = lport, .rport = rport,
 				 .proto = proto };
-	void *v = zn_flow_get(t, &k);
+	void *v;
 
-	if (v)
-		return v;
-	k.rip = 0;
-	k.rport = 0;
-	return zn_flow_get(t, &k);
+	if (t->last_ok && key_eq(&t->last, &k))
+		return t->last_val;
+	v = zn_flow_get(t, &k);
+	if (!v) {
+		struct zn_flow_key any = k;
+
+		any.rip = 0;
+		any.rport = 0;
+		v = zn_flow_get(t, &any);
+	}
+	t->last = k;
+	t->last_val = v;
+	t->last_ok = true;
+	return v;
 }

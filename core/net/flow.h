@@ -9,6 +9,7 @@
 #ifndef ZCNIC_CORE_NET_FLOW_H
 #define ZCNIC_CORE_NET_FLOW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct zn_flow_key {
@@ -24,6 +25,11 @@ struct zn_flow_table {
 	uint32_t mask;
 	uint32_t used;			/* live entries */
 	uint32_t tomb;			/* deleted markers */
+	/* zn_flow_match's last answer (frames of one flow come in runs);
+	 * forgotten on every add and delete */
+	struct zn_flow_key last;
+	void *last_val;
+	bool last_ok;
 };
 
 /* slots: a power of two >= 4. */
@@ -35,7 +41,7 @@ int zn_flow_add(struct zn_flow_table *t, const struct zn_flow_key *k, void *val)
 int zn_flow_del(struct zn_flow_table *t, const struct zn_flow_key *k);
 void *zn_flow_get(const struct zn_flow_table *t, const struct zn_flow_key *k);
 /* Exact 5-tuple first, then the same local side with any remote. */
-void *zn_flow_match(const struct zn_flow_table *t, uint8_t proto, uint32_t lip, uint16_t lport,
+void *zn_flow_match(struct zn_flow_table *t, uint8_t proto, uint32_t lip, uint16_t lport,
 		    uint32_t rip, uint16_t rport);
 
 #endif

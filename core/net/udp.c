@@ -42,12 +42,16 @@ void zn_udp_ep_done(struct zn_udp_ep *ep, uint64_t cookie, int32_t status)
 }
 
 /* A descriptor up to its last used segment: a datagram has one or two
- * segments of ZN_RX_MAX_SEGS, and the rest is not worth moving twice. */
+ * segments of ZN_RX_MAX_SEGS, and the rest is not worth moving twice. The
+ * first segment goes with the header in one copy of a fixed size (a few
+ * moves, no call): most datagrams have just that one. */
 static void rx_copy(struct zn_udp_rx *dst, const struct zn_udp_rx *src)
 {
 	uint32_t n = src->nseg < ZN_RX_MAX_SEGS ? src->nseg : ZN_RX_MAX_SEGS;
 
-	memcpy(dst, src, offsetof(struct zn_udp_rx, seg) + n * sizeof(src->seg[0]));
+	memcpy(dst, src, offsetof(struct zn_udp_rx, seg[1]));
+	if (n > 1)
+		memcpy(&dst->seg[1], &src->seg[1], (n - 1) * sizeof(src->seg[0]));
 }
 
 bool zn_udp_ep_deliver(struct zn_udp_ep *ep, const struct zn_udp_rx *d)

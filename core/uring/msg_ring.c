@@ -128,38 +128,12 @@ void zn_uring_wake(struct zn_uring *r)
 	syscall(SYS_futex, &r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-int zn_inbox_post(struct zn_uring *t, uint64_t user_data, int32_t res, uint32_t cflags)
+/* The array is full (or spilling already): the message joins the spill list. */
+static __attribute__((noinline)) int inbox_spill(struct zn_inbox *ib, uint64_t user_data,
+						 int32_t res, uint32_t cflags)
 {
-	struct zn_inbox *ib = &t->inbox;
-	struct zn_spill_msg *m;
+	struct zn_spill_msg *m = malloc(sizeof(*m));
 
-	if (!atomic_load_explicit(&ib->spilled, memory_order_acquire)) {
-		uint64_t pos = atomic_load_explicit(&ib->tail, memory_order_relaxed);
-
-		for (;;) {
-			struct zn_inbox_slot *s = &ib->slots[pos & ib->mask];
-			uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-			int64_t dif = (int64_t)(seq - pos);
-
-			if (dif == 0) {
-				if (atomic_compare_exchange_weak_explicit(&ib->tail, &pos, pos + 1,
-						memory_order_relaxed, memory_order_relaxed)) {
-					s->user_data = user_data;
-					s->res = res;
-					s->cflags = cflags;
-					/* payload before the seq that hands the slot to the owner */
-					atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
-					zn_uring_wake(t);
-					return 0;
-				}
-			} else if (dif < 0) {
-				break;	/* full: spill */
-			} else {
-				pos = atomic_load_explicit(&ib->tail, memory_order_relaxed);
-			}
-		}
-	}
-	m = malloc(sizeof(*m));
 	if (!m)
 		return -ENOMEM;
 	m->user_data = user_data;
@@ -168,23 +142,101 @@ int zn_inbox_post(struct zn_uring *t, uint64_t user_data, int32_t res, uint32_t 
 	/* counted before it is visible: the owner never sees spilled == 0 with it queued */
 	atomic_fetch_add(&ib->spilled, 1);
 	spill_push(ib, m);
-	zn_uring_wake(t);
 	return 0;
+}
+
+/* Queue a message in t's inbox without waking its owner: 0 or -ENOMEM. */
+static inline int inbox_put(struct zn_uring *t, uint64_t user_data, int32_t res, uint32_t cflags)
+{
+	struct zn_inbox *ib = &t->inbox;
+	uint64_t pos;
+
+	if (atomic_load_explicit(&ib->spilled, memory_order_acquire))
+		return inbox_spill(ib, user_data, res, cflags);
+	pos = atomic_load_explicit(&ib->tail, memory_order_relaxed);
+	for (;;) {
+		struct zn_inbox_slot *s = &ib->slots[pos & ib->mask];
+		uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+		int64_t dif = (int64_t)(seq - pos);
+
+		if (dif == 0) {
+			if (atomic_compare_exchange_weak_explicit(&ib->tail, &pos, pos + 1,
+					memory_order_relaxed, memory_order_relaxed)) {
+				s->user_data = user_data;
+				s->res = res;
+				s->cflags = cflags;
+				/* payload before the seq that hands the slot to the owner */
+				atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
+				return 0;
+			}
+		} else if (dif < 0) {
+			return inbox_spill(ib, user_data, res, cflags);	/* full */
+		} else {
+			pos = atomic_load_explicit(&ib->tail, memory_order_relaxed);
+		}
+	}
+}
+
+int zn_inbox_post(struct zn_uring *t, uint64_t user_data, int32_t res, uint32_t cflags)
+{
+	int rc = inbox_put(t, user_data, res, cflags);
+
+	if (!rc)
+		zn_uring_wake(t);
+	return rc;
+}
+
+/*
+ * Messages in the array straight into free CQ slots: the tail is published
+ * once for all of them (its release store orders every CQE write before
+ * it), and each slot goes back to the producers once its message is
+ * copied out.
+ */
+static unsigned inbox_to_cq(struct zn_uring *r)
+{
+	struct zn_inbox *ib = &r->inbox;
+	struct zn_uring_shared *sh = r->sh;
+	uint32_t tail = sh->cq_tail;
+	uint32_t room = r->cq_entries - (tail - zn_load_acq(&sh->cq_head));
+	uint64_t head = ib->head;
+	unsigned n;
+
+	for (n = 0; n < room; n++, head++, tail++) {
+		struct zn_inbox_slot *s = &ib->slots[head & ib->mask];
+		struct io_uring_cqe *cqe;
+
+		if (atomic_load_explicit(&s->seq, memory_order_acquire) != head + 1)
+			break;
+		cqe = zn_cqe_at(r, tail);
+		cqe->user_data = s->user_data;
+		cqe->res = s->res;
+		cqe->flags = s->cflags;
+		if (r->cqe_shift)
+			cqe->big_cqe[0] = cqe->big_cqe[1] = 0;
+		/* slot free for the producers' next lap */
+		atomic_store_explicit(&s->seq, head + ib->size, memory_order_release);
+	}
+	if (n) {
+		zn_store_rel(&sh->cq_tail, tail);
+		r->st.cqes += n;
+		ib->head = head;
+	}
+	return n;
 }
 
 unsigned zn_inbox_drain(struct zn_uring *r)
 {
 	struct zn_inbox *ib = &r->inbox;
 	struct zn_spill_msg *m;
-	unsigned n = 0;
+	unsigned n = r->ovf_count ? 0 : inbox_to_cq(r);
 
+	/* the rest (CQ full, or CQEs already waiting in the overflow list) queue behind */
 	for (;;) {
 		struct zn_inbox_slot *s = &ib->slots[ib->head & ib->mask];
 
 		if (atomic_load_explicit(&s->seq, memory_order_acquire) != ib->head + 1)
 			break;
 		zn_uring_post_cqe(r, s->user_data, s->res, s->cflags, NULL, 0);
-		/* slot free for the producers' next lap */
 		atomic_store_explicit(&s->seq, ib->head + ib->size, memory_order_release);
 		ib->head++;
 		n++;
@@ -220,69 +272,105 @@ int zn_uring_msg(int target, uint64_t user_data, int32_t res, uint32_t cflags)
 }
 
 struct msg_pdu {
-	uint64_t user_data;	/* sqe->off */
-	uint64_t cmd;		/* sqe->addr */
-	uint64_t src_fd;	/* sqe->addr3 */
-	uint32_t len;
-	uint32_t dst_fd;	/* sqe->file_index */
-	uint32_t flags;
+	uint64_t user_data;	/* sqe->off: the target's CQE */
+	uint32_t len;		/* sqe->len: its res */
+	uint32_t cflags;	/* sqe->file_index with FLAGS_PASS: its flags */
+	int32_t err;		/* what issue answers once the target is a ring */
 };
 
 #define MSG_RING_MASK (IORING_MSG_RING_CQE_SKIP | IORING_MSG_RING_FLAGS_PASS)
+
+/* The kernel's checks of a DATA message, made in its order at issue. */
+static int32_t msg_data_err(const struct io_uring_sqe *sqe)
+{
+	uint32_t flags = sqe->msg_ring_flags;
+
+	if (sqe->addr == IORING_MSG_SEND_FD)
+		return -EOPNOTSUPP;
+	if (sqe->addr != IORING_MSG_DATA)
+		return -EINVAL;
+	if (sqe->addr3 || (flags & ~IORING_MSG_RING_FLAGS_PASS))
+		return -EINVAL;
+	if (!(flags & IORING_MSG_RING_FLAGS_PASS) && sqe->file_index)
+		return -EINVAL;
+	return 0;
+}
 
 static int msg_ring_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 {
 	struct msg_pdu *m = (struct msg_pdu *)req->pdu;
 
-	if (sqe->buf_index || sqe->personality)
+	if (sqe->buf_index || sqe->personality || (sqe->msg_ring_flags & ~MSG_RING_MASK))
 		return -EINVAL;
 	m->user_data = sqe->off;
-	m->cmd = sqe->addr;
-	m->src_fd = sqe->addr3;
 	m->len = sqe->len;
-	m->dst_fd = sqe->file_index;
-	m->flags = sqe->msg_ring_flags;
-	if (m->flags & ~MSG_RING_MASK)
-		return -EINVAL;
+	m->cflags = sqe->msg_ring_flags & IORING_MSG_RING_FLAGS_PASS ? sqe->file_index : 0;
+	m->err = msg_data_err(sqe);
 	return 0;
 }
 
-static int msg_ring_data(struct zn_uring_req *req, const struct msg_pdu *m)
+/*
+ * The target ring, with a reference. Inside one submission the reference
+ * is kept for the next message to the same target (most senders batch to
+ * one peer) and let go by zn_msg_ring_batch_end when the submission ends
+ * (or the target changes), so a batch takes one reference instead of one
+ * per message: still short, never held across a wait
+ * (include/zcnic/handle.h). The target's owner is woken then too, once.
+ */
+static struct zn_uring *target_get(struct zn_uring *self, int h)
 {
-	struct zn_uring *self = req->ring, *t;
-	uint32_t cflags = 0;
-	int rc;
+	struct zn_uring *t;
 
-	if (m->src_fd || (m->flags & ~IORING_MSG_RING_FLAGS_PASS))
-		return -EINVAL;
-	if (!(m->flags & IORING_MSG_RING_FLAGS_PASS) && m->dst_fd)
-		return -EINVAL;
-	if (m->flags & IORING_MSG_RING_FLAGS_PASS)
-		cflags = m->dst_fd;
-	if (req->file == self->handle)
-		return zn_uring_post_cqe(self, m->user_data, (int32_t)m->len, cflags, NULL, 0);
-	t = zn_handle_get(req->file, ZN_HANDLE_URING);
-	if (!t)
-		return -EBADFD;
-	rc = zn_inbox_post(t, m->user_data, (int32_t)m->len, cflags);
-	zn_handle_put(req->file);
-	return rc;
+	if (self->msg_batch && self->msg_tgt && self->msg_tgt_h == h)
+		return self->msg_tgt;
+	t = zn_handle_get(h, ZN_HANDLE_URING);
+	if (t && self->msg_batch) {
+		zn_msg_ring_batch_end(self);
+		self->msg_batch = true;
+		self->msg_tgt = t;
+		self->msg_tgt_h = h;
+	}
+	return t;
+}
+
+static void target_put(struct zn_uring *self, struct zn_uring *t, int h)
+{
+	if (t != self->msg_tgt)
+		zn_handle_put(h);
+}
+
+void zn_msg_ring_batch_end(struct zn_uring *r)
+{
+	if (r->msg_tgt) {
+		zn_uring_wake(r->msg_tgt);	/* once for the messages of this batch */
+		zn_handle_put(r->msg_tgt_h);
+	}
+	r->msg_tgt = NULL;
+	r->msg_batch = false;
 }
 
 static int msg_ring_issue(struct zn_uring_req *req)
 {
 	const struct msg_pdu *m = (const struct msg_pdu *)req->pdu;
-	int rc;
+	struct zn_uring *self = req->ring, *t;
 
-	if (zn_handle_type(req->file) != ZN_HANDLE_URING)
-		rc = -EBADFD;
-	else if (m->cmd == IORING_MSG_DATA)
-		rc = msg_ring_data(req, m);
-	else if (m->cmd == IORING_MSG_SEND_FD)
-		rc = -EOPNOTSUPP;
+	if (req->file == self->handle) {
+		req->res = m->err ? m->err :
+			zn_cq_post(self, m->user_data, (int32_t)m->len, m->cflags, NULL);
+		return ZN_URING_ISSUE_DONE;
+	}
+	t = target_get(self, req->file);
+	if (!t) {
+		req->res = -EBADFD;	/* not a live ring, whatever the command */
+		return ZN_URING_ISSUE_DONE;
+	}
+	if (m->err)
+		req->res = m->err;
+	else if (t == self->msg_tgt)	/* the batch's target: woken once at its end */
+		req->res = inbox_put(t, m->user_data, (int32_t)m->len, m->cflags);
 	else
-		rc = -EINVAL;
-	req->res = rc;
+		req->res = zn_inbox_post(t, m->user_data, (int32_t)m->len, m->cflags);
+	target_put(self, t, req->file);
 	return ZN_URING_ISSUE_DONE;
 }
 

@@ -23,10 +23,11 @@ struct nop_pdu {
 	int32_t result;
 };
 
-static int nop_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+/* NOP with nop_flags: out of line, so that a plain NOP's prep saves no registers */
+static __attribute__((noinline)) int nop_prep_flags(struct zn_uring_req *req,
+						    const struct io_uring_sqe *sqe, uint32_t flags)
 {
 	struct nop_pdu *pdu = (struct nop_pdu *)req->pdu;
-	uint32_t flags = sqe->nop_flags;
 	int rc;
 
 	if (flags & ~NOP_FLAGS)
@@ -47,6 +48,16 @@ static int nop_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+static int nop_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	uint32_t flags = sqe->nop_flags;
+
+	if (__builtin_expect(flags != 0, 0))
+		return nop_prep_flags(req, sqe, flags);
+	((struct nop_pdu *)req->pdu)->result = 0;
 	return 0;
 }
 
@@ -80,6 +91,8 @@ static const struct zn_uring_op unsupported_op = {
 
 /* zn_uring_op_override's; NULL: the table's */
 static const struct zn_uring_op *op_override[IORING_OP_LAST];
+/* Has any op ever been overridden? (zn_uring_op_lookup's fast test) */
+bool zn_uring_ops_overridden;
 
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -89,6 +102,8 @@ int zn_uring_op_override(unsigned opcode, const struct zn_uring_op *op)
 		return -EINVAL;
 	pthread_mutex_lock(&op_lock);
 	__atomic_store_n(&op_override[opcode], op, __ATOMIC_RELEASE);
+	if (op)
+		__atomic_store_n(&zn_uring_ops_overridden, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&op_lock);
 	return 0;
 }

@@ -260,25 +260,6 @@ unsigned zn_uring_overflow_pending(const struct zn_uring *r)
 	return r->ovf_count;
 }
 
-/* Write one CQE into a free CQ slot; the tail store publishes it. */
-static void cq_write(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
-		     const uint64_t big[2])
-{
-	uint32_t tail = r->sh->cq_tail;
-	struct io_uring_cqe *cqe = zn_cqe_at(r, tail);
-
-	cqe->user_data = user_data;
-	cqe->res = res;
-	cqe->flags = cflags;
-	if (r->cqe_shift) {
-		cqe->big_cqe[0] = big ? big[0] : 0;
-		cqe->big_cqe[1] = big ? big[1] : 0;
-	}
-	/* CQE contents before the tail that hands it to the application */
-	zn_store_rel(&r->sh->cq_tail, tail + 1);
-	r->st.cqes++;
-}
-
 static void set_overflow_flag(struct zn_uring *r, bool on)
 {
 	uint32_t f = r->sh->sq_flags;
@@ -287,15 +268,13 @@ static void set_overflow_flag(struct zn_uring *r, bool on)
 	__atomic_store_n(&r->sh->sq_flags, f, __ATOMIC_RELAXED);
 }
 
-int zn_uring_post_cqe(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
-		      const uint64_t big[2], unsigned how)
+/* The CQ is full or CQEs wait in the overflow list already. */
+static __attribute__((noinline)) int post_overflow(struct zn_uring *r, uint64_t user_data,
+						   int32_t res, uint32_t cflags,
+						   const uint64_t big[2], unsigned how)
 {
 	struct zn_ovf_cqe *o;
 
-	if (!r->ovf_count && zn_uring_cq_space(r)) {
-		cq_write(r, user_data, res, cflags, big);
-		return 0;
-	}
 	if (how & ZN_CQE_NO_OVERFLOW)
 		return -ENOSPC;
 	o = malloc(sizeof(*o));
@@ -324,13 +303,23 @@ int zn_uring_post_cqe(struct zn_uring *r, uint64_t user_data, int32_t res, uint3
 	return 0;
 }
 
+int zn_uring_post_cqe(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
+		      const uint64_t big[2], unsigned how)
+{
+	if (__builtin_expect(!r->ovf_count && zn_uring_cq_space(r), 1)) {
+		zn_cq_write(r, user_data, res, cflags, big);
+		return 0;
+	}
+	return post_overflow(r, user_data, res, cflags, big, how);
+}
+
 int zn_uring_flush_overflow(struct zn_uring *r)
 {
 	struct zn_ovf_cqe *o;
 	int n = 0;
 
 	while ((o = r->ovf_head) && zn_uring_cq_space(r)) {
-		cq_write(r, o->user_data, o->res, o->cflags, o->big);
+		zn_cq_write(r, o->user_data, o->res, o->cflags, o->big);
 		r->ovf_head = o->next;
 		if (!r->ovf_head)
 			r->ovf_tail = NULL;

@@ -207,6 +207,18 @@ static void req_done(struct zn_uring *r, struct zn_uring_req *req)
 	}
 }
 
+/* req_done for a request that is no chain: post and free, inline. */
+static inline void req_finish(struct zn_uring *r, struct zn_uring_req *req)
+{
+	if (__builtin_expect(req->res < 0, 0)) {
+		req_done(r, req);
+		return;
+	}
+	if (!(req->sqe_flags & IOSQE_CQE_SKIP_SUCCESS))
+		zn_cq_post(r, req->user_data, req->res, req->cflags, req->big);
+	req_free(r, req);
+}
+
 static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
 {
 	if (head->internal & RQ_FAILED) {
@@ -242,15 +254,27 @@ static int resolve_file(struct zn_uring *r, struct zn_uring_req *req,
 	return 0;
 }
 
+/* The precise error of an SQE that fails the fast check below. */
+static int init_req_slow(const struct zn_uring_op *op, const struct io_uring_sqe *sqe)
+{
+	if ((sqe->flags & IOSQE_BUFFER_SELECT) && !(op->flags & ZN_URING_OP_BUFFER_SELECT))
+		return -EOPNOTSUPP;
+	if (sqe->personality)
+		return -EINVAL;
+	return 0;
+}
+
 static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 {
 	const struct zn_uring_op *op;
+	unsigned opcode = sqe->opcode;
+	uint8_t flags = sqe->flags;
 	int rc;
 
 	req->ring = r;
 	req->user_data = sqe->user_data;
-	req->opcode = sqe->opcode;
-	req->sqe_flags = sqe->flags;
+	req->opcode = (uint8_t)opcode;
+	req->sqe_flags = flags;
 	req->ioprio = sqe->ioprio;
 	req->res = 0;
 	req->cflags = 0;
@@ -258,18 +282,19 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	req->file = -1;
 	req->internal = 0;
 	req->link = NULL;
-	RI(req)->op = zn_uring_op_get(IORING_OP_NOP);	/* never issued when init fails */
 
-	if (sqe->opcode >= IORING_OP_LAST)
-		return -EINVAL;
-	if (sqe->flags & ~SQE_VALID_FLAGS)
-		return -EINVAL;	/* its LINK bit still joins it to a chain (kernel) */
-	op = zn_uring_op_get(sqe->opcode);
+	if (__builtin_expect(opcode >= IORING_OP_LAST || (flags & ~SQE_VALID_FLAGS), 0)) {
+		RI(req)->op = &zn_nop_op;	/* never issued: it failed */
+		return -EINVAL;	/* a bad flag's LINK bit still joins the chain (kernel) */
+	}
+	op = zn_uring_op_lookup(opcode);
 	RI(req)->op = op;
-	if ((sqe->flags & IOSQE_BUFFER_SELECT) && !(op->flags & ZN_URING_OP_BUFFER_SELECT))
-		return -EOPNOTSUPP;
-	if (sqe->personality)
-		return -EINVAL;
+	/* the rare fields in one test: buffer selection, personalities */
+	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality, 0)) {
+		rc = init_req_slow(op, sqe);
+		if (rc)
+			return rc;
+	}
 	if (op->flags & ZN_URING_OP_NEEDS_FILE) {
 		rc = resolve_file(r, req, sqe);
 		if (rc)
@@ -286,6 +311,12 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 
 	rc = init_req(r, req, sqe);
 	links_on = req->sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	/* The common case: valid, unlinked, done at once, no chain to run. */
+	if (__builtin_expect(!rc && !links_on && !r->link_head, 1)) {
+		if (!issue(r, req))
+			req_finish(r, req);
+		return 0;
+	}
 	if (rc) {
 		req_fail_node(req, rc);
 		if (r->link_head && !(r->link_head->internal & RQ_FAILED))
@@ -328,6 +359,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 	unsigned n = to_submit < avail ? to_submit : avail;
 	int submitted = 0;
 
+	r->msg_batch = true;
 	while (n--) {
 		uint32_t idx = __atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
 		struct zn_uring_req *req;
@@ -355,6 +387,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		r->link_head = r->link_last = NULL;
 		run_chain(r, lh);
 	}
+	zn_msg_ring_batch_end(r);
 	/* SQE slots up to head are the application's again */
 	zn_store_rel(&sh->sq_head, head);
 	if (submitted > 0)

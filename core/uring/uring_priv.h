@@ -139,6 +139,11 @@ struct zn_uring {
 	int *files;
 	unsigned nfiles;
 
+	/* MSG_RING's target of this submission, referenced (msg_ring.c) */
+	bool msg_batch;			/* inside zn_uring_submit_sqes */
+	int msg_tgt_h;
+	struct zn_uring *msg_tgt;
+
 	/* MSG_RING inbox and the owner's sleep */
 	struct zn_inbox inbox;
 	_Alignas(ZN_CACHELINE) _Atomic uint32_t wake_seq;
@@ -160,6 +165,7 @@ void zn_inbox_fini(struct zn_inbox *ib);
 unsigned zn_inbox_drain(struct zn_uring *r);
 bool zn_inbox_empty(struct zn_inbox *ib);
 int zn_inbox_post(struct zn_uring *target, uint64_t user_data, int32_t res, uint32_t cflags);
+void zn_msg_ring_batch_end(struct zn_uring *r);
 
 static inline uint32_t zn_load_acq(const uint32_t *p)
 {
@@ -174,6 +180,55 @@ static inline void zn_store_rel(uint32_t *p, uint32_t v)
 static inline struct io_uring_cqe *zn_cqe_at(struct zn_uring *r, uint32_t idx)
 {
 	return &r->cqes[(idx & r->cq_mask) << r->cqe_shift];
+}
+
+/* Write one CQE into a free CQ slot; the tail store publishes it. */
+static inline void zn_cq_write(struct zn_uring *r, uint64_t user_data, int32_t res,
+			       uint32_t cflags, const uint64_t big[2])
+{
+	struct zn_uring_shared *sh = r->sh;
+	uint32_t tail = sh->cq_tail;
+	struct io_uring_cqe *cqe = zn_cqe_at(r, tail);
+
+	cqe->user_data = user_data;
+	cqe->res = res;
+	cqe->flags = cflags;
+	if (r->cqe_shift) {
+		cqe->big_cqe[0] = big ? big[0] : 0;
+		cqe->big_cqe[1] = big ? big[1] : 0;
+	}
+	/* CQE contents before the tail that hands it to the application */
+	zn_store_rel(&sh->cq_tail, tail + 1);
+	r->st.cqes++;
+}
+
+/*
+ * zn_uring_post_cqe inside core/uring, its common case inline: no overflow
+ * backlog and a free CQ slot.
+ */
+static inline int zn_cq_post(struct zn_uring *r, uint64_t user_data, int32_t res,
+			     uint32_t cflags, const uint64_t big[2])
+{
+	if (__builtin_expect(r->ovf_count ||
+			     r->sh->cq_tail - zn_load_acq(&r->sh->cq_head) >= r->cq_entries, 0))
+		return zn_uring_post_cqe(r, user_data, res, cflags, big, 0);
+	zn_cq_write(r, user_data, res, cflags, big);
+	return 0;
+}
+
+/*
+ * The op of a valid opcode (< IORING_OP_LAST): the composition root's
+ * table read directly unless a test overrode an op (op_nop.c).
+ */
+extern bool zn_uring_ops_overridden;
+
+static inline const struct zn_uring_op *zn_uring_op_lookup(unsigned opcode)
+{
+	const struct zn_uring_op *op = zn_uring_plugins.ops[opcode];
+
+	if (__builtin_expect(!op || __atomic_load_n(&zn_uring_ops_overridden, __ATOMIC_RELAXED), 0))
+		return zn_uring_op_get(opcode);
+	return op;
 }
 
 #endif

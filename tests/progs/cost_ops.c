@@ -105,14 +105,14 @@ static void prep_batch(void)
 static void reap(void)
 {
 	struct io_uring *r = mode == M_MSGRING ? &target : &ring;
+	int32_t sent = net_mode() ? (int32_t)PAYLOAD : 0;	/* a result CQE's res */
 	struct io_uring_cqe *cqe;
 	unsigned head, k = 0;
 
 	if (mode != M_NOP)
 		io_uring_get_events(r);	/* the inbox, the netdev's completions */
 	io_uring_for_each_cqe(r, head, cqe) {
-		bool notif = cqe->flags & IORING_CQE_F_NOTIF;
-		int32_t want = net_mode() && !notif ? (int32_t)PAYLOAD : 0;
+		int32_t want = cqe->flags & IORING_CQE_F_NOTIF ? 0 : sent;
 
 		if (cqe->res != want || cqe->user_data >= BATCH)
 			DIE("CQE ud %llu res %d flags %x", (unsigned long long)cqe->user_data,

@@ -39,7 +39,7 @@ static void test_defaults(void **s)
 
 	(void)s;
 	assert_int_equal(parse(&o, err, NULL), 0);
-	assert_int_equal(o.suites, 7);
+	assert_int_equal(o.suites, 15);	/* send, recv, msgring and the cost headline */
 	assert_int_equal(o.nsizes, 5);
 	assert_int_equal(o.sizes[0], 600);
 	assert_int_equal(o.sizes[4], 8000);
@@ -100,8 +100,8 @@ static void test_lists(void **s)
 static void test_errors(void **s)
 {
 	static const struct { const char *a, *b, *msg; } bad[] = {
-		{ "--suites", "send,bogus", "--suites send,bogus: expected a list of send, recv, msgring" },
-		{ "--suites", "send,", "--suites send,: expected a list of send, recv, msgring" },
+		{ "--suites", "send,bogus", "--suites send,bogus: expected a list of send, recv, msgring, cost" },
+		{ "--suites", "send,", "--suites send,: expected a list of send, recv, msgring, cost" },
 		{ "--transports", "eth0", "--transports eth0: expected a list of loopback, veth, nicsim" },
 		{ "--sizes", "0", "--sizes 0: expected up to 16 distinct sizes, 1-65000 bytes" },
 		{ "--sizes", "600,600", "--sizes 600,600: expected up to 16 distinct sizes, 1-65000 bytes" },
