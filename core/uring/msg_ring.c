@@ -120,6 +120,8 @@ bool zn_inbox_empty(struct zn_inbox *ib)
 
 void zn_uring_wake(struct zn_uring *r)
 {
+	/* TASKRUN flag, eventfd, polling thread (register.c) */
+	zn_uring_notify(r);
 	/* Pairs with the fence in the waiter: it sees our message or we see it asleep. */
 	zn_smp_mb();
 	if (!atomic_load_explicit(&r->sleeping, memory_order_relaxed))
@@ -133,6 +135,9 @@ int zn_inbox_post(struct zn_uring *t, uint64_t user_data, int32_t res, uint32_t 
 	struct zn_inbox *ib = &t->inbox;
 	struct zn_spill_msg *m;
 
+	/* a ring created R_DISABLED takes no message until enabled (kernel) */
+	if (atomic_load_explicit(&t->disabled, memory_order_acquire))
+		return -EBADFD;
 	if (!atomic_load_explicit(&ib->spilled, memory_order_acquire)) {
 		uint64_t pos = atomic_load_explicit(&ib->tail, memory_order_relaxed);
 
