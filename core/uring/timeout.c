@@ -258,7 +258,8 @@ static void timeout_fire(struct zn_uring *r, struct zn_uring_req *req, uint64_t 
 		last = t->off && --t->off == 0;
 		if (!last) {
 			zn_uring_post_cqe(r, req->user_data, -ETIME, IORING_CQE_F_MORE, NULL, 0);
-			timer_add(r, req, now + t->period);
+			/* a 0 period fires once per pass, not forever within one */
+			timer_add(r, req, now + (t->period ? t->period : 1));
 			return;
 		}
 	}
