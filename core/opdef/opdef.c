@@ -26,5 +26,6 @@ const struct zn_uring_plugins zn_uring_plugins = {
 		[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
 	},
 	.register_ifq = zn_zcrx_register,
+	.zcrx_ctrl = zn_zcrx_ctrl,
 	.bufs_unregistering = zn_sock_bufs_unregistering,
 };

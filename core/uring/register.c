@@ -10,7 +10,7 @@
  * SINGLE_ISSUER ring -EEXIST; then each op's argument checks in the
  * kernel's order. Ops zcnic does not implement (personalities,
  * restrictions, file and buffer updates, NAPI, clock, clone, resize, memory
- * regions, ZCRX_CTRL) are -EOPNOTSUPP, so that a program can tell them from
+ * regions) are -EOPNOTSUPP, so that a program can tell them from
  * a bad argument.
  *
  * Decisions where zcnic has no kernel counterpart (docs/uring.md):
@@ -368,6 +368,9 @@ static int do_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned 
 		return !arg || nr != 1 ? -EINVAL : zn_uring_register_ifq(r, arg);
 	case IORING_REGISTER_QUERY:
 		return query(r, arg, nr);
+	case IORING_REGISTER_ZCRX_CTRL:
+		return zn_uring_plugins.zcrx_ctrl ? zn_uring_plugins.zcrx_ctrl(r, arg, nr) :
+			-EOPNOTSUPP;
 	case IORING_REGISTER_SEND_MSG_RING:
 		return -EINVAL;		/* blind only (ring fd -1) */
 	default:

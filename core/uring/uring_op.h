@@ -100,6 +100,8 @@ struct zn_uring_plugins {
 	const struct zn_uring_op *ops[IORING_OP_LAST];	/* NULL: -EOPNOTSUPP */
 	/* IORING_REGISTER_ZCRX_IFQ; NULL: -EOPNOTSUPP. */
 	int (*register_ifq)(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg);
+	/* IORING_REGISTER_ZCRX_CTRL; NULL: -EOPNOTSUPP. */
+	int (*zcrx_ctrl)(struct zn_uring *r, struct zcrx_ctrl *ctrl, unsigned nr_args);
 	/* Called at the start of every unregister of buffers, so that layers
 	 * that mapped registered buffers for a device let go. May be NULL. */
 	void (*bufs_unregistering)(struct zn_uring *r);

@@ -227,6 +227,8 @@ int io_uring_free_buf_ring(struct io_uring *ring, struct io_uring_buf_ring *br,
 			   unsigned int nentries, int bgid);
 int io_uring_register_sync_cancel(struct io_uring *ring, struct io_uring_sync_cancel_reg *reg);
 int io_uring_register_query(struct io_uring_query_hdr *query);
+/* IORING_REGISTER_ZCRX_CTRL: ZCRX_CTRL_FLUSH_RQ (EXPORT: -EOPNOTSUPP). */
+int io_uring_register_zcrx_ctrl(struct io_uring *ring, struct zcrx_ctrl *ctrl);
 
 /* Helper behind the peek/wait inlines, exported as in liburing. */
 int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,

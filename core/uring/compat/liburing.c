@@ -494,6 +494,11 @@ int io_uring_register_sync_cancel(struct io_uring *ring, struct io_uring_sync_ca
 	return do_register(ring, IORING_REGISTER_SYNC_CANCEL, reg, 1);
 }
 
+int io_uring_register_zcrx_ctrl(struct io_uring *ring, struct zcrx_ctrl *ctrl)
+{
+	return do_register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl, 0);
+}
+
 int io_uring_register_query(struct io_uring_query_hdr *query)
 {
 	return io_uring_register((unsigned)-1, IORING_REGISTER_QUERY, query, 0);
