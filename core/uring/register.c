@@ -232,10 +232,10 @@ static ssize_t query_one(struct zn_uring *r, uint32_t op, void *buf)
 	case IO_URING_QUERY_ZCRX: {
 		struct io_uring_query_zcrx *e = buf;
 
-		/* no IMPORT/NODEV, no dmabuf areas, no ZCRX_CTRL, 4 KiB buffers only */
+		/* no IMPORT/NODEV, no dmabuf areas, ZCRX_CTRL_FLUSH_RQ only, 4 KiB buffers */
 		e->register_flags = 0;
 		e->area_flags = 0;
-		e->nr_ctrl_opcodes = 0;
+		e->nr_ctrl_opcodes = ZCRX_CTRL_FLUSH_RQ + 1;
 		e->features = 0;
 		e->rq_hdr_size = ZCRX_RQ_HDR_SIZE;
 		e->rq_hdr_alignment = ZN_CACHELINE;

@@ -291,7 +291,7 @@ static void test_query(void **state)
 	assert_int_equal(h[1].result, 0);
 	assert_int_equal(zc.register_flags, 0);
 	assert_int_equal(zc.area_flags, 0);
-	assert_int_equal(zc.nr_ctrl_opcodes, 0);
+	assert_int_equal(zc.nr_ctrl_opcodes, 1);	/* ZCRX_CTRL_FLUSH_RQ */
 	assert_int_equal(zc.rq_hdr_size, 128);
 	assert_int_equal(zc.rq_hdr_alignment, 64);
 	assert_int_equal(h[2].result, -EOPNOTSUPP);
