@@ -46,27 +46,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct io_uring_sqe *get(struct io_uring *ring, uint64_t ud)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	assert_non_null(sqe);
-	sqe->user_data = ud;
-	return sqe;
-}
-
-static void expect_cqe(struct io_uring *ring, uint64_t ud, int res)
-{
-	struct io_uring_cqe c;
-
-	assert_int_equal(urt_get_cqe(ring, &c, URT_WAIT_MS), 0);
-	assert_int_equal(c.user_data, ud);
-	assert_int_equal(c.res, res);
-}
-
 static void hold(struct io_uring *ring, unsigned op, int fd, uint64_t ud)
 {
-	top_prep_hold(get(ring, ud), op, fd, 1, ud);
+	top_prep_hold(urt_sqe(ring, ud), op, fd, 1, ud);
 }
 
 /* by user_data: the request -ECANCELED, the cancel 0; again: -ENOENT */
@@ -76,25 +58,25 @@ static void test_by_user_data(void **state)
 
 	hold(&f->ring, TOP_HOLD, 0, 1);
 	hold(&f->ring, TOP_HOLD, 0, 2);
-	io_uring_prep_cancel64(get(&f->ring, 10), 1, 0);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 10), 1, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 3);
-	expect_cqe(&f->ring, 1, -ECANCELED);
-	expect_cqe(&f->ring, 10, 0);
+	urt_expect(&f->ring, 1, -ECANCELED);
+	urt_expect(&f->ring, 10, 0);
 	assert_int_equal(top_nheld, 1);
-	io_uring_prep_cancel64(get(&f->ring, 11), 1, 0);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 11), 1, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 11, -ENOENT);
+	urt_expect(&f->ring, 11, -ENOENT);
 	/* two with the same user_data: one per cancel without ALL */
 	hold(&f->ring, TOP_HOLD, 0, 2);
-	io_uring_prep_cancel64(get(&f->ring, 12), 2, 0);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 12), 2, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 2);
-	expect_cqe(&f->ring, 2, -ECANCELED);
-	expect_cqe(&f->ring, 12, 0);
+	urt_expect(&f->ring, 2, -ECANCELED);
+	urt_expect(&f->ring, 12, 0);
 	assert_int_equal(top_nheld, 1);
-	io_uring_prep_cancel64(get(&f->ring, 13), 2, IORING_ASYNC_CANCEL_ALL);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 13), 2, IORING_ASYNC_CANCEL_ALL);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 2, -ECANCELED);
-	expect_cqe(&f->ring, 13, 1);
+	urt_expect(&f->ring, 2, -ECANCELED);
+	urt_expect(&f->ring, 13, 1);
 	assert_int_equal(top_cancels, 3);
 }
 
@@ -106,16 +88,16 @@ static void test_all_any(void **state)
 	for (uint64_t i = 0; i < 3; i++)
 		hold(&f->ring, TOP_HOLD, 0, 5);
 	hold(&f->ring, TOP_HOLD, 0, 6);
-	io_uring_prep_cancel64(get(&f->ring, 20), 5, IORING_ASYNC_CANCEL_ALL);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 20), 5, IORING_ASYNC_CANCEL_ALL);
 	assert_int_equal(io_uring_submit(&f->ring), 5);
 	for (int i = 0; i < 3; i++)
-		expect_cqe(&f->ring, 5, -ECANCELED);
-	expect_cqe(&f->ring, 20, 3);
-	io_uring_prep_cancel64(get(&f->ring, 21), 5, IORING_ASYNC_CANCEL_ALL);
+		urt_expect(&f->ring, 5, -ECANCELED);
+	urt_expect(&f->ring, 20, 3);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 21), 5, IORING_ASYNC_CANCEL_ALL);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 21, 0);
+	urt_expect(&f->ring, 21, 0);
 	hold(&f->ring, TOP_HOLD, 0, 7);
-	io_uring_prep_cancel64(get(&f->ring, 22), 0, IORING_ASYNC_CANCEL_ANY);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 22), 0, IORING_ASYNC_CANCEL_ANY);
 	assert_int_equal(io_uring_submit(&f->ring), 2);
 	{
 		struct io_uring_cqe c;
@@ -128,10 +110,10 @@ static void test_all_any(void **state)
 		}
 		assert_int_equal(seen, (1u << 6) | (1u << 7));
 	}
-	expect_cqe(&f->ring, 22, 2);
-	io_uring_prep_cancel64(get(&f->ring, 23), 0, IORING_ASYNC_CANCEL_ANY);
+	urt_expect(&f->ring, 22, 2);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 23), 0, IORING_ASYNC_CANCEL_ANY);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 23, 0);
+	urt_expect(&f->ring, 23, 0);
 }
 
 /* FD (a handle, or a fixed slot), OP, and USERDATA with them */
@@ -143,51 +125,51 @@ static void test_fd_and_op(void **state)
 
 	hold(&f->ring, TOP_HOLD, h, 1);
 	hold(&f->ring, TOP_HOLD, 0, 2);
-	io_uring_prep_cancel_fd(get(&f->ring, 30), h, 0);
+	io_uring_prep_cancel_fd(urt_sqe(&f->ring, 30), h, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 3);
-	expect_cqe(&f->ring, 1, -ECANCELED);
-	expect_cqe(&f->ring, 30, 0);
+	urt_expect(&f->ring, 1, -ECANCELED);
+	urt_expect(&f->ring, 30, 0);
 	/* fixed: slot 0 holds h */
 	assert_int_equal(io_uring_register_files(&f->ring, &h, 1), 0);
 	hold(&f->ring, TOP_HOLD, h, 3);
-	io_uring_prep_cancel_fd(get(&f->ring, 31), 0, IORING_ASYNC_CANCEL_FD_FIXED);
+	io_uring_prep_cancel_fd(urt_sqe(&f->ring, 31), 0, IORING_ASYNC_CANCEL_FD_FIXED);
 	assert_int_equal(io_uring_submit(&f->ring), 2);
-	expect_cqe(&f->ring, 3, -ECANCELED);
-	expect_cqe(&f->ring, 31, 0);
+	urt_expect(&f->ring, 3, -ECANCELED);
+	urt_expect(&f->ring, 31, 0);
 	/* a slot or an fd that names nothing: -EBADF */
-	io_uring_prep_cancel_fd(get(&f->ring, 32), 5, IORING_ASYNC_CANCEL_FD_FIXED);
+	io_uring_prep_cancel_fd(urt_sqe(&f->ring, 32), 5, IORING_ASYNC_CANCEL_FD_FIXED);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 32, -EBADF);
-	io_uring_prep_cancel_fd(get(&f->ring, 33), -1, 0);
+	urt_expect(&f->ring, 32, -EBADF);
+	io_uring_prep_cancel_fd(urt_sqe(&f->ring, 33), -1, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 33, -EBADF);
+	urt_expect(&f->ring, 33, -EBADF);
 	/* OP (opcode in len): only requests of that op */
 	hold(&f->ring, TOP_STUCK, 0, 4);
-	sqe = get(&f->ring, 34);
+	sqe = urt_sqe(&f->ring, 34);
 	io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_OP | IORING_ASYNC_CANCEL_ALL);
 	sqe->len = TOP_HOLD;
 	assert_int_equal(io_uring_submit(&f->ring), 2);
-	expect_cqe(&f->ring, 2, -ECANCELED);
-	expect_cqe(&f->ring, 34, 1);
+	urt_expect(&f->ring, 2, -ECANCELED);
+	urt_expect(&f->ring, 34, 1);
 	/* OP | USERDATA: both must match */
 	hold(&f->ring, TOP_HOLD, 0, 5);
-	sqe = get(&f->ring, 35);
+	sqe = urt_sqe(&f->ring, 35);
 	io_uring_prep_cancel64(sqe, 6, IORING_ASYNC_CANCEL_OP | IORING_ASYNC_CANCEL_USERDATA);
 	sqe->len = TOP_HOLD;
 	assert_int_equal(io_uring_submit(&f->ring), 2);
-	expect_cqe(&f->ring, 35, -ENOENT);
-	sqe = get(&f->ring, 36);
+	urt_expect(&f->ring, 35, -ENOENT);
+	sqe = urt_sqe(&f->ring, 36);
 	io_uring_prep_cancel64(sqe, 5, IORING_ASYNC_CANCEL_OP | IORING_ASYNC_CANCEL_USERDATA);
 	sqe->len = TOP_HOLD;
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 5, -ECANCELED);
-	expect_cqe(&f->ring, 36, 0);
+	urt_expect(&f->ring, 5, -ECANCELED);
+	urt_expect(&f->ring, 36, 0);
 	/* the STUCK one: its op cannot stop it */
-	io_uring_prep_cancel64(get(&f->ring, 37), 4, 0);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 37), 4, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 37, -EALREADY);
+	urt_expect(&f->ring, 37, -EALREADY);
 	assert_int_equal(top_release_all(), 1);
-	expect_cqe(&f->ring, 4, 1);
+	urt_expect(&f->ring, 4, 1);
 }
 
 /* prep errors: unknown flag, FD|ANY, OP|ANY, off, file_index, BUFFER_SELECT */
@@ -196,8 +178,8 @@ static void test_prep_errors(void **state)
 	struct fx *f = *state;
 	struct io_uring_sqe *sqe;
 
-#define ONE(stmt, err) do { sqe = get(&f->ring, 40); io_uring_prep_cancel64(sqe, 1, 0); stmt; \
-		assert_int_equal(io_uring_submit(&f->ring), 1); expect_cqe(&f->ring, 40, err); } while (0)
+#define ONE(stmt, err) do { sqe = urt_sqe(&f->ring, 40); io_uring_prep_cancel64(sqe, 1, 0); stmt; \
+		assert_int_equal(io_uring_submit(&f->ring), 1); urt_expect(&f->ring, 40, err); } while (0)
 	ONE(sqe->cancel_flags = 1u << 6, -EINVAL);
 	ONE(sqe->cancel_flags = IORING_ASYNC_CANCEL_FD | IORING_ASYNC_CANCEL_ANY, -EINVAL);
 	ONE(sqe->cancel_flags = IORING_ASYNC_CANCEL_OP | IORING_ASYNC_CANCEL_ANY, -EINVAL);
@@ -214,30 +196,30 @@ static void test_timeout_and_links(void **state)
 	struct __kernel_timespec ts = { 60, 0 };
 	struct io_uring_sqe *sqe;
 
-	io_uring_prep_timeout(get(&f->ring, 1), &ts, 0, 0);
-	io_uring_prep_cancel64(get(&f->ring, 2), 1, 0);
+	io_uring_prep_timeout(urt_sqe(&f->ring, 1), &ts, 0, 0);
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 2), 1, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 2);
-	expect_cqe(&f->ring, 1, -ECANCELED);
-	expect_cqe(&f->ring, 2, 0);
-	sqe = get(&f->ring, 3);
+	urt_expect(&f->ring, 1, -ECANCELED);
+	urt_expect(&f->ring, 2, 0);
+	sqe = urt_sqe(&f->ring, 3);
 	top_prep_hold(sqe, TOP_HOLD, 0, 1, 3);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_nop(get(&f->ring, 4));
-	io_uring_prep_cancel64(get(&f->ring, 5), 3, 0);
+	io_uring_prep_nop(urt_sqe(&f->ring, 4));
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 5), 3, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 3);
-	expect_cqe(&f->ring, 3, -ECANCELED);
-	expect_cqe(&f->ring, 4, -ECANCELED);
-	expect_cqe(&f->ring, 5, 0);
+	urt_expect(&f->ring, 3, -ECANCELED);
+	urt_expect(&f->ring, 4, -ECANCELED);
+	urt_expect(&f->ring, 5, 0);
 	/* a hard link goes on */
-	sqe = get(&f->ring, 6);
+	sqe = urt_sqe(&f->ring, 6);
 	top_prep_hold(sqe, TOP_HOLD, 0, 1, 6);
 	sqe->flags = IOSQE_IO_HARDLINK;
-	io_uring_prep_nop(get(&f->ring, 7));
-	io_uring_prep_cancel64(get(&f->ring, 8), 6, 0);
+	io_uring_prep_nop(urt_sqe(&f->ring, 7));
+	io_uring_prep_cancel64(urt_sqe(&f->ring, 8), 6, 0);
 	assert_int_equal(io_uring_submit(&f->ring), 3);
-	expect_cqe(&f->ring, 6, -ECANCELED);
-	expect_cqe(&f->ring, 7, 0);
-	expect_cqe(&f->ring, 8, 0);
+	urt_expect(&f->ring, 6, -ECANCELED);
+	urt_expect(&f->ring, 7, 0);
+	urt_expect(&f->ring, 8, 0);
 }
 
 /* IORING_REGISTER_SYNC_CANCEL: same matching, from the register call */
@@ -252,7 +234,7 @@ static void test_sync_cancel(void **state)
 	reg.addr = 1;
 	reg.timeout.tv_sec = reg.timeout.tv_nsec = -1;
 	assert_int_equal(io_uring_register_sync_cancel(&f->ring, &reg), 0);
-	expect_cqe(&f->ring, 1, -ECANCELED);
+	urt_expect(&f->ring, 1, -ECANCELED);
 	assert_int_equal(io_uring_register_sync_cancel(&f->ring, &reg), -ENOENT);
 	reg.pad[0] = 1;
 	assert_int_equal(io_uring_register_sync_cancel(&f->ring, &reg), -EINVAL);
@@ -267,7 +249,7 @@ static void test_sync_cancel(void **state)
 	reg.timeout.tv_nsec = 20000000;
 	assert_int_equal(io_uring_register_sync_cancel(&f->ring, &reg), -ETIME);
 	assert_int_equal(top_release_all(), 1);
-	expect_cqe(&f->ring, 2, 1);
+	urt_expect(&f->ring, 2, 1);
 }
 
 int main(void)

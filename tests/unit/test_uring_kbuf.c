@@ -53,22 +53,8 @@ static struct io_uring_sqe *last_sqe;
 
 static struct io_uring_sqe *get(struct io_uring *ring, uint64_t ud)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	assert_non_null(sqe);
-	sqe->user_data = ud;
-	last_sqe = sqe;
-	return sqe;
-}
-
-static struct io_uring_cqe expect_cqe(struct io_uring *ring, uint64_t ud, int res)
-{
-	struct io_uring_cqe c;
-
-	assert_int_equal(urt_get_cqe(ring, &c, URT_WAIT_MS), 0);
-	assert_int_equal(c.user_data, ud);
-	assert_int_equal(c.res, res);
-	return c;
+	last_sqe = urt_sqe(ring, ud);
+	return last_sqe;
 }
 
 /* Submit the SQE get() gave last (prepared since): its CQE's res. */
@@ -115,7 +101,7 @@ static void test_provide_errors(void **state)
 
 #define ONE(stmt, err) do { sqe = get(&f->ring, 9); \
 		io_uring_prep_provide_buffers(sqe, f->mem, BUF_LEN, NBUF, 1, 0); stmt; \
-		assert_int_equal(io_uring_submit(&f->ring), 1); expect_cqe(&f->ring, 9, err); } while (0)
+		assert_int_equal(io_uring_submit(&f->ring), 1); urt_expect(&f->ring, 9, err); } while (0)
 	ONE(sqe->fd = 0, -E2BIG);
 	ONE(sqe->fd = 65537, -E2BIG);
 	ONE(sqe->len = 0, -EINVAL);
@@ -126,7 +112,7 @@ static void test_provide_errors(void **state)
 	ONE(sqe->off = 65530, -EINVAL);		/* 65530 + 8 ids overflow the u16 space */
 #undef ONE
 #define ONE(stmt, err) do { sqe = get(&f->ring, 9); io_uring_prep_remove_buffers(sqe, 1, 1); stmt; \
-		assert_int_equal(io_uring_submit(&f->ring), 1); expect_cqe(&f->ring, 9, err); } while (0)
+		assert_int_equal(io_uring_submit(&f->ring), 1); urt_expect(&f->ring, 9, err); } while (0)
 	ONE(sqe->fd = 0, -EINVAL);
 	ONE(sqe->fd = 65537, -EINVAL);
 	ONE(sqe->addr = 1, -EINVAL);
@@ -148,28 +134,28 @@ static void test_select_legacy(void **state)
 		/* 100 bytes wanted: clamped to the buffer's 64 */
 		prep_bsel(get(&f->ring, 20 + i), 7, 100, (uint8_t)(0xa0 + i), false);
 		assert_int_equal(io_uring_submit(&f->ring), 1);
-		c = expect_cqe(&f->ring, 20 + i, BUF_LEN);
+		c = urt_expect(&f->ring, 20 + i, BUF_LEN);
 		assert_int_equal(c.flags, IORING_CQE_F_BUFFER | (10 + i) << IORING_CQE_BUFFER_SHIFT);
 		for (unsigned b = 0; b < BUF_LEN; b++)
 			assert_int_equal(f->mem[i * BUF_LEN + b], 0xa0 + i);
 	}
 	prep_bsel(get(&f->ring, 30), 7, 10, 0, false);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	c = expect_cqe(&f->ring, 30, -ENOBUFS);
+	c = urt_expect(&f->ring, 30, -ENOBUFS);
 	assert_int_equal(c.flags, 0);
 	/* no such group: -ENOBUFS too */
 	prep_bsel(get(&f->ring, 31), 99, 10, 0, false);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 31, -ENOBUFS);
+	urt_expect(&f->ring, 31, -ENOBUFS);
 	/* a buffer given back unused is the next one again */
 	io_uring_prep_provide_buffers(get(&f->ring, 2), f->mem, BUF_LEN, 2, 7, 40);
 	assert_int_equal(submit_one(&f->ring), 0);
 	prep_bsel(get(&f->ring, 32), 7, 10, 1, true);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 32, -EAGAIN);
+	urt_expect(&f->ring, 32, -EAGAIN);
 	prep_bsel(get(&f->ring, 33), 7, 10, 0x55, false);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	c = expect_cqe(&f->ring, 33, 10);
+	c = urt_expect(&f->ring, 33, 10);
 	assert_int_equal(c.flags >> IORING_CQE_BUFFER_SHIFT, 40);
 	/* an op without buffer selection refuses the flag (engine, kernel order) */
 	io_uring_prep_nop(get(&f->ring, 34));
@@ -195,7 +181,7 @@ static void test_buf_ring(void **state)
 	/* nothing added yet */
 	prep_bsel(get(&f->ring, 1), 5, 8, 0, false);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 1, -ENOBUFS);
+	urt_expect(&f->ring, 1, -ENOBUFS);
 	for (int i = 0; i < 3; i++)
 		io_uring_buf_ring_add(br, f->mem + i * BUF_LEN, BUF_LEN, (unsigned short)(200 + i),
 				      mask, i);
@@ -204,7 +190,7 @@ static void test_buf_ring(void **state)
 	for (int i = 0; i < 3; i++) {
 		prep_bsel(get(&f->ring, 10 + i), 5, 16, (uint8_t)(0x10 + i), false);
 		assert_int_equal(io_uring_submit(&f->ring), 1);
-		c = expect_cqe(&f->ring, 10 + i, 16);
+		c = urt_expect(&f->ring, 10 + i, 16);
 		assert_int_equal(c.flags, IORING_CQE_F_BUFFER | (200 + i) << IORING_CQE_BUFFER_SHIFT);
 		assert_int_equal(f->mem[i * BUF_LEN], 0x10 + i);
 		assert_int_equal(f->mem[i * BUF_LEN + 16], 0);
@@ -217,7 +203,7 @@ static void test_buf_ring(void **state)
 	io_uring_buf_ring_advance(br, 1);
 	prep_bsel(get(&f->ring, 20), 5, 16, 0, true);
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	expect_cqe(&f->ring, 20, -EAGAIN);
+	urt_expect(&f->ring, 20, -EAGAIN);
 	assert_int_equal(io_uring_buf_ring_head(&f->ring, 5, &head), 0);
 	assert_int_equal(head, 3);
 	/* PROVIDE/REMOVE on a ring group: -EINVAL */
@@ -285,7 +271,7 @@ static void test_buf_ring_incremental(void **state)
 	for (int i = 0; i < 2; i++) {
 		prep_bsel(get(&f->ring, 1), 6, 16, (uint8_t)(1 + i), false);
 		assert_int_equal(io_uring_submit(&f->ring), 1);
-		c = expect_cqe(&f->ring, 1, 16);
+		c = urt_expect(&f->ring, 1, 16);
 		assert_int_equal(c.flags, IORING_CQE_F_BUFFER | IORING_CQE_F_BUF_MORE |
 				 77u << IORING_CQE_BUFFER_SHIFT);
 	}
@@ -293,7 +279,7 @@ static void test_buf_ring_incremental(void **state)
 	assert_int_equal(f->mem[16], 2);
 	prep_bsel(get(&f->ring, 2), 6, 0, 3, false);	/* 0: what is left */
 	assert_int_equal(io_uring_submit(&f->ring), 1);
-	c = expect_cqe(&f->ring, 2, 16);
+	c = urt_expect(&f->ring, 2, 16);
 	assert_int_equal(c.flags, IORING_CQE_F_BUFFER | 77u << IORING_CQE_BUFFER_SHIFT);
 	assert_int_equal(f->mem[32], 3);
 	assert_int_equal(io_uring_buf_ring_head(&f->ring, 6, &head), 0);

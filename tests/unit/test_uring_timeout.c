@@ -44,25 +44,6 @@ static struct __kernel_timespec ts_ms(long ms)
 	return (struct __kernel_timespec){ .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * MS };
 }
 
-static struct io_uring_sqe *get(struct io_uring *ring, uint64_t ud)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	assert_non_null(sqe);
-	sqe->user_data = ud;
-	return sqe;
-}
-
-static void expect_cqe(struct io_uring *ring, uint64_t ud, int res, unsigned flags)
-{
-	struct io_uring_cqe c;
-
-	assert_int_equal(urt_get_cqe(ring, &c, URT_WAIT_MS), 0);
-	assert_int_equal(c.user_data, ud);
-	assert_int_equal(c.res, res);
-	assert_int_equal(c.flags, flags);
-}
-
 static void expect_none(struct io_uring *ring, int ms)
 {
 	struct io_uring_cqe c;
@@ -77,9 +58,9 @@ static void test_expire(void **state)
 	struct __kernel_timespec ts = ts_ms(30);
 	uint64_t t0 = urt_now_ns();
 
-	io_uring_prep_timeout(get(ring, 1), &ts, 0, 0);
+	io_uring_prep_timeout(urt_sqe(ring, 1), &ts, 0, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 1, -ETIME, 0);
+	urt_expect_cqe(ring, 1, -ETIME, 0);
 	assert_true(urt_now_ns() - t0 >= 30 * MS);
 }
 
@@ -89,27 +70,27 @@ static void test_count(void **state)
 	struct io_uring *ring = *state;
 	struct __kernel_timespec ts = ts_ms(5000);
 
-	io_uring_prep_timeout(get(ring, 1), &ts, 2, 0);
+	io_uring_prep_timeout(urt_sqe(ring, 1), &ts, 2, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	io_uring_prep_nop(get(ring, 2));
+	io_uring_prep_nop(urt_sqe(ring, 2));
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 2, 0, 0);
+	urt_expect_cqe(ring, 2, 0, 0);
 	expect_none(ring, 20);		/* one of two so far */
-	io_uring_prep_nop(get(ring, 3));
+	io_uring_prep_nop(urt_sqe(ring, 3));
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 3, 0, 0);
-	expect_cqe(ring, 1, 0, 0);
+	urt_expect_cqe(ring, 3, 0, 0);
+	urt_expect_cqe(ring, 1, 0, 0);
 	/* a timeout's CQE does not count for another timeout */
 	ts = ts_ms(20);
-	io_uring_prep_timeout(get(ring, 4), &ts, 0, 0);
-	io_uring_prep_timeout(get(ring, 5), &(struct __kernel_timespec){ 5, 0 }, 1, 0);
+	io_uring_prep_timeout(urt_sqe(ring, 4), &ts, 0, 0);
+	io_uring_prep_timeout(urt_sqe(ring, 5), &(struct __kernel_timespec){ 5, 0 }, 1, 0);
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 4, -ETIME, 0);
+	urt_expect_cqe(ring, 4, -ETIME, 0);
 	expect_none(ring, 30);
-	io_uring_prep_nop(get(ring, 6));
+	io_uring_prep_nop(urt_sqe(ring, 6));
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 6, 0, 0);
-	expect_cqe(ring, 5, 0, 0);
+	urt_expect_cqe(ring, 6, 0, 0);
+	urt_expect_cqe(ring, 5, 0, 0);
 }
 
 /* -ETIME fails the link; with ETIME_SUCCESS the chain goes on */
@@ -119,21 +100,21 @@ static void test_etime_success(void **state)
 	struct __kernel_timespec ts = ts_ms(10);
 	struct io_uring_sqe *sqe;
 
-	sqe = get(ring, 1);
+	sqe = urt_sqe(ring, 1);
 	io_uring_prep_timeout(sqe, &ts, 0, 0);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_nop(get(ring, 2));
+	io_uring_prep_nop(urt_sqe(ring, 2));
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 1, -ETIME, 0);
-	expect_cqe(ring, 2, -ECANCELED, 0);
+	urt_expect_cqe(ring, 1, -ETIME, 0);
+	urt_expect_cqe(ring, 2, -ECANCELED, 0);
 
-	sqe = get(ring, 3);
+	sqe = urt_sqe(ring, 3);
 	io_uring_prep_timeout(sqe, &ts, 0, IORING_TIMEOUT_ETIME_SUCCESS);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_nop(get(ring, 4));
+	io_uring_prep_nop(urt_sqe(ring, 4));
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 3, -ETIME, 0);
-	expect_cqe(ring, 4, 0, 0);
+	urt_expect_cqe(ring, 3, -ETIME, 0);
+	urt_expect_cqe(ring, 4, 0, 0);
 }
 
 /* ABS with the default (monotonic) clock and with REALTIME */
@@ -147,17 +128,17 @@ static void test_abs(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ts.tv_sec = now.tv_sec;
 	ts.tv_nsec = now.tv_nsec + 20 * MS;
-	io_uring_prep_timeout(get(ring, 1), &ts, 0, IORING_TIMEOUT_ABS);
+	io_uring_prep_timeout(urt_sqe(ring, 1), &ts, 0, IORING_TIMEOUT_ABS);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 1, -ETIME, 0);
+	urt_expect_cqe(ring, 1, -ETIME, 0);
 	assert_true(urt_now_ns() - t0 >= 20 * MS);
 	/* a time already past: at once */
 	clock_gettime(CLOCK_REALTIME, &now);
 	ts.tv_sec = now.tv_sec - 1;
 	ts.tv_nsec = 0;
-	io_uring_prep_timeout(get(ring, 2), &ts, 0, IORING_TIMEOUT_ABS | IORING_TIMEOUT_REALTIME);
+	io_uring_prep_timeout(urt_sqe(ring, 2), &ts, 0, IORING_TIMEOUT_ABS | IORING_TIMEOUT_REALTIME);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 2, -ETIME, 0);
+	urt_expect_cqe(ring, 2, -ETIME, 0);
 }
 
 /* MULTISHOT: off CQEs, all -ETIME, F_MORE on all but the last */
@@ -166,18 +147,18 @@ static void test_multishot(void **state)
 	struct io_uring *ring = *state;
 	struct __kernel_timespec ts = ts_ms(5);
 
-	io_uring_prep_timeout(get(ring, 1), &ts, 3, IORING_TIMEOUT_MULTISHOT);
+	io_uring_prep_timeout(urt_sqe(ring, 1), &ts, 3, IORING_TIMEOUT_MULTISHOT);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 1, -ETIME, IORING_CQE_F_MORE);
-	expect_cqe(ring, 1, -ETIME, IORING_CQE_F_MORE);
-	expect_cqe(ring, 1, -ETIME, 0);
+	urt_expect_cqe(ring, 1, -ETIME, IORING_CQE_F_MORE);
+	urt_expect_cqe(ring, 1, -ETIME, IORING_CQE_F_MORE);
+	urt_expect_cqe(ring, 1, -ETIME, 0);
 	expect_none(ring, 20);
 	/* off 0: until removed */
-	io_uring_prep_timeout(get(ring, 2), &ts, 0, IORING_TIMEOUT_MULTISHOT);
+	io_uring_prep_timeout(urt_sqe(ring, 2), &ts, 0, IORING_TIMEOUT_MULTISHOT);
 	assert_int_equal(io_uring_submit(ring), 1);
 	for (int i = 0; i < 4; i++)
-		expect_cqe(ring, 2, -ETIME, IORING_CQE_F_MORE);
-	io_uring_prep_timeout_remove(get(ring, 3), 2, 0);
+		urt_expect_cqe(ring, 2, -ETIME, IORING_CQE_F_MORE);
+	io_uring_prep_timeout_remove(urt_sqe(ring, 3), 2, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
 	/* a shot may have fired in between */
 	for (;;) {
@@ -190,7 +171,7 @@ static void test_multishot(void **state)
 		assert_int_equal(c.res, -ECANCELED);
 		break;
 	}
-	expect_cqe(ring, 3, 0, 0);
+	urt_expect_cqe(ring, 3, 0, 0);
 }
 
 /* what prep refuses, in the kernel's order */
@@ -200,8 +181,8 @@ static void test_prep_errors(void **state)
 	struct __kernel_timespec ts = ts_ms(10), neg = { -1, 0 };
 	struct io_uring_sqe *sqe;
 
-#define ONE(stmt, err) do { sqe = get(ring, 9); io_uring_prep_timeout(sqe, &ts, 0, 0); stmt; \
-		assert_int_equal(io_uring_submit(ring), 1); expect_cqe(ring, 9, err, 0); } while (0)
+#define ONE(stmt, err) do { sqe = urt_sqe(ring, 9); io_uring_prep_timeout(sqe, &ts, 0, 0); stmt; \
+		assert_int_equal(io_uring_submit(ring), 1); urt_expect_cqe(ring, 9, err, 0); } while (0)
 	ONE(sqe->len = 2, -EINVAL);
 	ONE(sqe->buf_index = 1, -EINVAL);
 	ONE(sqe->file_index = 1, -EINVAL);
@@ -222,27 +203,27 @@ static void test_remove(void **state)
 	struct __kernel_timespec ts = ts_ms(5000);
 	struct io_uring_sqe *sqe;
 
-	io_uring_prep_timeout(get(ring, 1), &ts, 0, 0);
-	io_uring_prep_timeout_remove(get(ring, 2), 1, 0);
+	io_uring_prep_timeout(urt_sqe(ring, 1), &ts, 0, 0);
+	io_uring_prep_timeout_remove(urt_sqe(ring, 2), 1, 0);
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 1, -ECANCELED, 0);
-	expect_cqe(ring, 2, 0, 0);
-	io_uring_prep_timeout_remove(get(ring, 3), 1, 0);
+	urt_expect_cqe(ring, 1, -ECANCELED, 0);
+	urt_expect_cqe(ring, 2, 0, 0);
+	io_uring_prep_timeout_remove(urt_sqe(ring, 3), 1, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 3, -ENOENT, 0);
+	urt_expect_cqe(ring, 3, -ENOENT, 0);
 	/* flags other than the update ones, len, buf_index, FIXED_FILE: -EINVAL */
-	sqe = get(ring, 4);
+	sqe = urt_sqe(ring, 4);
 	io_uring_prep_timeout_remove(sqe, 1, IORING_TIMEOUT_ABS);
-	sqe = get(ring, 5);
+	sqe = urt_sqe(ring, 5);
 	io_uring_prep_timeout_remove(sqe, 1, 0);
 	sqe->len = 1;
-	sqe = get(ring, 6);
+	sqe = urt_sqe(ring, 6);
 	io_uring_prep_timeout_remove(sqe, 1, 0);
 	sqe->flags = IOSQE_FIXED_FILE;
 	/* each failure ends its submit (no SUBMIT_ALL) */
 	for (uint64_t ud = 4; ud <= 6; ud++) {
 		assert_int_equal(io_uring_submit(ring), 1);
-		expect_cqe(ring, ud, -EINVAL, 0);
+		urt_expect_cqe(ring, ud, -EINVAL, 0);
 	}
 }
 
@@ -254,23 +235,23 @@ static void test_update(void **state)
 	struct io_uring_sqe *sqe;
 	uint64_t t0 = urt_now_ns();
 
-	io_uring_prep_timeout(get(ring, 1), &ts, 4, 0);
-	io_uring_prep_timeout_update(get(ring, 2), &soon, 1, 0);
+	io_uring_prep_timeout(urt_sqe(ring, 1), &ts, 4, 0);
+	io_uring_prep_timeout_update(urt_sqe(ring, 2), &soon, 1, 0);
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 2, 0, 0);
-	expect_cqe(ring, 1, -ETIME, 0);
+	urt_expect_cqe(ring, 2, 0, 0);
+	urt_expect_cqe(ring, 1, -ETIME, 0);
 	assert_true(urt_now_ns() - t0 < 2000 * MS);
-	io_uring_prep_timeout_update(get(ring, 3), &soon, 1, 0);
+	io_uring_prep_timeout_update(urt_sqe(ring, 3), &soon, 1, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 3, -ENOENT, 0);
-	sqe = get(ring, 4);
+	urt_expect_cqe(ring, 3, -ENOENT, 0);
+	sqe = urt_sqe(ring, 4);
 	io_uring_prep_timeout_update(sqe, NULL, 1, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 4, -EFAULT, 0);
-	sqe = get(ring, 5);
+	urt_expect_cqe(ring, 4, -EFAULT, 0);
+	sqe = urt_sqe(ring, 5);
 	io_uring_prep_timeout_update(sqe, &soon, 1, IORING_TIMEOUT_REALTIME);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 5, -EINVAL, 0);
+	urt_expect_cqe(ring, 5, -EINVAL, 0);
 }
 
 /* LINK_TIMEOUT fires first: the request is cancelled, the timeout says -ETIME */
@@ -280,29 +261,29 @@ static void test_link_timeout_fires(void **state)
 	struct __kernel_timespec ts = ts_ms(20);
 	struct io_uring_sqe *sqe;
 
-	sqe = get(ring, 1);
+	sqe = urt_sqe(ring, 1);
 	top_prep_hold(sqe, TOP_HOLD, 0, 5, 1);
 	sqe->flags = IOSQE_IO_LINK;
-	sqe = get(ring, 2);
+	sqe = urt_sqe(ring, 2);
 	io_uring_prep_link_timeout(sqe, &ts, 0);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_nop(get(ring, 3));
+	io_uring_prep_nop(urt_sqe(ring, 3));
 	assert_int_equal(io_uring_submit(ring), 3);
 	expect_none(ring, 5);
-	expect_cqe(ring, 1, -ECANCELED, 0);
-	expect_cqe(ring, 3, -ECANCELED, 0);
-	expect_cqe(ring, 2, -ETIME, 0);
+	urt_expect_cqe(ring, 1, -ECANCELED, 0);
+	urt_expect_cqe(ring, 3, -ECANCELED, 0);
+	urt_expect_cqe(ring, 2, -ETIME, 0);
 	assert_int_equal(top_cancels, 1);
 	assert_int_equal(top_nheld, 0);
 	/* a request the op cannot stop: the timeout says -EALREADY, the request runs on */
-	sqe = get(ring, 4);
+	sqe = urt_sqe(ring, 4);
 	top_prep_hold(sqe, TOP_STUCK, 0, 9, 4);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_link_timeout(get(ring, 5), &ts, 0);
+	io_uring_prep_link_timeout(urt_sqe(ring, 5), &ts, 0);
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 5, -EALREADY, 0);
+	urt_expect_cqe(ring, 5, -EALREADY, 0);
 	assert_int_equal(top_release_all(), 1);
-	expect_cqe(ring, 4, 9, 0);
+	urt_expect_cqe(ring, 4, 9, 0);
 }
 
 /* the request completes first: the timeout -ECANCELED, the chain goes on */
@@ -313,40 +294,40 @@ static void test_link_timeout_beaten(void **state)
 	struct io_uring_sqe *sqe;
 
 	/* a request that completes inline (never armed) */
-	sqe = get(ring, 1);
+	sqe = urt_sqe(ring, 1);
 	io_uring_prep_nop(sqe);
 	sqe->flags = IOSQE_IO_LINK;
-	sqe = get(ring, 2);
+	sqe = urt_sqe(ring, 2);
 	io_uring_prep_link_timeout(sqe, &ts, 0);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_nop(get(ring, 3));
+	io_uring_prep_nop(urt_sqe(ring, 3));
 	assert_int_equal(io_uring_submit(ring), 3);
-	expect_cqe(ring, 1, 0, 0);
-	expect_cqe(ring, 2, -ECANCELED, 0);
-	expect_cqe(ring, 3, 0, 0);
+	urt_expect_cqe(ring, 1, 0, 0);
+	urt_expect_cqe(ring, 2, -ECANCELED, 0);
+	urt_expect_cqe(ring, 3, 0, 0);
 	/* an asynchronous one, armed, that completes before its time */
-	sqe = get(ring, 4);
+	sqe = urt_sqe(ring, 4);
 	top_prep_hold(sqe, TOP_HOLD, 0, 7, 4);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_link_timeout(get(ring, 5), &ts, 0);
+	io_uring_prep_link_timeout(urt_sqe(ring, 5), &ts, 0);
 	assert_int_equal(io_uring_submit(ring), 2);
 	expect_none(ring, 5);
 	assert_int_equal(top_release_all(), 1);
-	expect_cqe(ring, 4, 7, 0);
-	expect_cqe(ring, 5, -ECANCELED, 0);
+	urt_expect_cqe(ring, 4, 7, 0);
+	urt_expect_cqe(ring, 5, -ECANCELED, 0);
 	/* a failing request: the timeout -ECANCELED, the rest too */
-	sqe = get(ring, 6);
+	sqe = urt_sqe(ring, 6);
 	urt_prep_nop_res(sqe, -EIO);
 	sqe->user_data = 6;
 	sqe->flags = IOSQE_IO_LINK;
-	sqe = get(ring, 7);
+	sqe = urt_sqe(ring, 7);
 	io_uring_prep_link_timeout(sqe, &ts, 0);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_nop(get(ring, 8));
+	io_uring_prep_nop(urt_sqe(ring, 8));
 	assert_int_equal(io_uring_submit(ring), 3);
-	expect_cqe(ring, 6, -EIO, 0);
-	expect_cqe(ring, 7, -ECANCELED, 0);
-	expect_cqe(ring, 8, -ECANCELED, 0);
+	urt_expect_cqe(ring, 6, -EIO, 0);
+	urt_expect_cqe(ring, 7, -ECANCELED, 0);
+	urt_expect_cqe(ring, 8, -ECANCELED, 0);
 }
 
 /* LINK_TIMEOUT prep: not after a link member, after another one, off != 0 */
@@ -356,30 +337,30 @@ static void test_link_timeout_prep(void **state)
 	struct __kernel_timespec ts = ts_ms(10);
 	struct io_uring_sqe *sqe;
 
-	io_uring_prep_link_timeout(get(ring, 1), &ts, 0);
+	io_uring_prep_link_timeout(urt_sqe(ring, 1), &ts, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 1, -EINVAL, 0);
-	sqe = get(ring, 2);
+	urt_expect_cqe(ring, 1, -EINVAL, 0);
+	sqe = urt_sqe(ring, 2);
 	io_uring_prep_nop(sqe);
 	sqe->flags = IOSQE_IO_LINK;
-	sqe = get(ring, 3);
+	sqe = urt_sqe(ring, 3);
 	io_uring_prep_link_timeout(sqe, &ts, 0);
 	sqe->off = 1;
 	assert_int_equal(io_uring_submit(ring), 2);
 	/* a member that fails at submission fails its whole chain */
-	expect_cqe(ring, 2, -ECANCELED, 0);
-	expect_cqe(ring, 3, -EINVAL, 0);
-	sqe = get(ring, 4);
+	urt_expect_cqe(ring, 2, -ECANCELED, 0);
+	urt_expect_cqe(ring, 3, -EINVAL, 0);
+	sqe = urt_sqe(ring, 4);
 	io_uring_prep_nop(sqe);
 	sqe->flags = IOSQE_IO_LINK;
-	sqe = get(ring, 5);
+	sqe = urt_sqe(ring, 5);
 	io_uring_prep_link_timeout(sqe, &ts, 0);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_link_timeout(get(ring, 6), &ts, 0);
+	io_uring_prep_link_timeout(urt_sqe(ring, 6), &ts, 0);
 	assert_int_equal(io_uring_submit(ring), 3);
-	expect_cqe(ring, 4, -ECANCELED, 0);
-	expect_cqe(ring, 5, -ECANCELED, 0);
-	expect_cqe(ring, 6, -EINVAL, 0);
+	urt_expect_cqe(ring, 4, -ECANCELED, 0);
+	urt_expect_cqe(ring, 5, -ECANCELED, 0);
+	urt_expect_cqe(ring, 6, -EINVAL, 0);
 }
 
 /* IORING_LINK_TIMEOUT_UPDATE moves an armed link timeout */
@@ -389,25 +370,25 @@ static void test_link_timeout_update(void **state)
 	struct __kernel_timespec ts = ts_ms(5000), soon = ts_ms(10);
 	struct io_uring_sqe *sqe;
 
-	sqe = get(ring, 1);
+	sqe = urt_sqe(ring, 1);
 	top_prep_hold(sqe, TOP_HOLD, 0, 1, 1);
 	sqe->flags = IOSQE_IO_LINK;
-	io_uring_prep_link_timeout(get(ring, 2), &ts, 0);
+	io_uring_prep_link_timeout(urt_sqe(ring, 2), &ts, 0);
 	assert_int_equal(io_uring_submit(ring), 2);
-	io_uring_prep_timeout_update(get(ring, 3), &soon, 2, IORING_LINK_TIMEOUT_UPDATE);
+	io_uring_prep_timeout_update(urt_sqe(ring, 3), &soon, 2, IORING_LINK_TIMEOUT_UPDATE);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 3, 0, 0);
-	expect_cqe(ring, 1, -ECANCELED, 0);
-	expect_cqe(ring, 2, -ETIME, 0);
+	urt_expect_cqe(ring, 3, 0, 0);
+	urt_expect_cqe(ring, 1, -ECANCELED, 0);
+	urt_expect_cqe(ring, 2, -ETIME, 0);
 	/* a TIMEOUT is not a link timeout, and the other way round */
-	io_uring_prep_timeout(get(ring, 4), &ts, 0, 0);
-	io_uring_prep_timeout_update(get(ring, 5), &soon, 4, IORING_LINK_TIMEOUT_UPDATE);
+	io_uring_prep_timeout(urt_sqe(ring, 4), &ts, 0, 0);
+	io_uring_prep_timeout_update(urt_sqe(ring, 5), &soon, 4, IORING_LINK_TIMEOUT_UPDATE);
 	assert_int_equal(io_uring_submit(ring), 2);
-	expect_cqe(ring, 5, -ENOENT, 0);
-	io_uring_prep_timeout_remove(get(ring, 6), 4, 0);
+	urt_expect_cqe(ring, 5, -ENOENT, 0);
+	io_uring_prep_timeout_remove(urt_sqe(ring, 6), 4, 0);
 	assert_int_equal(io_uring_submit(ring), 1);
-	expect_cqe(ring, 4, -ECANCELED, 0);
-	expect_cqe(ring, 6, 0, 0);
+	urt_expect_cqe(ring, 4, -ECANCELED, 0);
+	urt_expect_cqe(ring, 6, 0, 0);
 }
 
 /* a wait sleeps no longer than the earliest timer; ring exit with timers armed */
