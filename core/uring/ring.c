@@ -190,10 +190,10 @@ void zn_uring_destroy(struct zn_uring *r)
 
 	if (!r)
 		return;
-	/* The polling thread goes first: from here on the caller owns the ring. */
-	zn_sqpoll_stop(r);
-	/* After this no sender can reach the inbox: it is ours to free. */
+	/* After this no sender can reach the inbox (nor wake a polling thread). */
 	zn_handle_close(r->handle);
+	/* The polling thread stops next: from here on the caller owns the ring. */
+	zn_sqpoll_stop(r);
 	zn_inbox_fini(&r->inbox);
 	/* In-flight requests let go first (their ops may touch what the exit
 	 * callbacks tear down), then the layers that hang state on the ring. */
