@@ -33,6 +33,8 @@
 /* What /proc/PID/maps shows for MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB memory
  * (the kernel backs it with an unlinked hugetlbfs file). */
 #define ANON_HUGE_PATH	"/anon_hugepage (deleted)"
+/* An earlier adoption's memfd, still mapped after its region was freed. */
+#define ADOPTED_PATH	"/memfd:zcnic:" ADOPT_NAME " (deleted)"
 
 /*
  * One adoption at a time: two overlapping ones racing past the overlap
@@ -95,6 +97,17 @@ static const char *vma_refusal(const struct vma *v, bool *huge)
 	*huge = false;
 	if (v->perms[0] != 'r' || v->perms[1] != 'w')
 		return "not readable and writable";
+	/*
+	 * Memory adopted before and let go (its region freed, say when the ring
+	 * of a zcrx area exited) stays our memfd's: the application's memory
+	 * still, only no longer registered. It adopts again like private memory
+	 * (a new memfd with its contents), as the kernel lets a program register
+	 * the same memory again (liburing test/zcrx.c does).
+	 */
+	if (v->perms[3] == 's' && strcmp(v->path, ADOPTED_PATH) == 0) {
+		*huge = vma_page_size(v->start) > ZN_PAGE_4K;
+		return NULL;
+	}
 	if (v->perms[3] != 'p')
 		return "shared";
 	if (strcmp(v->path, ANON_HUGE_PATH) == 0) {

@@ -13,6 +13,12 @@ const struct zn_uring_plugins zn_uring_plugins = {
 	.ops = {
 		[IORING_OP_NOP] = &zn_nop_op,
 		[IORING_OP_MSG_RING] = &zn_msg_ring_op,
+		[IORING_OP_TIMEOUT] = &zn_timeout_op,
+		[IORING_OP_TIMEOUT_REMOVE] = &zn_timeout_remove_op,
+		[IORING_OP_LINK_TIMEOUT] = &zn_link_timeout_op,
+		[IORING_OP_ASYNC_CANCEL] = &zn_async_cancel_op,
+		[IORING_OP_PROVIDE_BUFFERS] = &zn_provide_buffers_op,
+		[IORING_OP_REMOVE_BUFFERS] = &zn_remove_buffers_op,
 		[IORING_OP_SEND] = &zn_send_op,
 		[IORING_OP_RECV] = &zn_recv_op,
 		[IORING_OP_SEND_ZC] = &zn_send_zc_op,
@@ -20,5 +26,6 @@ const struct zn_uring_plugins zn_uring_plugins = {
 		[IORING_OP_RECV_ZC] = &zn_recv_zc_op,
 	},
 	.register_ifq = zn_zcrx_register,
+	.zcrx_ctrl = zn_zcrx_ctrl,
 	.bufs_unregistering = zn_sock_bufs_unregistering,
 };

@@ -120,6 +120,8 @@ bool zn_inbox_empty(struct zn_inbox *ib)
 
 void zn_uring_wake(struct zn_uring *r)
 {
+	/* TASKRUN flag, eventfd, polling thread (register.c) */
+	zn_uring_notify(r);
 	/* Pairs with the fence in the waiter: it sees our message or we see it asleep. */
 	zn_smp_mb();
 	if (!atomic_load_explicit(&r->sleeping, memory_order_relaxed))
@@ -145,12 +147,15 @@ static __attribute__((noinline)) int inbox_spill(struct zn_inbox *ib, uint64_t u
 	return 0;
 }
 
-/* Queue a message in t's inbox without waking its owner: 0 or -ENOMEM. */
+/* Queue a message in t's inbox without waking its owner: 0, -EBADFD or -ENOMEM. */
 static inline int inbox_put(struct zn_uring *t, uint64_t user_data, int32_t res, uint32_t cflags)
 {
 	struct zn_inbox *ib = &t->inbox;
 	uint64_t pos;
 
+	/* a ring created R_DISABLED takes no message until enabled (kernel) */
+	if (__builtin_expect(atomic_load_explicit(&t->disabled, memory_order_acquire), 0))
+		return -EBADFD;
 	if (atomic_load_explicit(&ib->spilled, memory_order_acquire))
 		return inbox_spill(ib, user_data, res, cflags);
 	pos = atomic_load_explicit(&ib->tail, memory_order_relaxed);

@@ -17,14 +17,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/bits.h"
 #include "core/uring/uring_priv.h"
 #include "zcnic/log.h"
 
-#define ZN_URING_FEATURES (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |	\
-	IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_EXT_ARG |			\
-	IORING_FEAT_CQE_SKIP | IORING_FEAT_LINKED_FILE)
 
 static _Thread_local char thread_tag;
 
@@ -45,6 +43,20 @@ static int fill_params(unsigned entries, struct io_uring_params *p)
 		return -EINVAL;
 	/* DEFER_TASKRUN only makes sense with one issuer (kernel rule). */
 	if ((p->flags & IORING_SETUP_DEFER_TASKRUN) && !(p->flags & IORING_SETUP_SINGLE_ISSUER))
+		return -EINVAL;
+	/* The kernel's other combination rules (io_uring_sanitise_params,
+	 * io_uring_create, io_sq_offload_create). */
+	if ((p->flags & IORING_SETUP_TASKRUN_FLAG) &&
+	    !(p->flags & (IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN)))
+		return -EINVAL;
+	if ((p->flags & IORING_SETUP_HYBRID_IOPOLL) && !(p->flags & IORING_SETUP_IOPOLL))
+		return -EINVAL;
+	if ((p->flags & IORING_SETUP_SQ_AFF) && !(p->flags & IORING_SETUP_SQPOLL))
+		return -EINVAL;
+	/* task-work flags mean nothing to a polling thread: refused (kernel) */
+	if ((p->flags & IORING_SETUP_SQPOLL) &&
+	    (p->flags & (IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
+			 IORING_SETUP_DEFER_TASKRUN)))
 		return -EINVAL;
 	if (!entries)
 		return -EINVAL;
@@ -81,7 +93,9 @@ static void fill_offsets(struct zn_uring *r, struct io_uring_params *p)
 	p->sq_off.ring_entries = offsetof(struct zn_uring_shared, sq_entries);
 	p->sq_off.flags = offsetof(struct zn_uring_shared, sq_flags);
 	p->sq_off.dropped = offsetof(struct zn_uring_shared, sq_dropped);
-	p->sq_off.array = offsetof(struct zn_uring_shared, array);
+	/* NO_SQARRAY: SQ index i is SQE i, and the kernel reports offset 0 */
+	p->sq_off.array = (r->flags & IORING_SETUP_NO_SQARRAY) ? 0 :
+		offsetof(struct zn_uring_shared, array);
 	p->cq_off.head = offsetof(struct zn_uring_shared, cq_head);
 	p->cq_off.tail = offsetof(struct zn_uring_shared, cq_tail);
 	p->cq_off.ring_mask = offsetof(struct zn_uring_shared, cq_mask);
@@ -114,7 +128,10 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 	r->sq_mask = p->sq_entries - 1;
 	r->cq_mask = p->cq_entries - 1;
 	r->cqe_shift = (p->flags & IORING_SETUP_CQE32) ? 1 : 0;
+	r->sqe_shift = (p->flags & IORING_SETUP_SQE128) ? 1 : 0;
 	r->owner = zn_uring_thread_tag();
+	r->evfd = -1;
+	atomic_init(&r->disabled, (p->flags & IORING_SETUP_R_DISABLED) ? 1u : 0u);
 
 	cqe_size = sizeof(struct io_uring_cqe) << r->cqe_shift;
 	r->cqes_off = (uint32_t)((sizeof(struct zn_uring_shared) + 4u * r->sq_entries +
@@ -131,10 +148,11 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 	r->sh->sq_entries = r->sq_entries;
 	r->sh->cq_entries = r->cq_entries;
 	r->cqes = (struct io_uring_cqe *)((char *)r->sh + r->cqes_off);
-	r->sqes = aligned_alloc(ZN_CACHELINE, sizeof(struct io_uring_sqe) * r->sq_entries);
+	r->sqes = aligned_alloc(ZN_CACHELINE, sizeof(struct io_uring_sqe) * r->sq_entries <<
+			       r->sqe_shift);
 	if (!r->sqes)
 		goto err_sh;
-	memset(r->sqes, 0, sizeof(struct io_uring_sqe) * r->sq_entries);
+	memset(r->sqes, 0, sizeof(struct io_uring_sqe) * r->sq_entries << r->sqe_shift);
 	rc = zn_inbox_init(&r->inbox, r->cq_entries);
 	if (rc)
 		goto err_sqes;
@@ -145,6 +163,13 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 
 	p->features = r->features;
 	fill_offsets(r, p);
+	if (r->flags & IORING_SETUP_SQPOLL) {
+		rc = zn_sqpoll_start(r, p);
+		if (rc) {
+			zn_handle_close(r->handle);
+			goto err_inbox;
+		}
+	}
 	*out = r;
 	return 0;
 
@@ -165,12 +190,15 @@ void zn_uring_destroy(struct zn_uring *r)
 
 	if (!r)
 		return;
-	/* After this no sender can reach the inbox: it is ours to free. */
+	/* After this no sender can reach the inbox (nor wake a polling thread). */
 	zn_handle_close(r->handle);
+	/* The polling thread stops next: from here on the caller owns the ring. */
+	zn_sqpoll_stop(r);
 	zn_inbox_fini(&r->inbox);
 	/* In-flight requests let go first (their ops may touch what the exit
 	 * callbacks tear down), then the layers that hang state on the ring. */
 	zn_uring_req_cancel_all(r);
+	zn_uring_timers_cancel_all(r);
 	while (r->nexit_cbs) {
 		struct zn_exit_cb *cb = &r->exit_cbs[--r->nexit_cbs];
 
@@ -182,6 +210,9 @@ void zn_uring_destroy(struct zn_uring *r)
 		free(o);
 	}
 	zn_uring_req_cache_free(r);
+	zn_uring_bufs_destroy(r);
+	if (r->evfd >= 0)
+		close(r->evfd);
 	free(r->bufs);
 	free(r->files);
 	free(r->sqes);
@@ -230,7 +261,7 @@ void zn_uring_get_map(struct zn_uring *r, struct zn_uring_map *m)
 	m->sq_entries = &sh->sq_entries;
 	m->sq_flags = &sh->sq_flags;
 	m->sq_dropped = &sh->sq_dropped;
-	m->sq_array = sh->array;
+	m->sq_array = (r->flags & IORING_SETUP_NO_SQARRAY) ? NULL : sh->array;
 	m->sqes = r->sqes;
 	m->cq_head = &sh->cq_head;
 	m->cq_tail = &sh->cq_tail;
@@ -262,10 +293,11 @@ unsigned zn_uring_overflow_pending(const struct zn_uring *r)
 
 static void set_overflow_flag(struct zn_uring *r, bool on)
 {
-	uint32_t f = r->sh->sq_flags;
-
-	f = on ? (f | IORING_SQ_CQ_OVERFLOW) : (f & ~IORING_SQ_CQ_OVERFLOW);
-	__atomic_store_n(&r->sh->sq_flags, f, __ATOMIC_RELAXED);
+	/* atomic RMW: an SQPOLL thread or a MSG_RING sender may set other bits */
+	if (on)
+		__atomic_fetch_or(&r->sh->sq_flags, IORING_SQ_CQ_OVERFLOW, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&r->sh->sq_flags, ~IORING_SQ_CQ_OVERFLOW, __ATOMIC_RELAXED);
 }
 
 /* The CQ is full or CQEs wait in the overflow list already. */

@@ -38,6 +38,7 @@
 enum {
 	RQ_FAILED = 1u << 0,		/* completes with res, unissued or failed */
 	RQ_SKIP_LINK_CQES = 1u << 1,	/* canceled links post no CQE */
+	RQ_NOFAIL = 1u << 2,		/* a negative res that is no failure */
 };
 
 struct zn_uring_req_int {
@@ -75,13 +76,59 @@ static void inflight_del(struct zn_uring *r, struct zn_uring_req *req)
 	r->inflight--;
 }
 
+/* A LINK_TIMEOUT that guards req (the next member, valid). */
+static struct zn_uring_req *link_timeout_of(struct zn_uring_req *req)
+{
+	struct zn_uring_req *lt = req->link;
+
+	return lt && lt->opcode == IORING_OP_LINK_TIMEOUT && !(lt->internal & RQ_FAILED) ?
+		lt : NULL;
+}
+
 /* Issue one request; true when it went asynchronous. */
 static bool issue(struct zn_uring *r, struct zn_uring_req *req)
 {
+	struct zn_uring_req *lt;
+
 	if (RI(req)->op->issue(req) != ZN_URING_ISSUE_ASYNC)
 		return false;
 	inflight_add(r, req);
+	/* its LINK_TIMEOUT runs from now (timeout.c) */
+	lt = link_timeout_of(req);
+	if (lt)
+		zn_uring_link_timeout_arm(lt, req);
 	return true;
+}
+
+struct zn_uring_req *zn_uring_inflight_first(struct zn_uring *r)
+{
+	return r->inflight_head ? &r->inflight_head->pub : NULL;
+}
+
+struct zn_uring_req *zn_uring_inflight_next(struct zn_uring_req *req)
+{
+	return RI(req)->if_next ? &RI(req)->if_next->pub : NULL;
+}
+
+bool zn_uring_req_is_inflight(struct zn_uring *r, struct zn_uring_req *req)
+{
+	struct zn_uring_req_int *ri;
+
+	for (ri = r->inflight_head; ri; ri = ri->if_next)
+		if (&ri->pub == req)
+			return true;
+	return false;
+}
+
+int zn_uring_req_cancel(struct zn_uring_req *req, int32_t res)
+{
+	const struct zn_uring_op *op = RI(req)->op;
+
+	if (!op->cancel)
+		return -EALREADY;	/* nothing to stop it with: it runs on */
+	op->cancel(req);
+	zn_uring_req_complete(req, res, 0);
+	return 0;
 }
 
 static struct zn_uring_req *req_alloc(struct zn_uring *r)
@@ -184,6 +231,23 @@ static void fail_links(struct zn_uring *r, struct zn_uring_req *req)
 }
 
 /*
+ * req completed before its LINK_TIMEOUT fired: the timer stops and the
+ * LINK_TIMEOUT leaves the chain with -ECANCELED (which fails nothing: the
+ * chain goes on after it), as the kernel's io_disarm_next.
+ */
+static void link_timeout_drop(struct zn_uring *r, struct zn_uring_req *req)
+{
+	struct zn_uring_req *lt = req->link;
+
+	zn_uring_link_timeout_disarm(r, lt);
+	req->link = lt->link;
+	lt->link = NULL;
+	if (!(lt->sqe_flags & IOSQE_CQE_SKIP_SUCCESS))
+		zn_uring_post_cqe(r, lt->user_data, -ECANCELED, 0, NULL, 0);
+	req_free(r, lt);
+}
+
+/*
  * req has its result: post it, then run the rest of its chain until a
  * member goes asynchronous or the chain ends.
  */
@@ -192,9 +256,12 @@ static void req_done(struct zn_uring *r, struct zn_uring_req *req)
 	while (req) {
 		struct zn_uring_req *next;
 
-		if (req->res < 0 && !(req->internal & RQ_FAILED))
+		if (req->res < 0 && !(req->internal & (RQ_FAILED | RQ_NOFAIL)))
 			req_set_fail(req);
 		req_post(r, req);
+		/* a LINK_TIMEOUT guarding req is done with: -ECANCELED, unlinked */
+		if (link_timeout_of(req))
+			link_timeout_drop(r, req);
 		next = req->link;
 		if ((req->internal & RQ_FAILED) && !(req->sqe_flags & IOSQE_IO_HARDLINK)) {
 			fail_links(r, req);
@@ -229,6 +296,19 @@ static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
 	}
 	if (!issue(r, head))
 		req_done(r, head);
+}
+
+void zn_uring_req_complete_nofail(struct zn_uring_req *req, int32_t res, uint32_t cflags)
+{
+	req->internal |= RQ_NOFAIL;
+	zn_uring_req_complete(req, res, cflags);
+}
+
+void zn_uring_req_finish(struct zn_uring_req *req, int32_t res)
+{
+	req->res = res;
+	req->cflags = 0;
+	req_done(req->ring, req);
 }
 
 void zn_uring_req_complete(struct zn_uring_req *req, int32_t res, uint32_t cflags)
@@ -282,6 +362,8 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	req->file = -1;
 	req->internal = 0;
 	req->link = NULL;
+	req->buf_group = sqe->buf_group;	/* the group, for IOSQE_BUFFER_SELECT (kbuf.c) */
+	req->buf_flags = 0;
 
 	if (__builtin_expect(opcode >= IORING_OP_LAST || (flags & ~SQE_VALID_FLAGS), 0)) {
 		RI(req)->op = &zn_nop_op;	/* never issued: it failed */
@@ -361,7 +443,8 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 
 	r->msg_batch = true;
 	while (n--) {
-		uint32_t idx = __atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
+		uint32_t idx = (r->flags & IORING_SETUP_NO_SQARRAY) ? (head & r->sq_mask) :
+			__atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
 		struct zn_uring_req *req;
 
 		if (idx >= r->sq_entries) {
@@ -377,7 +460,8 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		}
 		head++;
 		submitted++;
-		if (submit_one(r, req, &r->sqes[idx]) < 0 && !(r->flags & IORING_SETUP_SUBMIT_ALL))
+		if (submit_one(r, req, &r->sqes[idx << r->sqe_shift]) < 0 &&
+		    !(r->flags & IORING_SETUP_SUBMIT_ALL))
 			break;
 	}
 	/* A chain still open at the end of the batch goes as it is (kernel). */

@@ -62,6 +62,8 @@ struct zn_uring_req {
 	uint8_t sqe_flags;
 	uint16_t ioprio;
 	uint32_t internal;	/* engine bookkeeping */
+	uint16_t buf_group;	/* IOSQE_BUFFER_SELECT: the group; then the chosen bid */
+	uint16_t buf_flags;	/* kbuf.c bookkeeping */
 	struct zn_uring_req *link;	/* next in a link chain */
 	union {
 		uint8_t pdu[ZN_URING_REQ_PDU];	/* the op's private state */
@@ -82,9 +84,13 @@ struct zn_uring_op {
 	int (*prep)(struct zn_uring_req *req, const struct io_uring_sqe *sqe);
 	int (*issue)(struct zn_uring_req *req);
 	/*
-	 * Optional: the ring is being destroyed with req in flight (ASYNC, not
-	 * completed). Drop every reference to req and post nothing; the engine
-	 * frees it and its link chain. NULL: the op holds no reference.
+	 * Optional: req (ASYNC, not completed) is to stop: the ring is being
+	 * destroyed, or an ASYNC_CANCEL, a LINK_TIMEOUT or a sync cancel
+	 * matched it. Drop every reference to req and post nothing; the engine
+	 * then frees it (ring exit) or completes it with -ECANCELED (the
+	 * others). Called by the owner thread, never from inside the op's own
+	 * callbacks. NULL: the request cannot be stopped (a cancel answers
+	 * -EALREADY, as the kernel's for a request already running).
 	 */
 	void (*cancel)(struct zn_uring_req *req);
 };
@@ -94,6 +100,8 @@ struct zn_uring_plugins {
 	const struct zn_uring_op *ops[IORING_OP_LAST];	/* NULL: -EOPNOTSUPP */
 	/* IORING_REGISTER_ZCRX_IFQ; NULL: -EOPNOTSUPP. */
 	int (*register_ifq)(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg);
+	/* IORING_REGISTER_ZCRX_CTRL; NULL: -EOPNOTSUPP. */
+	int (*zcrx_ctrl)(struct zn_uring *r, struct zcrx_ctrl *ctrl, unsigned nr_args);
 	/* Called at the start of every unregister of buffers, so that layers
 	 * that mapped registered buffers for a device let go. May be NULL. */
 	void (*bufs_unregistering)(struct zn_uring *r);
@@ -103,6 +111,12 @@ extern const struct zn_uring_plugins zn_uring_plugins;
 /* The engine's own ops (core/uring), for the table. */
 extern const struct zn_uring_op zn_nop_op;
 extern const struct zn_uring_op zn_msg_ring_op;
+extern const struct zn_uring_op zn_timeout_op;
+extern const struct zn_uring_op zn_timeout_remove_op;
+extern const struct zn_uring_op zn_link_timeout_op;
+extern const struct zn_uring_op zn_async_cancel_op;
+extern const struct zn_uring_op zn_provide_buffers_op;
+extern const struct zn_uring_op zn_remove_buffers_op;
 
 /* The op of an opcode (never NULL below IORING_OP_LAST: unsupported ones
  * get a -EOPNOTSUPP stand-in); NULL for >= IORING_OP_LAST. */
@@ -118,6 +132,9 @@ int zn_uring_op_override(unsigned opcode, const struct zn_uring_op *op);
 
 /* Finish an ASYNC request: post its CQE (subject to CQE_SKIP_SUCCESS), go on with its link. */
 void zn_uring_req_complete(struct zn_uring_req *req, int32_t res, uint32_t cflags);
+/* The same with a negative res that does not fail the chain (a TIMEOUT with
+ * IORING_TIMEOUT_ETIME_SUCCESS). */
+void zn_uring_req_complete_nofail(struct zn_uring_req *req, int32_t res, uint32_t cflags);
 
 /*
  * Post a CQE (owner thread). A full CQ sends it to the overflow list,
@@ -135,6 +152,22 @@ unsigned zn_uring_cq_ready(const struct zn_uring *r);
 unsigned zn_uring_cq_space(const struct zn_uring *r);
 /* CQEs waiting in the overflow list. */
 unsigned zn_uring_overflow_pending(const struct zn_uring *r);
+
+/*
+ * Provided buffers (IOSQE_BUFFER_SELECT; core/uring/kbuf.c). An op with
+ * ZN_URING_OP_BUFFER_SELECT calls zn_uring_buf_select when it has data for
+ * the request: the next buffer of group req->buf_group; returns its buffer
+ * id (>= 0) with *addr, and *len clamped to the buffer (0: the whole
+ * buffer); -ENOBUFS when the group is empty or does not exist (the kernel's
+ * result). Once used bytes are in the buffer, zn_uring_buf_done consumes it
+ * and returns the CQE flags naming it (IORING_CQE_F_BUFFER | bid <<
+ * IORING_CQE_BUFFER_SHIFT, + IORING_CQE_F_BUF_MORE for a partly used entry
+ * of an incremental ring); a request that ends without using it calls
+ * zn_uring_buf_recycle and the buffer goes back to its group, first.
+ */
+int zn_uring_buf_select(struct zn_uring_req *req, void **addr, uint32_t *len);
+uint32_t zn_uring_buf_done(struct zn_uring_req *req, int bid, uint32_t used);
+void zn_uring_buf_recycle(struct zn_uring_req *req, int bid);
 
 /* The ring's setup flags (IORING_SETUP_*). */
 unsigned zn_uring_flags(const struct zn_uring *r);

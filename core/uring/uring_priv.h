@@ -16,6 +16,15 @@
 
 #define ZN_CACHELINE 64
 
+/* What rings report in io_uring_params.features and accept in enter. */
+#define ZN_URING_FEATURES (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |	\
+	IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_EXT_ARG |			\
+	IORING_FEAT_CQE_SKIP | IORING_FEAT_LINKED_FILE |			\
+	IORING_FEAT_SQPOLL_NONFIXED)
+
+#define ZN_ENTER_FLAGS (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP |		\
+	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
+
 /*
  * The ring memory the kernel would share by mmap: counters first, then the
  * SQ index array, then (cache-line aligned) the CQEs. Offsets into this
@@ -150,6 +159,23 @@ struct zn_uring {
 	_Atomic uint32_t sleeping;
 
 	struct zn_uring_stats st;
+
+	/*
+	 * Set-up and register extras, each owned by its own file (kept apart
+	 * from the hot fields above).
+	 */
+	unsigned sqe_shift;		/* 1 on SQE128 rings */
+	_Atomic uint32_t disabled;	/* R_DISABLED until enable_rings (register.c) */
+	int evfd;			/* eventfd signalled on new CQEs; -1 none */
+	bool evfd_async;		/* ... only for CQEs posted outside submit */
+	uint32_t evfd_seen;		/* CQE count at the last signal */
+	/* TIMEOUT / LINK_TIMEOUT (timeout.c): armed timers, earliest first */
+	struct zn_uring_req *timers;
+	uint32_t cq_timeouts;		/* CQEs of timeouts: not counted by TIMEOUT off */
+	/* provided buffer groups (kbuf.c) */
+	struct zn_buf_group *bgroups;
+	/* the SQPOLL thread (sqpoll.c); NULL without IORING_SETUP_SQPOLL */
+	struct zn_sqpoll *sqp;
 };
 
 /* ring.c */
@@ -159,6 +185,52 @@ int zn_uring_flush_overflow(struct zn_uring *r);
 int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit);
 void zn_uring_req_cache_free(struct zn_uring *r);
 void zn_uring_req_cancel_all(struct zn_uring *r);
+/* submit.c: the in-flight (ASYNC) requests, for cancellation */
+struct zn_uring_req *zn_uring_inflight_first(struct zn_uring *r);
+struct zn_uring_req *zn_uring_inflight_next(struct zn_uring_req *req);
+bool zn_uring_req_is_inflight(struct zn_uring *r, struct zn_uring_req *req);
+/* Cancel an in-flight request: its op lets go, it completes with res. 0,
+ * or -EALREADY when its op cannot be stopped. */
+int zn_uring_req_cancel(struct zn_uring_req *req, int32_t res);
+/* Complete a request that is not in flight (a LINK_TIMEOUT unhooked from
+ * its chain): post res, free it. */
+void zn_uring_req_finish(struct zn_uring_req *req, int32_t res);
+/* timeout.c */
+void zn_uring_timers_run(struct zn_uring *r);
+uint64_t zn_uring_timers_next(const struct zn_uring *r);	/* 0: none */
+void zn_uring_link_timeout_arm(struct zn_uring_req *lt, struct zn_uring_req *head);
+void zn_uring_link_timeout_disarm(struct zn_uring *r, struct zn_uring_req *lt);
+void zn_uring_timers_cancel_all(struct zn_uring *r);
+int zn_uring_timeout_cancel(struct zn_uring *r, uint64_t user_data);
+/* cancel.c */
+struct zn_cancel_data {
+	uint64_t user_data;
+	uint32_t flags;		/* IORING_ASYNC_CANCEL_* */
+	int file;
+	uint8_t opcode;
+};
+int zn_uring_cancel(struct zn_uring *r, const struct zn_cancel_data *cd);
+int zn_uring_cancel_resolve_fd(struct zn_uring *r, struct zn_cancel_data *cd, int fd, bool fixed);
+/* kbuf.c */
+void zn_uring_bufs_destroy(struct zn_uring *r);
+int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_reg *reg);
+int zn_uring_pbuf_ring_unregister(struct zn_uring *r, const struct io_uring_buf_reg *reg);
+int zn_uring_pbuf_status(struct zn_uring *r, struct io_uring_buf_status *st);
+/* register.c */
+void zn_uring_evfd_signal(struct zn_uring *r, bool from_submit);
+/* Another thread posted into r's inbox (TASKRUN flag, eventfd, SQPOLL). */
+void zn_uring_notify(struct zn_uring *r);
+/* sqpoll.c */
+int zn_sqpoll_start(struct zn_uring *r, const struct io_uring_params *p);
+void zn_sqpoll_stop(struct zn_uring *r);
+void zn_sqpoll_wake(struct zn_uring *r);
+/* Hold the polling thread out of the ring (register calls); no-ops without SQPOLL. */
+void zn_sqpoll_park(struct zn_uring *r);
+void zn_sqpoll_unpark(struct zn_uring *r);
+bool zn_sqpoll_is_thread(const struct zn_uring *r);
+/* zn_uring_enter of an SQPOLL ring, from the application's thread. */
+int zn_sqpoll_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
+		    unsigned flags, int64_t timeout_ns);
 /* msg_ring.c */
 int zn_inbox_init(struct zn_inbox *ib, uint32_t cq_entries);
 void zn_inbox_fini(struct zn_inbox *ib);

@@ -33,8 +33,6 @@
  */
 #define ZN_URING_YIELD_AFTER	64
 
-#define ENTER_FLAGS (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP |		\
-	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
 
 static unsigned run_hooks(struct zn_uring *r)
 {
@@ -60,11 +58,21 @@ static unsigned run_hooks(struct zn_uring *r)
 
 unsigned zn_uring_get_events(struct zn_uring *r)
 {
+	/* an SQPOLL ring is run by its thread alone */
+	if (r->sqp && !zn_sqpoll_is_thread(r))
+		return zn_uring_cq_ready(r);
 	/* overflowed CQEs are older than anything the inbox or hooks bring */
 	if (r->ovf_count)
 		zn_uring_flush_overflow(r);
+	/* TASKRUN: cleared before the drain, so a message after it sets it again */
+	if (r->sh->sq_flags & IORING_SQ_TASKRUN)
+		__atomic_fetch_and(&r->sh->sq_flags, ~IORING_SQ_TASKRUN, __ATOMIC_RELAXED);
 	zn_inbox_drain(r);
 	r->last_work = run_hooks(r);
+	if (r->timers)
+		zn_uring_timers_run(r);
+	if (r->evfd >= 0)
+		zn_uring_evfd_signal(r, false);
 	return zn_uring_cq_ready(r);
 }
 
@@ -73,6 +81,11 @@ static void sleep_once(struct zn_uring *r, uint64_t deadline)
 {
 	uint32_t seq = atomic_load(&r->wake_seq);
 	struct timespec ts, *tsp = NULL;
+	uint64_t timer = zn_uring_timers_next(r);
+
+	/* an armed TIMEOUT is a deadline of its own */
+	if (timer && (!deadline || timer < deadline))
+		deadline = timer;
 
 	atomic_store(&r->sleeping, 1);
 	zn_smp_mb();
@@ -126,9 +139,13 @@ int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete
 {
 	int submitted = 0, ret = 0;
 
+	if (atomic_load_explicit(&r->disabled, memory_order_relaxed))
+		return -EBADFD;		/* R_DISABLED until enable_rings (kernel) */
+	if (r->sqp)	/* the polling thread submits and reaps (sqpoll.c) */
+		return zn_sqpoll_enter(r, to_submit, min_complete, flags, timeout_ns);
 	if ((r->flags & IORING_SETUP_SINGLE_ISSUER) && r->owner != zn_uring_thread_tag())
 		return -EEXIST;
-	if (flags & ~ENTER_FLAGS)
+	if (flags & ~ZN_ENTER_FLAGS)
 		return -EINVAL;
 	if (r->ovf_count)
 		zn_uring_flush_overflow(r);
@@ -136,6 +153,8 @@ int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete
 		submitted = zn_uring_submit_sqes(r, to_submit);
 		if (submitted < 0)
 			return submitted;
+		if (r->evfd >= 0)
+			zn_uring_evfd_signal(r, true);
 	}
 	if ((flags & IORING_ENTER_GETEVENTS) && min_complete)
 		ret = wait_cqes(r, min_complete, timeout_ns);

@@ -86,6 +86,8 @@ void zn_zcrx_waiter_del(struct zn_zcrx_ifq *ifq, struct zn_zcrx_waiter *w);
 void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq);
 /* The ring's ifq handler (IORING_REGISTER_ZCRX_IFQ). */
 int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg);
+/* IORING_REGISTER_ZCRX_CTRL (ctrl.c). */
+int zn_zcrx_ctrl(struct zn_uring *r, struct zcrx_ctrl *ctrl, unsigned nr_args);
 
 /* What RECV_ZC needs to know of an ifq: its area, the RX queue and netdev
  * it receives from, its id (for messages); a reference more. */

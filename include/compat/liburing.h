@@ -14,9 +14,10 @@
  *    calling thread, which also polls the NIC queues bound to the ring;
  *  - "file descriptors" in SQEs and ring.ring_fd are zcnic handles
  *    (include/zcnic/handle.h), not OS fds;
- *  - only the opcodes zcnic implements do something (NOP, MSG_RING, and on
- *    zcnic sockets SEND, RECV, SEND_ZC, SENDMSG_ZC, RECV_ZC);
- *    io_uring_opcode_supported says which; others complete with
+ *  - only the opcodes zcnic implements do something (NOP, MSG_RING,
+ *    TIMEOUT, TIMEOUT_REMOVE, LINK_TIMEOUT, ASYNC_CANCEL, PROVIDE_BUFFERS,
+ *    REMOVE_BUFFERS, and on zcnic sockets SEND, RECV, SEND_ZC, SENDMSG_ZC,
+ *    RECV_ZC); io_uring_opcode_supported says which; others complete with
  *    -EOPNOTSUPP.
  *
  * struct io_uring has liburing's layout (216 bytes on LP64), so code that
@@ -25,17 +26,25 @@
 #ifndef LIB_URING_H
 #define LIB_URING_H
 
+/* What liburing's header pulls in, so programs that rely on it build. */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <linux/swab.h>
+#include <sys/wait.h>
 
 #include "liburing/io_uring.h"
+#include "liburing/io_uring/query.h"
 #include "liburing/barrier.h"
 
 #pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
@@ -58,6 +67,12 @@
 #ifndef IOURINGINLINE
 #define IOURINGINLINE static inline
 #endif
+
+/* For the SQE fields that carry user pointers as u64. */
+IOURINGINLINE __u64 uring_ptr_to_u64(const void *ptr)
+{
+	return (__u64)(uintptr_t)ptr;
+}
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,9 +197,45 @@ int io_uring_register_ifq(struct io_uring *ring, struct io_uring_zcrx_ifq_reg *r
 /* A MSG_RING data message without a source ring (any thread). */
 int io_uring_register_sync_msg(struct io_uring_sqe *sqe);
 
+/*
+ * io_uring_register(2) itself, over zcnic rings: fd is ring.ring_fd (a
+ * handle), or -1 for the ring-less ops (SEND_MSG_RING, QUERY). The
+ * wrappers below go through it, as liburing's do.
+ */
+int io_uring_register(unsigned int fd, unsigned int opcode, const void *arg,
+		      unsigned int nr_args);
+int io_uring_register_probe(struct io_uring *ring, struct io_uring_probe *p, unsigned nr_ops);
+/* An eventfd written when CQEs are posted (_async: only by requests that
+ * did not complete inside submit). */
+int io_uring_register_eventfd(struct io_uring *ring, int fd);
+int io_uring_register_eventfd_async(struct io_uring *ring, int fd);
+int io_uring_unregister_eventfd(struct io_uring *ring);
+/* IORING_SETUP_R_DISABLED rings: submissions are -EBADFD until this. */
+int io_uring_enable_rings(struct io_uring *ring);
+/* zcnic has no io-wq workers: these check their arguments and succeed. */
+int io_uring_register_iowq_aff(struct io_uring *ring, size_t cpusz, const cpu_set_t *mask);
+int io_uring_unregister_iowq_aff(struct io_uring *ring);
+int io_uring_register_iowq_max_workers(struct io_uring *ring, unsigned int *values);
+/* Ring-mapped provided buffers (IOSQE_BUFFER_SELECT). */
+int io_uring_register_buf_ring(struct io_uring *ring, struct io_uring_buf_reg *reg,
+			       unsigned int flags);
+int io_uring_unregister_buf_ring(struct io_uring *ring, int bgid);
+int io_uring_buf_ring_head(struct io_uring *ring, int buf_group, uint16_t *head);
+struct io_uring_buf_ring *io_uring_setup_buf_ring(struct io_uring *ring, unsigned int nentries,
+						  int bgid, unsigned int flags, int *err);
+int io_uring_free_buf_ring(struct io_uring *ring, struct io_uring_buf_ring *br,
+			   unsigned int nentries, int bgid);
+int io_uring_register_sync_cancel(struct io_uring *ring, struct io_uring_sync_cancel_reg *reg);
+int io_uring_register_query(struct io_uring_query_hdr *query);
+/* IORING_REGISTER_ZCRX_CTRL: ZCRX_CTRL_FLUSH_RQ (EXPORT: -EOPNOTSUPP). */
+int io_uring_register_zcrx_ctrl(struct io_uring *ring, struct zcrx_ctrl *ctrl);
+
 /* Helper behind the peek/wait inlines, exported as in liburing. */
 int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 		       unsigned submit, unsigned wait_nr, sigset_t *sigmask);
+
+/* SQE index step: 2 on IORING_SETUP_SQE128 rings. */
+#define io_uring_sqe_shift(ring)	(!!((ring)->flags & IORING_SETUP_SQE128))
 
 /* CQE iteration: step 1 for 16-byte CQEs, 2 for 32-byte ones. */
 #define io_uring_cqe_shift(ring)	(!!((ring)->flags & IORING_SETUP_CQE32))
@@ -419,6 +470,27 @@ IOURINGINLINE void io_uring_prep_provide_buffers(struct io_uring_sqe *sqe, void 
 	sqe->buf_group = (__u16)bgid;
 }
 
+IOURINGINLINE void io_uring_prep_remove_buffers(struct io_uring_sqe *sqe, int nr, int bgid)
+{
+	io_uring_prep_rw(IORING_OP_REMOVE_BUFFERS, sqe, nr, NULL, 0, 0);
+	sqe->buf_group = (__u16)bgid;
+}
+
+IOURINGINLINE void io_uring_prep_timeout_update(struct io_uring_sqe *sqe,
+						struct __kernel_timespec *ts,
+						__u64 user_data, unsigned flags)
+{
+	io_uring_prep_rw(IORING_OP_TIMEOUT_REMOVE, sqe, -1, NULL, 0, (uintptr_t)ts);
+	sqe->addr = user_data;
+	sqe->timeout_flags = flags | IORING_TIMEOUT_UPDATE;
+}
+
+IOURINGINLINE void io_uring_prep_cancel_fd(struct io_uring_sqe *sqe, int fd, unsigned int flags)
+{
+	io_uring_prep_rw(IORING_OP_ASYNC_CANCEL, sqe, fd, NULL, 0, 0);
+	sqe->cancel_flags = (__u32)flags | IORING_ASYNC_CANCEL_FD;
+}
+
 IOURINGINLINE void io_uring_sqe_set_buf_group(struct io_uring_sqe *sqe, int bgid)
 {
 	sqe->buf_group = (__u16)bgid;
@@ -537,6 +609,64 @@ IOURINGINLINE void io_uring_prep_msg_ring_fd(struct io_uring_sqe *sqe, int fd,
 	sqe->msg_ring_flags = flags;
 }
 
+/* Ring-mapped provided buffers: the program's side of the ring. */
+IOURINGINLINE int io_uring_buf_ring_mask(__u32 ring_entries)
+{
+	return (int)(ring_entries - 1);
+}
+
+IOURINGINLINE void io_uring_buf_ring_init(struct io_uring_buf_ring *br)
+{
+	br->tail = 0;
+}
+
+/* Fill the entry buf_offset places past the tail (not visible yet). */
+IOURINGINLINE void io_uring_buf_ring_add(struct io_uring_buf_ring *br, void *addr,
+					 unsigned int len, unsigned short bid, int mask,
+					 int buf_offset)
+{
+	struct io_uring_buf *buf = &br->bufs[(br->tail + buf_offset) & mask];
+
+	buf->addr = (unsigned long)(uintptr_t)addr;
+	buf->len = len;
+	buf->bid = bid;
+}
+
+/* Hand count added entries over; the release orders the entries before it. */
+IOURINGINLINE void io_uring_buf_ring_advance(struct io_uring_buf_ring *br, int count)
+{
+	unsigned short new_tail = (unsigned short)(br->tail + count);
+
+	io_uring_smp_store_release(&br->tail, new_tail);
+}
+
+IOURINGINLINE void __io_uring_buf_ring_cq_advance(struct io_uring *ring,
+						  struct io_uring_buf_ring *br,
+						  int cq_count, int buf_count)
+{
+	io_uring_buf_ring_advance(br, buf_count);
+	io_uring_cq_advance(ring, (unsigned)cq_count);
+}
+
+IOURINGINLINE void io_uring_buf_ring_cq_advance(struct io_uring *ring,
+						struct io_uring_buf_ring *br, int count)
+{
+	__io_uring_buf_ring_cq_advance(ring, br, count, count);
+}
+
+/* Entries the group still holds (tail - head), or -errno. */
+IOURINGINLINE int io_uring_buf_ring_available(struct io_uring *ring,
+					      struct io_uring_buf_ring *br,
+					      unsigned short bgid)
+{
+	uint16_t head;
+	int ret = io_uring_buf_ring_head(ring, bgid, &head);
+
+	if (ret)
+		return ret;
+	return (uint16_t)(br->tail - head);
+}
+
 /* SQ state as the application sees it (entries queued, not yet consumed). */
 IOURINGINLINE unsigned io_uring_sq_ready(const struct io_uring *ring)
 {
@@ -601,7 +731,8 @@ IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
 
 	if (tail - head >= sq->ring_entries)
 		return NULL;
-	sqe = &sq->sqes[tail & sq->ring_mask];
+	/* 128-byte SQEs take two slots of the array (IORING_SETUP_SQE128) */
+	sqe = &sq->sqes[(tail & sq->ring_mask) << io_uring_sqe_shift(ring)];
 	sq->sqe_tail = tail + 1;
 	sqe->flags = 0;
 	sqe->ioprio = 0;

@@ -54,7 +54,10 @@ struct zn_uring;
 #define ZN_URING_SETUP_FLAGS (IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |	\
 	IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER |			\
 	IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SUBMIT_ALL |			\
-	IORING_SETUP_COOP_TASKRUN)
+	IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |		\
+	IORING_SETUP_R_DISABLED | IORING_SETUP_SQE128 |				\
+	IORING_SETUP_NO_SQARRAY | IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF |	\
+	IORING_SETUP_IOPOLL | IORING_SETUP_HYBRID_IOPOLL)
 
 #define ZN_URING_MAX_ENTRIES	32768	/* SQ; the kernel's IORING_MAX_ENTRIES */
 #define ZN_URING_MAX_CQ_ENTRIES	(2 * ZN_URING_MAX_ENTRIES)
@@ -109,6 +112,14 @@ int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
 int zn_uring_unregister_files(struct zn_uring *r);
 /* zcrx interface queues (IORING_REGISTER_ZCRX_IFQ; include/zcnic/zcrx.h). */
 int zn_uring_register_ifq(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg);
+/*
+ * io_uring_register(2) on a ring: opcode (IORING_REGISTER_*), arg and
+ * nr_args as the kernel takes them, with its argument checks and error
+ * codes. The "blind" ops (no ring: SEND_MSG_RING, QUERY) go to
+ * zn_uring_register_blind. See docs/uring.md for what each op does here.
+ */
+int zn_uring_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned nr_args);
+int zn_uring_register_blind(unsigned opcode, void *arg, unsigned nr_args);
 
 /*
  * MSG_RING without a source ring (IORING_REGISTER_SEND_MSG_RING's

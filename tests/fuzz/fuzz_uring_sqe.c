@@ -8,16 +8,25 @@
  * 0..3 are mapped onto live objects (this ring, a second ring, a non-ring
  * handle, an OS fd) so that the valid paths are reachable too.
  *
+ * The engine's own ops get harness-owned pointers: TIMEOUT / LINK_TIMEOUT
+ * addr and TIMEOUT_REMOVE addr2 name one of { NULL, a zero timespec (due at
+ * once), a negative one }, PROVIDE_BUFFERS addr a harness buffer and at most
+ * 64 buffers (the count's error cases stay reachable).
+ *
  * Checks: nothing crashes or leaks (ASan/UBSan); every SQE gets at most one
- * CQE of its own (MSG_RING target CQEs are recognised by their off), plus,
- * for SEND_ZC/SENDMSG_ZC, exactly one notification after a result with
- * F_MORE and none otherwise; no CQE
- * is lost (koverflow stays 0); without link flags, each SQE's result and
- * the number of SQEs consumed match a reference decode written here from
- * the kernel rules (see core/uring/submit.c, ops.c, msg_ring.c).
+ * CQE of its own (MSG_RING target CQEs are recognised by their off; a
+ * multishot TIMEOUT's F_MORE CQEs are counted apart), plus, for
+ * SEND_ZC/SENDMSG_ZC, exactly one notification after a result with F_MORE
+ * and none otherwise; no CQE is lost (koverflow stays 0); without link
+ * flags, each SQE's result and the number of SQEs consumed match a
+ * reference decode written here from the kernel rules (see
+ * core/uring/submit.c, op_nop.c, msg_ring.c, timeout.c, cancel.c, kbuf.c);
+ * results that depend on other SQEs of the batch (what a cancel or a
+ * remove finds) are checked at prep only.
  */
 #include <errno.h>
 #include <liburing.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 #define MAX_SQES 8
 #define MSG_OFF_BASE 1000u
+#define REF_ANY INT32_MIN	/* issued; the result depends on the batch */
+
+static const struct __kernel_timespec ts_zero = { 0, 0 }, ts_neg = { -1, 0 };
+static char pbuf[4096];
+static const struct io_uring_sqe *g_sq;	/* the batch, for reap() */
 
 static int test_obj;
 static int test_handle;
@@ -114,6 +128,98 @@ static int net_result(const struct io_uring_sqe *s, int *at_init)
 	return -ENOTSOCK;
 }
 
+/* The harness's timespec pointers: 0 NULL, else zero or negative. */
+static int ts_result(uint64_t addr)
+{
+	if (!addr)
+		return -EFAULT;
+	return addr == (uintptr_t)&ts_neg ? -EINVAL : 0;
+}
+
+/* TIMEOUT / LINK_TIMEOUT prep (timeout.c), then what issue gives. */
+static int timeout_result(const struct io_uring_sqe *s, int *at_init)
+{
+	uint32_t fl = s->timeout_flags;
+	bool link = s->opcode == IORING_OP_LINK_TIMEOUT;
+	int rc;
+
+	if (s->buf_index || s->len != 1 || s->splice_fd_in)
+		return -EINVAL;
+	if ((uint32_t)s->off && link)	/* a u32 in the kernel too */
+		return -EINVAL;
+	if (fl & ~0x6du || __builtin_popcount(fl & IORING_TIMEOUT_CLOCK_MASK) > 1 ||
+	    ((fl & IORING_TIMEOUT_MULTISHOT) && (fl & IORING_TIMEOUT_ABS)))
+		return -EINVAL;
+	rc = ts_result(s->addr);
+	if (rc)
+		return rc;
+	if (link)
+		return -EINVAL;		/* no chain to guard (links are off) */
+	*at_init = 0;
+	/* a zero timespec is due at the first pass: -ETIME (count or not) */
+	return (fl & IORING_TIMEOUT_MULTISHOT) ? REF_ANY : -ETIME;
+}
+
+static int timeout_remove_result(const struct io_uring_sqe *s, int *at_init)
+{
+	uint32_t fl = s->timeout_flags;
+	int rc;
+
+	if ((s->flags & IOSQE_FIXED_FILE) || s->buf_index || s->len || s->splice_fd_in)
+		return -EINVAL;
+	if (fl & IORING_TIMEOUT_UPDATE_MASK) {
+		if (__builtin_popcount(fl & IORING_TIMEOUT_CLOCK_MASK) > 1 ||
+		    (fl & ~(IORING_TIMEOUT_UPDATE_MASK | IORING_TIMEOUT_ABS)))
+			return -EINVAL;
+		rc = ts_result(s->addr2);
+		if (rc)
+			return rc;
+	} else if (fl) {
+		return -EINVAL;
+	}
+	*at_init = 0;
+	return REF_ANY;
+}
+
+static int cancel_result(const struct io_uring_sqe *s, int *at_init)
+{
+	uint32_t fl = s->cancel_flags;
+
+	if (s->off || s->splice_fd_in || (fl & ~0x3fu))
+		return -EINVAL;
+	if ((fl & IORING_ASYNC_CANCEL_ANY) &&
+	    (fl & (IORING_ASYNC_CANCEL_FD | IORING_ASYNC_CANCEL_OP)))
+		return -EINVAL;
+	*at_init = 0;
+	return REF_ANY;
+}
+
+static int kbuf_result(const struct io_uring_sqe *s, int *at_init)
+{
+	if (s->opcode == IORING_OP_PROVIDE_BUFFERS) {
+		if (s->rw_flags || s->splice_fd_in)
+			return -EINVAL;
+		if (s->fd <= 0 || s->fd > 65536)
+			return -E2BIG;
+		if (!s->len)
+			return -EINVAL;
+		if (s->addr + (uint64_t)s->len * (uint32_t)s->fd < s->addr)
+			return -EOVERFLOW;
+		if (s->off > 0xffff)
+			return -E2BIG;
+		if (s->off + (uint32_t)s->fd > 65536)
+			return -EINVAL;
+		*at_init = 0;
+		return 0;
+	}
+	if (s->rw_flags || s->addr || s->len || s->off || s->splice_fd_in)
+		return -EINVAL;
+	if (s->fd <= 0 || s->fd > 65536)
+		return -EINVAL;
+	*at_init = 0;
+	return REF_ANY;		/* removed count, or -ENOENT: the batch decides */
+}
+
 /* Reference result of one SQE (no links); *at_init: failed before issue. */
 static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at_init)
 {
@@ -168,6 +274,14 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
 			return -EBADF;
 		return net_result(s, at_init);
+	case IORING_OP_TIMEOUT: case IORING_OP_LINK_TIMEOUT:
+		return timeout_result(s, at_init);
+	case IORING_OP_TIMEOUT_REMOVE:
+		return timeout_remove_result(s, at_init);
+	case IORING_OP_ASYNC_CANCEL:
+		return cancel_result(s, at_init);
+	case IORING_OP_PROVIDE_BUFFERS: case IORING_OP_REMOVE_BUFFERS:
+		return kbuf_result(s, at_init);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -175,6 +289,7 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 
 struct seen {
 	unsigned own[MAX_SQES];		/* CQEs with user_data = index */
+	unsigned more[MAX_SQES];	/* ... multishot TIMEOUT ones with F_MORE */
 	unsigned notif[MAX_SQES];	/* ... of which SEND_ZC notifications */
 	unsigned flags[MAX_SQES];	/* of the last non-notification one */
 	unsigned msgs[MAX_SQES];	/* MSG_RING target CQEs, by off - base */
@@ -196,6 +311,10 @@ static void reap(struct io_uring *ring, struct seen *sn, unsigned nsqe)
 				CHECK(sn->own[ud] == 1 && (sn->flags[ud] & IORING_CQE_F_MORE));
 				CHECK(cqe->flags == IORING_CQE_F_NOTIF && !sn->notif[ud]);
 				sn->notif[ud]++;
+			} else if (ud < nsqe && g_sq[ud].opcode == IORING_OP_TIMEOUT &&
+				   (cqe->flags & IORING_CQE_F_MORE)) {
+				CHECK(cqe->res == -ETIME && !sn->own[ud]);
+				sn->more[ud]++;
 			} else if (ud < nsqe) {
 				sn->own[ud]++;
 				sn->res[ud] = cqe->res;
@@ -268,7 +387,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s->user_data = i;
 		if (!links)
 			s->flags &= (__u8)~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
-		if (!(s->flags & IOSQE_FIXED_FILE) && s->fd >= 0 && s->fd <= 3) {
+		/* the engine's ops: harness pointers (see the top) */
+		switch (s->opcode) {
+		case IORING_OP_TIMEOUT: case IORING_OP_LINK_TIMEOUT: case IORING_OP_TIMEOUT_REMOVE: {
+			const void *pick[3] = { NULL, &ts_zero, &ts_neg };
+			__u64 *field = s->opcode == IORING_OP_TIMEOUT_REMOVE ? &s->addr2 : &s->addr;
+
+			*field = (uintptr_t)pick[*field % 3];
+			break;
+		}
+		case IORING_OP_PROVIDE_BUFFERS:
+			if (s->addr)
+				s->addr = (uintptr_t)pbuf;
+			if (s->fd > 64 && s->fd <= 65536)
+				s->fd = 64;
+			break;
+		default:
+			break;
+		}
+		if (s->opcode != IORING_OP_PROVIDE_BUFFERS && s->opcode != IORING_OP_REMOVE_BUFFERS &&
+		    !(s->flags & IOSQE_FIXED_FILE) && s->fd >= 0 && s->fd <= 3) {
 			static const int map_idx[4] = { 0, 3, 2, 4 };
 
 			s->fd = e.files[map_idx[s->fd]];
@@ -284,6 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		sq[i] = *s;
 	}
+	g_sq = sq;
 	consumed = io_uring_submit(&ring);
 	CHECK(consumed >= 0 && consumed <= (int)n);
 
@@ -310,10 +449,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 		CHECK(consumed == expect_consumed);
+		/* a cancel or a remove in the batch may end a TIMEOUT with -ECANCELED */
+		for (i = 0; i < (unsigned)consumed; i++)
+			if (sq[i].opcode == IORING_OP_ASYNC_CANCEL ||
+			    sq[i].opcode == IORING_OP_TIMEOUT_REMOVE)
+				break;
+		if (i < (unsigned)consumed)
+			for (i = 0; i < (unsigned)consumed; i++)
+				if (sq[i].opcode == IORING_OP_TIMEOUT && refs[i] == -ETIME)
+					refs[i] = REF_ANY;
 		for (i = 0; i < (unsigned)consumed; i++) {
 			int skip = (sq[i].flags & IOSQE_CQE_SKIP_SUCCESS) && refs[i] >= 0;
 			int delivered = sq[i].opcode == IORING_OP_MSG_RING && refs[i] == 0;
 
+			/* ETIME_SUCCESS: -ETIME is no failure, so SKIP_SUCCESS hides it */
+			if (sq[i].opcode == IORING_OP_TIMEOUT && refs[i] == -ETIME &&
+			    (sq[i].timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS) &&
+			    (sq[i].flags & IOSQE_CQE_SKIP_SUCCESS))
+				skip = 1;
+			if (refs[i] == REF_ANY) {
+				CHECK(sn.own[i] <= 1);
+				continue;
+			}
 			CHECK(sn.own[i] == (skip ? 0u : 1u));
 			if (!skip)
 				CHECK(sn.res[i] == refs[i]);

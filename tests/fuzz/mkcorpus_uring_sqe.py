@@ -29,6 +29,23 @@ seeds = {
     "overflow_submit_all": bytes([8 | 2]) + sqe(MSG_RING, fd=0) * 4 + sqe(70) + sqe(SEND_ZC, fd=2) +
         sqe(NOP) * 2,
 }
+TIMEOUT, TIMEOUT_REMOVE, ASYNC_CANCEL, LINK_TIMEOUT = 11, 12, 14, 15
+PROVIDE, REMOVE = 31, 32
+# addr % 3 picks the harness timespec: 0 NULL, 1 zero, 2 negative
+seeds.update({
+    "timeouts": bytes([0]) + sqe(TIMEOUT, addr=1, length=1) +
+        sqe(TIMEOUT, addr=1, length=1, off=2, opflags=32) +
+        sqe(TIMEOUT, addr=1, length=1, off=3, opflags=64) + sqe(NOP) +
+        sqe(TIMEOUT_REMOVE, addr=0) + sqe(TIMEOUT, addr=2, length=1),
+    "link_timeout": bytes([4]) + sqe(TIMEOUT, flags=LINK, addr=1, length=1, off=5) +
+        sqe(LINK_TIMEOUT, flags=LINK, addr=1, length=1) + sqe(NOP, flags=LINK) +
+        sqe(LINK_TIMEOUT, addr=1, length=1),
+    "cancel": bytes([2]) + sqe(TIMEOUT, addr=1, length=1, off=9) + sqe(ASYNC_CANCEL, addr=0) +
+        sqe(ASYNC_CANCEL, opflags=1) + sqe(ASYNC_CANCEL, opflags=4) +
+        sqe(ASYNC_CANCEL, opflags=2, fd=0),
+    "kbuf": bytes([2]) + sqe(PROVIDE, fd=4, addr=1, length=64, off=0) +
+        sqe(REMOVE, fd=2) + sqe(PROVIDE, fd=0, addr=1, length=1) + sqe(REMOVE, fd=9, addr=1),
+})
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)

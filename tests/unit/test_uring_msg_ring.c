@@ -44,16 +44,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void expect_cqe(struct io_uring *ring, uint64_t ud, int res, unsigned flags)
-{
-	struct io_uring_cqe c;
-
-	assert_int_equal(urt_get_cqe(ring, &c, URT_WAIT_MS), 0);
-	assert_int_equal(c.user_data, ud);
-	assert_int_equal(c.res, res);
-	assert_int_equal(c.flags, flags);
-}
-
 static void expect_empty(struct io_uring *ring)
 {
 	struct io_uring_cqe *cqe;
@@ -96,9 +86,9 @@ static void test_same_thread_other_ring(void **state)
 	io_uring_prep_msg_ring(sqe, r->dst.ring_fd, 0x20, 0x5aa5, 0);
 	sqe->user_data = 7;
 	assert_int_equal(io_uring_submit(&r->src), 1);
-	expect_cqe(&r->src, 7, 0, 0);
+	urt_expect_cqe(&r->src, 7, 0, 0);
 	assert_int_equal(io_uring_cq_ready(&r->dst), 0);	/* still in the inbox */
-	expect_cqe(&r->dst, 0x5aa5, 0x20, 0);
+	urt_expect_cqe(&r->dst, 0x5aa5, 0x20, 0);
 	expect_empty(&r->dst);
 }
 
@@ -111,8 +101,8 @@ static void test_flags_pass(void **state)
 	io_uring_prep_msg_ring_cqe_flags(sqe, r->dst.ring_fd, 0x30, 0xbeef, 0, 0x11220000u);
 	sqe->user_data = 8;
 	assert_int_equal(io_uring_submit(&r->src), 1);
-	expect_cqe(&r->src, 8, 0, 0);
-	expect_cqe(&r->dst, 0xbeef, 0x30, 0x11220000u);
+	urt_expect_cqe(&r->src, 8, 0, 0);
+	urt_expect_cqe(&r->dst, 0xbeef, 0x30, 0x11220000u);
 }
 
 static int send_one(struct io_uring *src, struct io_uring_sqe *sqe)
@@ -182,8 +172,8 @@ static void test_fixed_target(void **state)
 	sqe->flags = IOSQE_FIXED_FILE;
 	sqe->user_data = 3;
 	assert_int_equal(io_uring_submit(&r->src), 1);
-	expect_cqe(&r->src, 3, 0, 0);
-	expect_cqe(&r->dst, 0xabc, 0x40, 0);
+	urt_expect_cqe(&r->src, 3, 0, 0);
+	urt_expect_cqe(&r->dst, 0xabc, 0x40, 0);
 }
 
 /* IOSQE_CQE_SKIP_SUCCESS drops the sender's CQE, not the target's */
@@ -195,7 +185,7 @@ static void test_skip_sender_cqe(void **state)
 	io_uring_prep_msg_ring(sqe, r->dst.ring_fd, 1, 2, 0);
 	sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
 	assert_int_equal(io_uring_submit(&r->src), 1);
-	expect_cqe(&r->dst, 2, 1, 0);
+	urt_expect_cqe(&r->dst, 2, 1, 0);
 	expect_empty(&r->src);
 }
 
@@ -219,7 +209,7 @@ static void test_overflow_target(void **state)
 	}
 	assert_int_equal(io_uring_submit(&src), 8);
 	for (int i = 0; i < 8; i++)
-		expect_cqe(&dst, 0x100 + (unsigned)i, i, 0);
+		urt_expect_cqe(&dst, 0x100 + (unsigned)i, i, 0);
 	expect_empty(&dst);
 	assert_int_equal(*dst.cq.koverflow, 0);
 	io_uring_queue_exit(&src);
@@ -274,7 +264,7 @@ static void remote(unsigned dst_flags, useconds_t delay_us, bool expect_sleep)
 	io_uring_prep_msg_ring(sqe, fd, 0x20, 0x5aa5, 0);
 	sqe->user_data = 1;
 	assert_int_equal(io_uring_submit(&src), 1);
-	expect_cqe(&src, 1, 0, 0);
+	urt_expect_cqe(&src, 1, 0, 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(w.rc, 0);
 	assert_int_equal(w.cqe.user_data, 0x5aa5);
@@ -409,14 +399,14 @@ static void test_sync_msg(void **state)
 	memset(&sqe, 0, sizeof(sqe));
 	io_uring_prep_msg_ring(&sqe, r->dst.ring_fd, 0x55, 0x66, 0);
 	assert_int_equal(io_uring_register_sync_msg(&sqe), 0);
-	expect_cqe(&r->dst, 0x66, 0x55, 0);
+	urt_expect_cqe(&r->dst, 0x66, 0x55, 0);
 	io_uring_prep_msg_ring(&sqe, 1, 0x55, 0x66, 0);
 	assert_int_equal(io_uring_register_sync_msg(&sqe), -EBADFD);
 	io_uring_prep_msg_ring(&sqe, r->dst.ring_fd, 0, 0, IORING_MSG_RING_CQE_SKIP);
 	assert_int_equal(io_uring_register_sync_msg(&sqe), -EINVAL);
 	/* the native call, from any thread */
 	assert_int_equal(zn_uring_msg(r->dst.ring_fd, 9, -5, 1), 0);
-	expect_cqe(&r->dst, 9, -5, 1);
+	urt_expect_cqe(&r->dst, 9, -5, 1);
 	expect_empty(&r->dst);
 }
 

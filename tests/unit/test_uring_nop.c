@@ -146,7 +146,7 @@ static int submit_one_res(struct io_uring *ring, struct io_uring_sqe *sqe)
 static void test_invalid_sqes(void **state)
 {
 	static const unsigned placeholders[] = {
-		IORING_OP_READV, IORING_OP_TIMEOUT, IORING_OP_URING_CMD128,
+		IORING_OP_READV, IORING_OP_OPENAT, IORING_OP_URING_CMD128,
 	};
 	struct io_uring *ring = *state;
 	struct io_uring_sqe *sqe;

@@ -99,14 +99,13 @@ static void test_eopnotsupp(void **state)
 {
 	struct io_uring ring;
 	struct io_uring_cqe cqe;
-	struct __kernel_timespec ts = { 0, 1000 };
 	struct io_uring_sqe *s;
 
 	(void)state;
 	/* SUBMIT_ALL: an SQE failing at submission does not stop the batch */
 	assert_int_equal(io_uring_queue_init(8, &ring, IORING_SETUP_SUBMIT_ALL), 0);
 	s = io_uring_get_sqe(&ring);
-	io_uring_prep_timeout(s, &ts, 0, 0);
+	io_uring_prep_fsync(s, 0, 0);
 	s->user_data = 1;
 	s = io_uring_get_sqe(&ring);
 	io_uring_prep_poll_add(s, 0, POLLIN);

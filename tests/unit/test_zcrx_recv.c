@@ -649,6 +649,54 @@ static void test_area_exhausted_copy(void **state)
 }
 
 /*
+ * IORING_REGISTER_ZCRX_CTRL, ZCRX_CTRL_FLUSH_RQ: the refill ring is consumed
+ * at once, with no ring pass; Linux's argument errors.
+ */
+static void test_ctrl_flush_rq(void **state)
+{
+	struct fx *f = *state;
+	struct zn_zcrx_stats st;
+	struct zcrx_ctrl ctrl;
+
+	fx_start(f, 0, 0, 64 << 10);
+	f->auto_refill = false;
+	arm(f, 0);
+	send_same(f, 8, 1000, false);
+	pump_until(f, f->sent_bytes, false);
+	check_acct(f, &st);
+	assert_true(f->nheld > 0);
+	assert_int_equal(st.user, f->nheld);
+	/* published, not yet read: the next pass would */
+	give_back_held(f);
+	check_acct(f, &st);
+	assert_int_equal(st.user, f->data_cqes);
+	memset(&ctrl, 0, sizeof(ctrl));
+	ctrl.op = ZCRX_CTRL_FLUSH_RQ;
+	assert_int_equal(io_uring_register(f->ring.ring_fd, IORING_REGISTER_ZCRX_CTRL, &ctrl, 1),
+			 -EINVAL);
+	ctrl.zcrx_id = 7;
+	assert_int_equal(io_uring_register_zcrx_ctrl(&f->ring, &ctrl), -ENXIO);
+	ctrl.zcrx_id = 0;
+	ctrl.__resv[1] = 1;
+	assert_int_equal(io_uring_register_zcrx_ctrl(&f->ring, &ctrl), -EFAULT);
+	ctrl.__resv[1] = 0;
+	ctrl.zc_flush.__resv[5] = 1;
+	assert_int_equal(io_uring_register_zcrx_ctrl(&f->ring, &ctrl), -EINVAL);
+	ctrl.zc_flush.__resv[5] = 0;
+	assert_int_equal(io_uring_register_zcrx_ctrl(&f->ring, &ctrl), 0);
+	check_acct(f, &st);
+	assert_int_equal(st.user, 0);
+	assert_int_equal(st.refill_ok, f->data_cqes);
+	ctrl.op = ZCRX_CTRL_EXPORT;
+	assert_int_equal(io_uring_register_zcrx_ctrl(&f->ring, &ctrl), -EOPNOTSUPP);
+	ctrl.op = 99;
+	assert_int_equal(io_uring_register_zcrx_ctrl(&f->ring, &ctrl), -EOPNOTSUPP);
+	f->auto_refill = true;
+	recv_rest(f);
+	check_all_back(f);
+}
+
+/*
  * Area exhausted on the zero-copy path: the NIC runs out of buffers and
  * drops (counted); RECV_ZC stays armed; returned buffers restart it.
  */
@@ -921,6 +969,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sizes_jumbo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_exhausted_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_exhausted_nic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ctrl_flush_rq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cq_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_len_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_refills, setup, teardown),

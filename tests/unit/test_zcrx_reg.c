@@ -288,6 +288,35 @@ static void test_clamp(void **state)
 	munmap(mem, len);
 }
 
+/*
+ * The same anonymous memory registered as an area again once the ring that
+ * had it exited, by a new ring: Linux allows it (liburing test/zcrx.c does
+ * it), so zcnic does too, three times over, with the bytes left alone.
+ */
+static void test_area_again_after_exit(void **state)
+{
+	struct fx *f = *state;
+	uint8_t *mem = mmap(NULL, AREA_LEN, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct io_uring r;
+	unsigned round;
+
+	assert_true(mem != MAP_FAILED);
+	for (size_t i = 0; i < AREA_LEN; i++)
+		mem[i] = (uint8_t)(i * 7);
+	for (round = 0; round < 3; round++) {
+		assert_int_equal(ring_init(&r, RING_FLAGS), 0);
+		reset_reg(f);
+		f->ar.addr = (uintptr_t)mem;
+		assert_int_equal(io_uring_register_ifq(&r, &f->reg), 0);
+		assert_int_equal(f->reg.zcrx_id, 0);
+		io_uring_queue_exit(&r);
+	}
+	for (size_t i = 0; i < AREA_LEN; i++)
+		assert_int_equal(mem[i], (uint8_t)(i * 7));
+	munmap(mem, AREA_LEN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +327,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_area, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ro_params, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_area_again_after_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clamp, setup, teardown),
 	};
 

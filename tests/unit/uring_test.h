@@ -34,6 +34,36 @@ static inline int urt_get_cqe(struct io_uring *ring, struct io_uring_cqe *out, i
 	return 0;
 }
 
+/*
+ * The helpers below assert with CMocka: include <cmocka.h> first.
+ * urt_sqe: the next SQE, with user_data set. urt_expect: the next CQE must
+ * be {ud, res} (waits up to URT_WAIT_MS); returns its flags.
+ * urt_expect_cqe: the same with the flags too.
+ */
+static inline struct io_uring_sqe *urt_sqe(struct io_uring *ring, uint64_t ud)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	assert_non_null(sqe);
+	sqe->user_data = ud;
+	return sqe;
+}
+
+static inline uint32_t urt_expect(struct io_uring *ring, uint64_t ud, int res)
+{
+	struct io_uring_cqe c;
+
+	assert_int_equal(urt_get_cqe(ring, &c, URT_WAIT_MS), 0);
+	assert_int_equal(c.user_data, ud);
+	assert_int_equal(c.res, res);
+	return c.flags;
+}
+
+static inline void urt_expect_cqe(struct io_uring *ring, uint64_t ud, int res, unsigned flags)
+{
+	assert_int_equal(urt_expect(ring, ud, res), flags);
+}
+
 /* Queue n NOPs with user_data base..base+n-1 (and sqe flags). */
 static inline int urt_queue_nops(struct io_uring *ring, unsigned n, uint64_t base, unsigned flags)
 {

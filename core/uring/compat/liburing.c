@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "compat/liburing.h"
 #include "core/uring/uring_op.h"
@@ -62,8 +63,9 @@ int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
 	ring->features = p->features;
 	ring->ring_fd = ring->enter_ring_fd = zn_uring_handle(r);
 	/* SQ slot i always names SQE i, as liburing sets it up */
-	for (i = 0; i < ring->sq.ring_entries; i++)
-		ring->sq.array[i] = i;
+	if (ring->sq.array)
+		for (i = 0; i < ring->sq.ring_entries; i++)
+			ring->sq.array[i] = i;
 	return 0;
 }
 
@@ -200,12 +202,25 @@ unsigned io_uring_peek_batch_cqe(struct io_uring *ring, struct io_uring_cqe **cq
 	return ready;
 }
 
+/*
+ * SQPOLL: the thread consumes what flush_sq published; enter only to wake it
+ * (liburing's sq_ring_needs_enter). The count is what is now queued.
+ */
+static int sqpoll_submit(struct zn_uring *r, struct io_uring *ring, unsigned n)
+{
+	if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)
+		return zn_uring_enter(r, n, 0, IORING_ENTER_SQ_WAKEUP, -1);
+	return (int)n;
+}
+
 int io_uring_submit(struct io_uring *ring)
 {
 	struct zn_uring *r = ring_of(ring);
 
 	if (!r)
 		return -EBADF;
+	if (ring->flags & IORING_SETUP_SQPOLL)
+		return sqpoll_submit(r, ring, flush_sq(ring));
 	return zn_uring_enter(r, flush_sq(ring), 0, 0, -1);
 }
 
@@ -338,12 +353,153 @@ int io_uring_register_sync_msg(struct io_uring_sqe *sqe)
 {
 	if (!sqe)
 		return -EFAULT;
-	/* the kernel's checks for a ring-less DATA message */
-	if (sqe->opcode != IORING_OP_MSG_RING || sqe->addr != IORING_MSG_DATA ||
-	    sqe->flags || sqe->buf_index || sqe->personality || sqe->addr3 ||
-	    (sqe->msg_ring_flags & ~IORING_MSG_RING_FLAGS_PASS) ||
-	    (!(sqe->msg_ring_flags & IORING_MSG_RING_FLAGS_PASS) && sqe->file_index))
+	return zn_uring_register_blind(IORING_REGISTER_SEND_MSG_RING, sqe, 1);
+}
+
+/*
+ * io_uring_register(2): the ring handle names the ring; -1 the ring-less
+ * ("blind") ops. An fd that is no ring: -EBADF when it is not a zcnic
+ * handle, -EOPNOTSUPP when it is a handle of something else (the kernel's
+ * answer for an fd that is not an io_uring).
+ */
+int io_uring_register(unsigned int fd, unsigned int opcode, const void *arg,
+		      unsigned int nr_args)
+{
+	struct zn_uring *r;
+
+	if ((opcode & ~(unsigned)IORING_REGISTER_USE_REGISTERED_RING) >= IORING_REGISTER_LAST)
 		return -EINVAL;
-	return zn_uring_msg(sqe->fd, sqe->off, (__s32)sqe->len,
-			    (sqe->msg_ring_flags & IORING_MSG_RING_FLAGS_PASS) ? sqe->file_index : 0);
+	if ((int)fd == -1)
+		return zn_uring_register_blind(opcode, (void *)(uintptr_t)arg, nr_args);
+	r = zn_uring_from_handle((int)fd);
+	if (!r)
+		return zn_handle_type((int)fd) >= 0 ? -EOPNOTSUPP : -EBADF;
+	return zn_uring_register(r, opcode, (void *)(uintptr_t)arg, nr_args);
+}
+
+static int do_register(struct io_uring *ring, unsigned opcode, const void *arg, unsigned nr)
+{
+	return io_uring_register((unsigned)ring->ring_fd, opcode, arg, nr);
+}
+
+int io_uring_register_probe(struct io_uring *ring, struct io_uring_probe *p, unsigned nr_ops)
+{
+	return do_register(ring, IORING_REGISTER_PROBE, p, nr_ops);
+}
+
+int io_uring_register_eventfd(struct io_uring *ring, int fd)
+{
+	return do_register(ring, IORING_REGISTER_EVENTFD, &fd, 1);
+}
+
+int io_uring_register_eventfd_async(struct io_uring *ring, int fd)
+{
+	return do_register(ring, IORING_REGISTER_EVENTFD_ASYNC, &fd, 1);
+}
+
+int io_uring_unregister_eventfd(struct io_uring *ring)
+{
+	return do_register(ring, IORING_UNREGISTER_EVENTFD, NULL, 0);
+}
+
+int io_uring_enable_rings(struct io_uring *ring)
+{
+	return do_register(ring, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
+}
+
+int io_uring_register_iowq_aff(struct io_uring *ring, size_t cpusz, const cpu_set_t *mask)
+{
+	if (cpusz >= (1U << 31))
+		return -EINVAL;
+	return do_register(ring, IORING_REGISTER_IOWQ_AFF, mask, (unsigned)cpusz);
+}
+
+int io_uring_unregister_iowq_aff(struct io_uring *ring)
+{
+	return do_register(ring, IORING_UNREGISTER_IOWQ_AFF, NULL, 0);
+}
+
+int io_uring_register_iowq_max_workers(struct io_uring *ring, unsigned int *values)
+{
+	return do_register(ring, IORING_REGISTER_IOWQ_MAX_WORKERS, values, 2);
+}
+
+int io_uring_register_buf_ring(struct io_uring *ring, struct io_uring_buf_reg *reg,
+			       unsigned int flags)
+{
+	reg->flags |= (__u16)flags;
+	return do_register(ring, IORING_REGISTER_PBUF_RING, reg, 1);
+}
+
+int io_uring_unregister_buf_ring(struct io_uring *ring, int bgid)
+{
+	struct io_uring_buf_reg reg = { .bgid = (__u16)bgid };
+
+	return do_register(ring, IORING_UNREGISTER_PBUF_RING, &reg, 1);
+}
+
+int io_uring_buf_ring_head(struct io_uring *ring, int buf_group, uint16_t *head)
+{
+	struct io_uring_buf_status st = { .buf_group = (__u32)buf_group };
+	int rc = do_register(ring, IORING_REGISTER_PBUF_STATUS, &st, 1);
+
+	if (!rc)
+		*head = (uint16_t)st.head;
+	return rc;
+}
+
+struct io_uring_buf_ring *io_uring_setup_buf_ring(struct io_uring *ring, unsigned int nentries,
+						  int bgid, unsigned int flags, int *err)
+{
+	size_t size = (size_t)nentries * sizeof(struct io_uring_buf);
+	struct io_uring_buf_reg reg;
+	struct io_uring_buf_ring *br;
+	int rc;
+
+	/* the program's memory, page aligned: liburing's own way (no mmap of the ring) */
+	br = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE,
+		  -1, 0);
+	if (br == MAP_FAILED) {
+		*err = -errno;
+		return NULL;
+	}
+	memset(&reg, 0, sizeof(reg));
+	reg.ring_addr = (uintptr_t)br;
+	reg.ring_entries = nentries;
+	reg.bgid = (__u16)bgid;
+	rc = io_uring_register_buf_ring(ring, &reg, flags);
+	if (rc) {
+		munmap(br, size ? size : 1);
+		*err = rc;
+		return NULL;
+	}
+	*err = 0;
+	io_uring_buf_ring_init(br);
+	return br;
+}
+
+int io_uring_free_buf_ring(struct io_uring *ring, struct io_uring_buf_ring *br,
+			   unsigned int nentries, int bgid)
+{
+	int rc = io_uring_unregister_buf_ring(ring, bgid);
+
+	if (rc)
+		return rc;
+	munmap(br, nentries * sizeof(struct io_uring_buf));
+	return 0;
+}
+
+int io_uring_register_sync_cancel(struct io_uring *ring, struct io_uring_sync_cancel_reg *reg)
+{
+	return do_register(ring, IORING_REGISTER_SYNC_CANCEL, reg, 1);
+}
+
+int io_uring_register_zcrx_ctrl(struct io_uring *ring, struct zcrx_ctrl *ctrl)
+{
+	return do_register(ring, IORING_REGISTER_ZCRX_CTRL, ctrl, 0);
+}
+
+int io_uring_register_query(struct io_uring_query_hdr *query)
+{
+	return io_uring_register((unsigned)-1, IORING_REGISTER_QUERY, query, 0);
 }

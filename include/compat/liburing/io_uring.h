@@ -463,6 +463,60 @@ struct io_uring_rsrc_update {
 	__aligned_u64 data;
 };
 
+/* Provided buffers: one entry of a ring-mapped buffer group. */
+struct io_uring_buf {
+	__u64	addr;
+	__u32	len;
+	__u16	bid;
+	__u16	resv;
+};
+
+/* The ring of a buffer group; its tail shares bytes 14-15 of bufs[0]. */
+struct io_uring_buf_ring {
+	union {
+		struct {
+			__u64	resv1;
+			__u32	resv2;
+			__u16	resv3;
+			__u16	tail;
+		};
+		struct io_uring_buf	bufs[0];
+	};
+};
+
+/* io_uring_buf_reg.flags */
+enum io_uring_register_pbuf_ring_flags {
+	IOU_PBUF_RING_MMAP	= 1,	/* the kernel allocates the ring (zcnic: -EINVAL) */
+	IOU_PBUF_RING_INC	= 2,	/* incremental consumption */
+};
+
+/* Argument of IORING_(UN)REGISTER_PBUF_RING. */
+struct io_uring_buf_reg {
+	__u64	ring_addr;
+	__u32	ring_entries;
+	__u16	bgid;
+	__u16	flags;
+	__u64	resv[3];
+};
+
+/* Argument of IORING_REGISTER_PBUF_STATUS. */
+struct io_uring_buf_status {
+	__u32	buf_group;	/* in */
+	__u32	head;		/* out */
+	__u32	resv[8];
+};
+
+/* Argument of IORING_REGISTER_SYNC_CANCEL. */
+struct io_uring_sync_cancel_reg {
+	__u64				addr;
+	__s32				fd;
+	__u32				flags;
+	struct __kernel_timespec	timeout;
+	__u8				opcode;
+	__u8				pad[7];
+	__u64				pad2[3];
+};
+
 struct io_uring_getevents_arg {
 	__u64	sigmask;
 	__u32	sigmask_sz;
@@ -623,6 +677,11 @@ ZN__ABI(offsetof(struct io_uring_zcrx_ifq_reg, rx_buf_len) == 68, "ifq.rx_buf_le
 ZN__ABI(sizeof(struct io_uring_region_desc) == 64, "region desc");
 ZN__ABI(offsetof(struct io_uring_region_desc, mmap_offset) == 24, "region.mmap_offset");
 ZN__ABI(sizeof(struct zcrx_ctrl) == 72, "zcrx ctrl");
+ZN__ABI(sizeof(struct io_uring_buf) == 16, "provided buffer");
+ZN__ABI(offsetof(struct io_uring_buf_ring, tail) == 14, "buf ring tail");
+ZN__ABI(sizeof(struct io_uring_buf_reg) == 40, "buf ring reg");
+ZN__ABI(sizeof(struct io_uring_buf_status) == 40, "buf status");
+ZN__ABI(sizeof(struct io_uring_sync_cancel_reg) == 64, "sync cancel reg");
 ZN__ABI(IORING_OP_MSG_RING == 40, "MSG_RING opcode");
 ZN__ABI(IORING_OP_SEND == 26 && IORING_OP_RECV == 27, "SEND/RECV opcodes");
 ZN__ABI(IORING_OP_SEND_ZC == 47 && IORING_OP_SENDMSG_ZC == 48, "SEND_ZC opcodes");
