@@ -162,11 +162,18 @@ struct zn_tcp_conn *zn_tcp_conn_new(struct zn_tcp *t)
 	return c;
 }
 
-static void conn_free(struct zn_tcp_conn *c)
+void zn_tcp_conn_free(struct zn_tcp_conn *c)
 {
 	struct zn_tcp *t = c->t;
 
 	hash_del(c);
+	if (c->tx_frames && !t->destroying) {
+		/* the device still reads from its chunks; zn_tcp_tx_complete
+		 * frees it with the last one */
+		c->zombie = true;
+		memset(&c->cb, 0, sizeof(c->cb));
+		return;
+	}
 	if (c->lprev)
 		c->lprev->lnext = c->lnext;
 	else
@@ -201,11 +208,21 @@ static void rx_free_all(struct zn_tcp_conn *c)
 	zn_tcp_ooo_free(c);
 }
 
+/* Every chunk not acknowledged is over with err; each goes back once no
+ * frame in the device points into it. */
 static void tx_fail_all(struct zn_tcp_conn *c, int err)
 {
-	for (; c->txq_head != c->txq_tail; c->txq_head++)
-		if (c->cb.tx_done)
-			c->cb.tx_done(c->cb.arg, c, c->txq[c->txq_head % TCP_TXQ].cookie, err);
+	for (uint32_t i = c->txq_head; i != c->txq_tail; i++) {
+		struct tcp_chunk *k = &c->txq[i % TCP_TXQ];
+
+		if (!k->over) {
+			k->over = true;
+			k->status = err;
+		}
+		if (c->t->destroying)
+			k->frames = 0;	/* the device is gone */
+	}
+	zn_tcp_tx_acked(c);
 }
 
 static void unlink_child(struct zn_tcp_conn *c)
@@ -246,7 +263,7 @@ void zn_tcp_done(struct zn_tcp_conn *c, int err)
 	c->rto_at = c->delack_at = c->persist_at = c->tw_at = 0;
 	if (c->user_closed) {
 		rx_free_all(c);
-		conn_free(c);
+		zn_tcp_conn_free(c);
 		return;
 	}
 	if (err && !was_embryo)
@@ -301,6 +318,7 @@ void zn_tcp_destroy(struct zn_tcp *t)
 {
 	if (!t)
 		return;
+	t->destroying = true;
 	while (t->all) {
 		struct zn_tcp_conn *c = t->all;
 
@@ -431,6 +449,9 @@ int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t n
 	if (c->txq_tail - c->txq_head == TCP_TXQ)
 		return -EAGAIN;
 	k = &c->txq[c->txq_tail % TCP_TXQ];
+	k->frames = 0;
+	k->over = k->late = false;
+	k->status = 0;
 	k->seq = c->snd_end;
 	k->len = len;
 	k->nseg = nseg;
