@@ -133,7 +133,7 @@ static int tcp_rx_eof(struct zn_sock *s)
 	struct tcp_sock *ts = ts_of(s);
 	int err;
 
-	if (!ts->c)
+	if (!ts->c || ts->listening)
 		return -ENOTCONN;
 	if (!zn_tcp_eof(ts->c))
 		return 0;
