@@ -128,8 +128,15 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	bool syn = flags & ZN_TCP_SYN;
 	uint16_t wnd = adv_window(c, syn);
 
-	if (len)
+	if (len) {
+		uint32_t want = len;
+
 		len = gather(c, seq, len, &o);
+		/* out of pieces before the end (many small chunks): the FIN
+		 * belongs after bytes this segment does not carry */
+		if (len < want)
+			flags &= (uint8_t)~ZN_TCP_FIN;
+	}
 	o.len = len;
 	if (c->state != ZN_TCP_SYN_SENT || !syn)
 		flags |= ZN_TCP_ACK;
@@ -232,6 +239,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 				zn_tcp_rto_arm(c);
 			return;
 		}
+		if ((uint32_t)rc < len)
+			flags &= (uint8_t)~ZN_TCP_FIN;	/* send_seg left it off */
 		len = (uint32_t)rc;
 		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
 		if (seq_gt(c->snd_nxt, c->snd_max))
