@@ -171,7 +171,6 @@ void zn_tcp_conn_free(struct zn_tcp_conn *c)
 		/* the device still reads from its chunks; zn_tcp_tx_complete
 		 * frees it with the last one */
 		c->zombie = true;
-		memset(&c->cb, 0, sizeof(c->cb));
 		return;
 	}
 	if (c->lprev)

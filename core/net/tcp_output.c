@@ -368,10 +368,7 @@ void zn_tcp_tx_complete(struct zn_tcp *t, struct zn_tcp_conn *c, uint32_t ref_fi
 	}
 	if (c->tx_frames)
 		c->tx_frames--;
-	if (c->zombie) {
-		if (!c->tx_frames)
-			zn_tcp_conn_free(c);
-		return;
-	}
 	zn_tcp_tx_acked(c);
+	if (c->zombie && !c->tx_frames)
+		zn_tcp_conn_free(c);
 }
