@@ -16,7 +16,9 @@
  *    before B's connection saw the request's last byte acknowledged;
  *  - small requests queued together share segments, each with its own
  *    notification.
- * Cases: a plain transfer; small sends; an area that runs dry while the
+ * Cases: a plain transfer; a lossy one (out of order in area buffers);
+ * small sends; the forms of a send (SEND_ZC, SENDMSG_ZC, registered or
+ * plain memory, REPORT_USAGE); len limits; an area that runs dry while the
  * test holds every CQE (the NIC finds no buffer and drops, the sender
  * retransmits, nothing is lost once buffers come back); a reset with data
  * in flight (what arrived before the RST, then -ECONNRESET, and every
@@ -80,7 +82,12 @@ struct fx {
 	uint64_t total, sent;
 	uint32_t nreq, nres, nnotif, inflight;
 	uint64_t req_end[MAX_REQ];
+	int32_t notif_res[MAX_REQ];	/* what its notification's res must be */
 	bool shut;
+	/* SENDMSG_ZC: msghdrs and iovecs live until the requests were issued */
+	struct msghdr msg[8];
+	struct iovec iov[8][8];
+	uint8_t *plain;			/* the stream again, in memory no NIC can reach */
 	/* A */
 	uint64_t rx_bytes;
 	bool armed;
@@ -338,12 +345,14 @@ static void on_send(struct fx *f, const struct io_uring_cqe *cqe)
 	if (!(cqe->flags & IORING_CQE_F_NOTIF)) {
 		f->nres++;
 		if (i >= f->nreq || !(cqe->flags & IORING_CQE_F_MORE) ||
-		    cqe->res != (int)(f->req_end[i] - (i ? f->req_end[i - 1] : 0)))
+		    cqe->res != (int)(f->req_end[i] - (i ? f->req_end[i - 1] : 0))) {
+			print_message("request %u: res %d flags %#x\n", i, cqe->res, cqe->flags);
 			f->bad++;
+		}
 		return;
 	}
 	/* the notification: this request's, in order, after its last byte */
-	if (i != f->nnotif || cqe->res != 0 || (cqe->flags & IORING_CQE_F_MORE)) {
+	if (i != f->nnotif || cqe->res != f->notif_res[i] || (cqe->flags & IORING_CQE_F_MORE)) {
 		print_message("notification %u (res %d flags %#x) when %u was due\n", i, cqe->res,
 			      cqe->flags, f->nnotif);
 		f->bad++;
@@ -571,6 +580,73 @@ static void test_stream_lossy(void **state)
 	check_all_back(f);
 }
 
+/*
+ * The forms of a zero-copy send on one stream, in order, each checked by
+ * its notification's REPORT_USAGE word: SEND_ZC and SENDMSG_ZC (3 iovecs)
+ * from the registered buffer go zero copy (res 0); SENDMSG_ZC from plain
+ * memory, SENDMSG_ZC with more iovecs than a frame has pieces, and SEND_ZC
+ * from plain memory are copied (IORING_NOTIF_USAGE_ZC_COPIED). A receives
+ * the one stream through RECV_ZC, every byte checked.
+ */
+static void send_msg(struct fx *f, unsigned slot, bool fixed, unsigned niov, uint32_t each,
+		     int32_t usage)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
+	uint8_t *base = fixed ? f->tx : f->plain;
+
+	assert_non_null(sqe);
+	for (unsigned k = 0; k < niov; k++)
+		f->iov[slot][k] = (struct iovec){ base + f->sent + k * each, each };
+	f->msg[slot] = (struct msghdr){ .msg_iov = f->iov[slot], .msg_iovlen = niov };
+	io_uring_prep_sendmsg_zc(sqe, f->bfd, &f->msg[slot], 0);
+	sqe->ioprio = IORING_SEND_ZC_REPORT_USAGE | (fixed ? IORING_RECVSEND_FIXED_BUF : 0);
+	sqe->buf_index = 0;
+	sqe->user_data = UD_SEND | f->nreq;
+	f->sent += (uint64_t)niov * each;
+	f->notif_res[f->nreq] = usage;
+	f->req_end[f->nreq++] = f->sent;
+	f->inflight++;
+}
+
+static void send_one(struct fx *f, bool fixed, uint32_t len, int32_t usage)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
+
+	assert_non_null(sqe);
+	if (fixed)
+		io_uring_prep_send_zc_fixed(sqe, f->bfd, f->tx + f->sent, len, 0,
+					    IORING_SEND_ZC_REPORT_USAGE, 0);
+	else
+		io_uring_prep_send_zc(sqe, f->bfd, f->plain + f->sent, len, 0,
+				      IORING_SEND_ZC_REPORT_USAGE);
+	sqe->user_data = UD_SEND | f->nreq;
+	f->sent += len;
+	f->notif_res[f->nreq] = usage;
+	f->req_end[f->nreq++] = f->sent;
+	f->inflight++;
+}
+
+static void test_send_forms(void **state)
+{
+	struct fx *f = *state;
+	const int32_t copied = (int32_t)IORING_NOTIF_USAGE_ZC_COPIED;
+
+	fx_start(f, 1u << 20, 3000 + 3 * 1000 + 3 * 400 + 8 * 100 + 1400);
+	f->plain = malloc(f->total);
+	assert_non_null(f->plain);
+	memcpy(f->plain, f->tx, f->total);
+	send_one(f, true, 3000, 0);
+	send_msg(f, 0, true, 3, 1000, 0);
+	send_msg(f, 1, false, 3, 400, copied);
+	send_msg(f, 2, true, 8, 100, copied);
+	send_one(f, false, 1400, copied);	/* a copy: at most one bounce buffer */
+	assert_int_equal(f->sent, f->total);
+	transfer(f, 0, 0);
+	close_all(f);
+	check_all_back(f);
+	free(f->plain);
+}
+
 /* 64 requests of 100 bytes queued at once: fewer segments, 64 notifications in order. */
 static void test_small_sends(void **state)
 {
@@ -709,6 +785,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_lossy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_sends, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_send_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_len_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_dry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
