@@ -88,6 +88,9 @@ struct zn_netif {
 	struct zn_owner owner;		/* the thread that polls and sends */
 	/* RX */
 	const struct zn_buf_provider *prov[ZN_PORT_MAX_QUEUES];
+	/* what a queue's buffers can still take (a zcrx area), for TCP's window */
+	uint32_t (*rx_room[ZN_PORT_MAX_QUEUES])(void *ctx);
+	void *rx_room_ctx[ZN_PORT_MAX_QUEUES];
 	struct zn_rxq *rxq[ZN_NETIF_MAX_RXQ];	/* bound once: conf.rxq[i]'s handle */
 	struct zn_rx_pkt *pkts;
 	/* TX */

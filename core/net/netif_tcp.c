@@ -42,6 +42,30 @@ static void tcp_rx_put(void *ctx, const struct zn_udp_rx *d)
 	prov->put(prov->ctx, ids, d->nseg);
 }
 
+static uint32_t tcp_rx_room(void *ctx, uint16_t q)
+{
+	struct zn_netif *nif = ctx;
+
+	if (q >= ZN_PORT_MAX_QUEUES || !nif->rx_room[q])
+		return UINT32_MAX;
+	return nif->rx_room[q](nif->rx_room_ctx[q]);
+}
+
+void zn_netif_rx_room_set(struct zn_netif *nif, uint16_t q, uint32_t (*room)(void *ctx),
+			  void *ctx)
+{
+	if (q >= ZN_PORT_MAX_QUEUES)
+		return;
+	nif->rx_room[q] = room;
+	nif->rx_room_ctx[q] = ctx;
+}
+
+void zn_netif_rx_room_grew(struct zn_netif *nif)
+{
+	if (nif->tcp)
+		zn_tcp_rx_room_grew(nif->tcp);
+}
+
 static int tcp_out(void *ctx, const struct zn_tcp_out *o)
 {
 	static const uint8_t zero[ZN_ETH_ALEN];
@@ -106,6 +130,7 @@ int zn_netif_tcp_init(struct zn_netif *nif)
 		.output = tcp_out,
 		.rx_put = tcp_rx_put,
 		.clock_ns = tcp_clock,
+		.rx_room = tcp_rx_room,
 		.ctx = nif,
 		.mss = nif->mtu - ZN_IPV4_HLEN - ZN_TCP_HLEN,
 		/* what the RX queues can hold while the application is slow

@@ -463,6 +463,8 @@ int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t n
 	return 0;
 }
 
+static void window_update(struct zn_tcp_conn *c, uint32_t before);
+
 static bool shared_seg(const struct zn_udp_rx *d, uint32_t k)
 {
 	return d->seg[k].buf_id == UINT32_MAX;
@@ -515,17 +517,7 @@ void zn_tcp_rx_release(struct zn_tcp_conn *c, const struct zn_udp_rx *d)
 	if (n)
 		c->t->env.rx_put(c->t->env.ctx, &own);
 	c->rx_held -= d->len < c->rx_held ? d->len : c->rx_held;
-	/* a window that was nearly shut reopens with an update (RFC 9293
-	 * 3.8.6.2.2: only by at least an MSS or half the buffer) */
-	if (c->state >= ZN_TCP_ESTABLISHED && c->state <= ZN_TCP_CLOSE_WAIT &&
-	    c->rcv_adv - c->rcv_nxt < c->mss * 2u) {
-		uint32_t after = zn_tcp_rcv_wnd(c), step = c->rcv_buf / 2;
-
-		if (step > c->mss)
-			step = c->mss;
-		if (after >= before + step || (before < c->mss && after >= c->mss))
-			zn_tcp_send_ack(c);
-	}
+	window_update(c, before);
 }
 
 uint32_t zn_tcp_rx_bytes(const struct zn_tcp_conn *c)
@@ -637,9 +629,51 @@ void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn
 
 uint32_t zn_tcp_rcv_wnd(const struct zn_tcp_conn *c)
 {
+	const struct zn_tcp_env *env = &c->t->env;
 	uint64_t used = (uint64_t)c->rx_queued + c->rx_held + c->ooo_bytes;
+	uint32_t wnd = used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used), bufs;
 
-	return used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used);
+	if (!env->rx_room || !c->rx_q_known)
+		return wnd;
+	bufs = env->rx_room(env->ctx, c->rx_q);
+	if (bufs != UINT32_MAX) {
+		/* a segment per buffer at most; the queued bytes sit in some of
+		 * them already (what RECV_ZC took is the application's) */
+		uint64_t room = (uint64_t)bufs * env->mss, q = (uint64_t)c->rx_queued + c->ooo_bytes;
+
+		room = room > q ? room - q : 0;
+		if (room < wnd)
+			wnd = (uint32_t)room;
+	}
+	return wnd;
+}
+
+/* The window was nearly shut and opened (by the application's release or
+ * by buffers coming back): say so, but only by at least an MSS or half the
+ * buffer (RFC 9293 3.8.6.2.2). */
+static void window_update(struct zn_tcp_conn *c, uint32_t before)
+{
+	if (c->state >= ZN_TCP_ESTABLISHED && c->state <= ZN_TCP_CLOSE_WAIT &&
+	    c->rcv_adv - c->rcv_nxt < c->mss * 2u) {
+		uint32_t after = zn_tcp_rcv_wnd(c), step = c->rcv_buf / 2;
+
+		if (step > c->mss)
+			step = c->mss;
+		if (after >= before + step || (before < c->mss && after >= c->mss))
+			zn_tcp_send_ack(c);
+	}
+}
+
+void zn_tcp_rx_room_grew(struct zn_tcp *t)
+{
+	for (struct zn_tcp_conn *c = t->all; c; c = c->lnext) {
+		uint32_t before;
+
+		if (!c->rx_q_known || c->state < ZN_TCP_ESTABLISHED || c->state > ZN_TCP_CLOSE_WAIT)
+			continue;
+		before = seq_gt(c->rcv_adv, c->rcv_nxt) ? c->rcv_adv - c->rcv_nxt : 0;
+		window_update(c, before);
+	}
 }
 
 uint64_t zn_tcp_next_timer(const struct zn_tcp *t)

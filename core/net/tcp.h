@@ -134,6 +134,11 @@ struct zn_tcp_env {
 	/* Give a received descriptor's buffers back to their provider. */
 	void (*rx_put)(void *ctx, const struct zn_udp_rx *d);
 	uint64_t (*clock_ns)(void *ctx);	/* NULL: CLOCK_MONOTONIC */
+	/* Receive buffers RX queue q can still fill (posted or free to post),
+	 * UINT32_MAX when it cannot say; NULL: no limit. A zcrx area the
+	 * application keeps closes the window by it (zn_tcp_rx_room_grew
+	 * reopens it). */
+	uint32_t (*rx_room)(void *ctx, uint16_t q);
 	void *ctx;
 	/* Tuning; 0 = the default in parentheses. */
 	uint32_t mss;			/* our MSS to advertise (1460) */
@@ -206,6 +211,9 @@ void zn_tcp_input(struct zn_tcp *t, uint32_t src, uint32_t dst, const uint8_t *h
  * o->conn, o->ref_first, o->ref_n as they were. */
 void zn_tcp_tx_complete(struct zn_tcp *t, struct zn_tcp_conn *c, uint32_t ref_first,
 			uint32_t ref_n);
+/* rx_room grew (buffers came back): connections whose window was nearly
+ * shut send a window update if it opened by an MSS. */
+void zn_tcp_rx_room_grew(struct zn_tcp *t);
 /* Timers (retransmission, delayed ACK, persist, TIME_WAIT). */
 void zn_tcp_poll(struct zn_tcp *t);
 /* The earliest timer deadline (ns), UINT64_MAX when none. */

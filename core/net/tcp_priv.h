@@ -13,7 +13,9 @@
  *
  * Receive queue: a ring of descriptors in sequence order starting at
  * rcv_q_seq; out-of-order descriptors wait in tcp_ooo.c's sorted array.
- * Window = rcv_buf - (queued + held by the application + out of order).
+ * Window = rcv_buf - (queued + held by the application + out of order),
+ * and no more than the RX queue's buffers can take (env.rx_room, an MSS
+ * per buffer, less what the queues hold).
  */
 #ifndef ZCNIC_CORE_NET_TCP_PRIV_H
 #define ZCNIC_CORE_NET_TCP_PRIV_H
@@ -108,6 +110,8 @@ struct zn_tcp_conn {
 	uint32_t rx_queued;		/* bytes on rxq */
 	uint32_t rx_held;		/* bytes handed up, not yet released */
 	uint32_t rx_split;		/* bytes of rxq's head already handed up */
+	uint16_t rx_q;			/* RX queue its data last came on */
+	bool rx_q_known;
 	bool fin_rcvd;
 	struct tcp_ooo_ent *ooo;		/* sorted by seq, no overlaps */
 	uint32_t nooo, ooo_bytes;

@@ -38,10 +38,11 @@
  * receive window until their CQE is posted (each buffer goes back to the
  * engine as its last byte is posted, reopening the window); what the
  * application holds through CQEs does not, as in Linux, where the skb is
- * consumed and only the net_iov's user reference stays. An area the
- * application does not refill therefore runs dry below TCP: the NIC finds
- * no buffer, drops, and the peer's retransmissions deliver the bytes once
- * buffers come back (docs/tcp.md).
+ * consumed and only the net_iov's user reference stays. What bounds the
+ * window instead is the area itself: the ifq tells core/net how many
+ * buffers its queue can still fill, so an area the application does not
+ * refill closes the window rather than making the NIC drop, and refills
+ * reopen it (docs/tcp.md).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * The TCP engine's data path against a scripted peer (tcp_test.h):
  * receive by reference (descriptors point into the peer's buffers, every
  * buffer comes back exactly once), delayed ACKs, the advertised window
- * following what the application holds, a descriptor split by a byte
+ * following what the application holds and what the RX queue's buffers
+ * can take, a descriptor split by a byte
  * limit, data beyond the window, out-of-order reassembly by reference with
  * its bound; send by reference with the completion only once every byte is
  * acknowledged (and, with an output that keeps references, every frame
@@ -165,6 +166,70 @@ static void test_window_follows_app(void **state)
 	assert_true(s->h.wnd >= 1460);
 	assert_int_equal(tt_held(x), 0);
 	zn_tcp_close(c, false);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+static uint32_t room_bufs;
+
+static uint32_t room_of(void *ctx, uint16_t q)
+{
+	(void)ctx;
+	(void)q;
+	return room_bufs;
+}
+
+static void with_room(struct zn_tcp_env *env)
+{
+	env->rx_room = room_of;
+	env->rcv_buf = 4 * 1460;
+}
+
+/*
+ * The RX queue's buffers bound the window (a zcrx area the application
+ * keeps): an MSS per buffer, less what is queued. The right edge never
+ * moves back, so the window shuts as data fills it; after a release it
+ * reopens only as far as the buffers allow, and when buffers come back
+ * (zn_tcp_rx_room_grew) an update says so at once.
+ */
+static void test_window_follows_rx_room(void **state)
+{
+	struct tt *x = tt_new(with_room);
+	struct zn_tcp_conn *l, *c;
+	struct zn_udp_rx d[8];
+	struct tt_seg *s = NULL, *t;
+	uint32_t iss, n;
+
+	(void)state;
+	room_bufs = UINT32_MAX;
+	iss = open_conn(x, &l, &c, 65535);
+	room_bufs = 1;
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 1460, 0);
+	tt_tick(x, 40 * MS);
+	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 1460, 0);
+	assert_int_equal(s->h.wnd, 3 * 1460);	/* the edge advertised before stays */
+	for (uint32_t k = 1; k < 4; k++)
+		tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + k * 1460, iss + 1, 65535, 1460, 0);
+	tt_tick(x, 40 * MS);
+	while ((t = tt_pop(x)))
+		s = t;
+	assert_int_equal(s->h.ack, PSEQ + 1 + 4 * 1460);
+	assert_int_equal(s->h.wnd, 0);
+	/* the application takes it all: the buffer bound, not rcv_buf */
+	while ((n = zn_tcp_recv(c, d, 8, UINT32_MAX)))
+		for (uint32_t k = 0; k < n; k++)
+			zn_tcp_rx_release(c, &d[k]);
+	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
+	assert_int_equal(s->h.wnd, 1460);
+	/* nothing changed: no update */
+	zn_tcp_rx_room_grew(x->t);
+	expect_none(x);
+	/* buffers back: the update, at once, up to rcv_buf */
+	room_bufs = 10;
+	zn_tcp_rx_room_grew(x->t);
+	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
+	assert_int_equal(s->h.wnd, 4 * 1460);
+	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
 }
@@ -676,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_recv_by_reference),
 		cmocka_unit_test(test_delayed_ack_timer),
 		cmocka_unit_test(test_window_follows_app),
+		cmocka_unit_test(test_window_follows_rx_room),
 		cmocka_unit_test(test_recv_split),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_out_of_order_bound),

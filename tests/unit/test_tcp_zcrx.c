@@ -19,8 +19,8 @@
  * Cases: a plain transfer; a lossy one (out of order in area buffers);
  * small sends; the forms of a send (SEND_ZC, SENDMSG_ZC, registered or
  * plain memory, REPORT_USAGE); len limits; an area that runs dry while the
- * test holds every CQE (the NIC finds no buffer and drops, the sender
- * retransmits, nothing is lost once buffers come back); a reset with data
+ * test holds every CQE (the window closes with the area, reopens when the
+ * buffers come back, nothing is lost); a reset with data
  * in flight (what arrived before the RST, then -ECONNRESET, and every
  * buffer accounted for).
  */
@@ -692,8 +692,9 @@ static void test_len_limit(void **state)
 	check_all_back(f);
 }
 
-/* A small area, every CQE held: the area runs dry, the NIC drops, the
- * sender retransmits; once the CQEs come back, every byte arrives once. */
+/* A small area, every CQE held: the area runs dry, A's window closes with
+ * it (the sender stops instead of the NIC dropping), and once the CQEs come
+ * back the window update restarts it; every byte arrives once. */
 static void test_area_dry(void **state)
 {
 	struct fx *f = *state;
@@ -705,7 +706,9 @@ static void test_area_dry(void **state)
 	zn_tcp_stats(zn_netif_tcp(zn_netdev_netif(f->n.b)), &b);
 	counters(f);
 	assert_true(f->stalls > 0);
-	assert_true(b.retrans > 0);
+	/* the window closed with the area (rx_room): the NIC seldom had to
+	 * drop, so few segments went twice (without the bound: about 1 in 5) */
+	assert_true(b.retrans * 10 < b.tx_data_segs);
 	close_all(f);
 	check_all_back(f);
 }
