@@ -120,13 +120,14 @@ void zn_netif_destroy(struct zn_netif *nif)
 	if (!nif)
 		return;
 	zn_owner_reset(&nif->owner);	/* the caller's now: its poller is gone */
-	zn_netif_tcp_fini(nif);
 	zn_udp_ep_free_all(nif);
-	/* The NIC may still read frames from the slab: wait (bounded) for
-	 * their completions before it is unmapped. */
+	/* The NIC may still read frames from the slab (and TCP's from the
+	 * senders' buffers): wait (bounded) for their completions before it
+	 * is unmapped and before TCP fails the sends left. */
 	t0 = mono_ns(NULL);
 	while (zn_netif_in_flight(nif) && mono_ns(NULL) - t0 < ZN_NETIF_DRAIN_NS)
 		zn_netif_reap(nif);
+	zn_netif_tcp_fini(nif);
 	/* Hand the last burst's header buffers back to the NIC. */
 	for (uint16_t i = 0; i < nif->conf.nb_rxq; i++)
 		zn_port_rx_burst(nif->port, nif->conf.rxq[i], nif->pkts, 0);

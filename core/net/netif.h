@@ -153,6 +153,15 @@ void zn_netif_mac(const struct zn_netif *nif, uint8_t mac[ZN_ETH_ALEN]);
 struct zn_port *zn_netif_port(const struct zn_netif *nif);
 /* The netif's TCP engine (core/net/tcp.h). */
 struct zn_tcp *zn_netif_tcp(struct zn_netif *nif);
+/*
+ * RX queue q's buffers are an area the application hands back (zcrx):
+ * room(ctx) says how many more buffers the queue can fill, and TCP keeps
+ * its windows within that; room NULL: no bound. rx_room_grew: buffers came
+ * back, windows may reopen. Owner thread.
+ */
+void zn_netif_rx_room_set(struct zn_netif *nif, uint16_t q, uint32_t (*room)(void *ctx),
+			  void *ctx);
+void zn_netif_rx_room_grew(struct zn_netif *nif);
 /* The ARP cache's answer for ip: 0 and the MAC, or -ENOENT (not resolved). */
 int zn_netif_arp_lookup(struct zn_netif *nif, uint32_t ip, uint8_t mac[ZN_ETH_ALEN]);
 

@@ -45,7 +45,9 @@ enum slot_state { SLOT_FREE = 0, SLOT_ARP_WAIT, SLOT_BATCH, SLOT_NIC };
 struct tx_slot {
 	struct zn_tx_pkt pkt;		/* the frame; pkt.cookie = slot index */
 	struct zn_udp_ep *ep;		/* NULL: the netif's own frame, or nobody to tell */
-	uint64_t cookie;		/* the sender's, for its endpoint's tx_done */
+	uint64_t cookie;		/* the sender's, for its endpoint's tx_done;
+					 * TCP: ref_first << 32 | ref_n */
+	struct zn_tcp_conn *tcp;	/* a TCP segment's connection (its payload) */
 	uint32_t next_free;
 	uint8_t state;
 	uint8_t *va;			/* the slot's memory */
@@ -86,6 +88,9 @@ struct zn_netif {
 	struct zn_owner owner;		/* the thread that polls and sends */
 	/* RX */
 	const struct zn_buf_provider *prov[ZN_PORT_MAX_QUEUES];
+	/* what a queue's buffers can still take (a zcrx area), for TCP's window */
+	uint32_t (*rx_room[ZN_PORT_MAX_QUEUES])(void *ctx);
+	void *rx_room_ctx[ZN_PORT_MAX_QUEUES];
 	struct zn_rxq *rxq[ZN_NETIF_MAX_RXQ];	/* bound once: conf.rxq[i]'s handle */
 	struct zn_rx_pkt *pkts;
 	/* TX */
@@ -136,6 +141,8 @@ enum zn_net_rx_kind zn_netif_fill_segs(struct zn_netif *nif, const struct zn_buf
 /* netif_tcp.c */
 int zn_netif_tcp_init(struct zn_netif *nif);
 void zn_netif_tcp_fini(struct zn_netif *nif);
+/* A TCP frame's slot is done (sent or dropped): tell the engine. */
+void zn_netif_tcp_tx_done(struct zn_netif *nif, const struct tx_slot *s);
 /* *kept: the engine took the frame's buffers. */
 enum zn_net_rx_kind zn_netif_tcp_rx(struct zn_netif *nif, uint16_t q,
 				    const struct zn_buf_provider *prov, const struct zn_frame *f,

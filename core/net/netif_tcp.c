@@ -7,8 +7,11 @@
  * Ethernet + IPv4 headers in a header slot, with the payload pieces by
  * IOVA, and wait for ARP like UDP's frames do.
  *
- * A TCP frame's TX slot carries no cookie: a send completes when the peer
- * acknowledges it (tcp_output.c), not when the NIC read the frame.
+ * A TCP frame's TX slot carries its connection and the send chunks its
+ * payload points into; its completion (or its drop, when ARP fails) goes
+ * back to the engine, which completes a send only once the peer
+ * acknowledged it and the NIC read every frame pointing into it
+ * (env.tx_track).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -37,6 +40,30 @@ static void tcp_rx_put(void *ctx, const struct zn_udp_rx *d)
 	for (uint32_t k = 0; k < d->nseg; k++)
 		ids[k] = d->seg[k].buf_id;
 	prov->put(prov->ctx, ids, d->nseg);
+}
+
+static uint32_t tcp_rx_room(void *ctx, uint16_t q)
+{
+	struct zn_netif *nif = ctx;
+
+	if (q >= ZN_PORT_MAX_QUEUES || !nif->rx_room[q])
+		return UINT32_MAX;
+	return nif->rx_room[q](nif->rx_room_ctx[q]);
+}
+
+void zn_netif_rx_room_set(struct zn_netif *nif, uint16_t q, uint32_t (*room)(void *ctx),
+			  void *ctx)
+{
+	if (q >= ZN_PORT_MAX_QUEUES)
+		return;
+	nif->rx_room[q] = room;
+	nif->rx_room_ctx[q] = ctx;
+}
+
+void zn_netif_rx_room_grew(struct zn_netif *nif)
+{
+	if (nif->tcp)
+		zn_tcp_rx_room_grew(nif->tcp);
 }
 
 static int tcp_out(void *ctx, const struct zn_tcp_out *o)
@@ -82,6 +109,10 @@ static int tcp_out(void *ctx, const struct zn_tcp_out *o)
 	}
 	s->pkt.nseg = 1 + o->npiece;
 	s->ep = NULL;
+	if (o->len && o->ref_n) {
+		s->tcp = o->conn;
+		s->cookie = (uint64_t)o->ref_first << 32 | o->ref_n;
+	}
 	if (r != ZN_ARP_HIT) {
 		zn_arp_queue(e, i);
 		s->state = SLOT_ARP_WAIT;
@@ -99,15 +130,24 @@ int zn_netif_tcp_init(struct zn_netif *nif)
 		.output = tcp_out,
 		.rx_put = tcp_rx_put,
 		.clock_ns = tcp_clock,
+		.rx_room = tcp_rx_room,
 		.ctx = nif,
 		.mss = nif->mtu - ZN_IPV4_HLEN - ZN_TCP_HLEN,
 		/* what the RX queues can hold while the application is slow
 		 * (a 1024-entry ring of MTU frames): a larger window only
 		 * makes the NIC drop */
 		.rcv_buf = 1u << 20,
+		.tx_track = true,
 	};
 
 	return zn_tcp_create(&env, &nif->tcp);
+}
+
+void zn_netif_tcp_tx_done(struct zn_netif *nif, const struct tx_slot *s)
+{
+	if (nif->tcp)
+		zn_tcp_tx_complete(nif->tcp, s->tcp, (uint32_t)(s->cookie >> 32),
+				   (uint32_t)s->cookie);
 }
 
 void zn_netif_tcp_fini(struct zn_netif *nif)

@@ -86,6 +86,7 @@ uint32_t zn_netif_slot_get(struct zn_netif *nif, bool ctrl)
 	if (!ctrl)
 		nif->nfree_hdr--;
 	nif->slots[i].ep = NULL;
+	nif->slots[i].tcp = NULL;
 	return i;
 }
 
@@ -96,6 +97,7 @@ void zn_netif_slot_put(struct zn_netif *nif, uint32_t i)
 
 	s->state = SLOT_FREE;
 	s->ep = NULL;
+	s->tcp = NULL;
 	s->next_free = *head;
 	*head = i;
 	if (i < nif->nhdr)
@@ -154,6 +156,8 @@ uint32_t zn_netif_reap(struct zn_netif *nif)
 			s = &nif->slots[c[k]];
 			if (s->ep)
 				zn_udp_ep_done(s->ep, s->cookie, 0);
+			else if (s->tcp)
+				zn_netif_tcp_tx_done(nif, s);
 			zn_netif_slot_put(nif, (uint32_t)c[k]);
 			nif->st.tx_completed++;
 		}
@@ -210,6 +214,8 @@ void zn_netif_arp_failed(void *ctx, struct zn_arp_entry *e)
 
 		if (s->ep)
 			zn_udp_ep_done(s->ep, s->cookie, -EHOSTUNREACH);
+		else if (s->tcp)
+			zn_netif_tcp_tx_done(nif, s);
 		zn_netif_slot_put(nif, e->pend[k]);
 		nif->st.tx_unresolved++;
 	}

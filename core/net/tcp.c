@@ -162,11 +162,17 @@ struct zn_tcp_conn *zn_tcp_conn_new(struct zn_tcp *t)
 	return c;
 }
 
-static void conn_free(struct zn_tcp_conn *c)
+void zn_tcp_conn_free(struct zn_tcp_conn *c)
 {
 	struct zn_tcp *t = c->t;
 
 	hash_del(c);
+	if (c->tx_frames && !t->destroying) {
+		/* the device still reads from its chunks; zn_tcp_tx_complete
+		 * frees it with the last one */
+		c->zombie = true;
+		return;
+	}
 	if (c->lprev)
 		c->lprev->lnext = c->lnext;
 	else
@@ -201,11 +207,21 @@ static void rx_free_all(struct zn_tcp_conn *c)
 	zn_tcp_ooo_free(c);
 }
 
+/* Every chunk not acknowledged is over with err; each goes back once no
+ * frame in the device points into it. */
 static void tx_fail_all(struct zn_tcp_conn *c, int err)
 {
-	for (; c->txq_head != c->txq_tail; c->txq_head++)
-		if (c->cb.tx_done)
-			c->cb.tx_done(c->cb.arg, c, c->txq[c->txq_head % TCP_TXQ].cookie, err);
+	for (uint32_t i = c->txq_head; i != c->txq_tail; i++) {
+		struct tcp_chunk *k = &c->txq[i % TCP_TXQ];
+
+		if (!k->over) {
+			k->over = true;
+			k->status = err;
+		}
+		if (c->t->destroying)
+			k->frames = 0;	/* the device is gone */
+	}
+	zn_tcp_tx_acked(c);
 }
 
 static void unlink_child(struct zn_tcp_conn *c)
@@ -246,7 +262,7 @@ void zn_tcp_done(struct zn_tcp_conn *c, int err)
 	c->rto_at = c->delack_at = c->persist_at = c->tw_at = 0;
 	if (c->user_closed) {
 		rx_free_all(c);
-		conn_free(c);
+		zn_tcp_conn_free(c);
 		return;
 	}
 	if (err && !was_embryo)
@@ -301,6 +317,7 @@ void zn_tcp_destroy(struct zn_tcp *t)
 {
 	if (!t)
 		return;
+	t->destroying = true;
 	while (t->all) {
 		struct zn_tcp_conn *c = t->all;
 
@@ -431,6 +448,9 @@ int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t n
 	if (c->txq_tail - c->txq_head == TCP_TXQ)
 		return -EAGAIN;
 	k = &c->txq[c->txq_tail % TCP_TXQ];
+	k->frames = 0;
+	k->over = k->late = false;
+	k->status = 0;
 	k->seq = c->snd_end;
 	k->len = len;
 	k->nseg = nseg;
@@ -442,6 +462,8 @@ int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t n
 		zn_tcp_output(c);
 	return 0;
 }
+
+static void window_update(struct zn_tcp_conn *c, uint32_t before);
 
 static bool shared_seg(const struct zn_udp_rx *d, uint32_t k)
 {
@@ -495,17 +517,7 @@ void zn_tcp_rx_release(struct zn_tcp_conn *c, const struct zn_udp_rx *d)
 	if (n)
 		c->t->env.rx_put(c->t->env.ctx, &own);
 	c->rx_held -= d->len < c->rx_held ? d->len : c->rx_held;
-	/* a window that was nearly shut reopens with an update (RFC 9293
-	 * 3.8.6.2.2: only by at least an MSS or half the buffer) */
-	if (c->state >= ZN_TCP_ESTABLISHED && c->state <= ZN_TCP_CLOSE_WAIT &&
-	    c->rcv_adv - c->rcv_nxt < c->mss * 2u) {
-		uint32_t after = zn_tcp_rcv_wnd(c), step = c->rcv_buf / 2;
-
-		if (step > c->mss)
-			step = c->mss;
-		if (after >= before + step || (before < c->mss && after >= c->mss))
-			zn_tcp_send_ack(c);
-	}
+	window_update(c, before);
 }
 
 uint32_t zn_tcp_rx_bytes(const struct zn_tcp_conn *c)
@@ -617,9 +629,51 @@ void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn
 
 uint32_t zn_tcp_rcv_wnd(const struct zn_tcp_conn *c)
 {
+	const struct zn_tcp_env *env = &c->t->env;
 	uint64_t used = (uint64_t)c->rx_queued + c->rx_held + c->ooo_bytes;
+	uint32_t wnd = used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used), bufs;
 
-	return used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used);
+	if (!env->rx_room || !c->rx_q_known)
+		return wnd;
+	bufs = env->rx_room(env->ctx, c->rx_q);
+	if (bufs != UINT32_MAX) {
+		/* a segment per buffer at most; the queued bytes sit in some of
+		 * them already (what RECV_ZC took is the application's) */
+		uint64_t room = (uint64_t)bufs * env->mss, q = (uint64_t)c->rx_queued + c->ooo_bytes;
+
+		room = room > q ? room - q : 0;
+		if (room < wnd)
+			wnd = (uint32_t)room;
+	}
+	return wnd;
+}
+
+/* The window was nearly shut and opened (by the application's release or
+ * by buffers coming back): say so, but only by at least an MSS or half the
+ * buffer (RFC 9293 3.8.6.2.2). */
+static void window_update(struct zn_tcp_conn *c, uint32_t before)
+{
+	if (c->state >= ZN_TCP_ESTABLISHED && c->state <= ZN_TCP_CLOSE_WAIT &&
+	    c->rcv_adv - c->rcv_nxt < c->mss * 2u) {
+		uint32_t after = zn_tcp_rcv_wnd(c), step = c->rcv_buf / 2;
+
+		if (step > c->mss)
+			step = c->mss;
+		if (after >= before + step || (before < c->mss && after >= c->mss))
+			zn_tcp_send_ack(c);
+	}
+}
+
+void zn_tcp_rx_room_grew(struct zn_tcp *t)
+{
+	for (struct zn_tcp_conn *c = t->all; c; c = c->lnext) {
+		uint32_t before;
+
+		if (!c->rx_q_known || c->state < ZN_TCP_ESTABLISHED || c->state > ZN_TCP_CLOSE_WAIT)
+			continue;
+		before = seq_gt(c->rcv_adv, c->rcv_nxt) ? c->rcv_adv - c->rcv_nxt : 0;
+		window_update(c, before);
+	}
 }
 
 uint64_t zn_tcp_next_timer(const struct zn_tcp *t)

@@ -120,6 +120,10 @@ struct zn_tcp_out {
 	uint32_t npiece;
 	struct zn_net_seg piece[ZN_TCP_OUT_PIECES];
 	uint32_t len;			/* payload bytes */
+	/* The send chunks the payload points into (env.tx_track): indices
+	 * ref_first .. ref_first + ref_n - 1 of conn's send queue. */
+	struct zn_tcp_conn *conn;
+	uint32_t ref_first, ref_n;
 };
 
 struct zn_tcp_env {
@@ -130,6 +134,11 @@ struct zn_tcp_env {
 	/* Give a received descriptor's buffers back to their provider. */
 	void (*rx_put)(void *ctx, const struct zn_udp_rx *d);
 	uint64_t (*clock_ns)(void *ctx);	/* NULL: CLOCK_MONOTONIC */
+	/* Receive buffers RX queue q can still fill (posted or free to post),
+	 * UINT32_MAX when it cannot say; NULL: no limit. A zcrx area the
+	 * application keeps closes the window by it (zn_tcp_rx_room_grew
+	 * reopens it). */
+	uint32_t (*rx_room)(void *ctx, uint16_t q);
 	void *ctx;
 	/* Tuning; 0 = the default in parentheses. */
 	uint32_t mss;			/* our MSS to advertise (1460) */
@@ -142,6 +151,15 @@ struct zn_tcp_env {
 	uint32_t syn_retries;		/* (6) */
 	uint32_t data_retries;		/* (15) */
 	bool nodelay;			/* Nagle off for every connection */
+	/*
+	 * The output keeps references to the payload (a TX ring): for every
+	 * segment it accepted with ref_n > 0 it calls zn_tcp_tx_complete once
+	 * the device read it (or it was dropped unsent). A send's cookie then
+	 * comes back only when its bytes are acknowledged and no frame pointing
+	 * into them is still in the device. false: the output is done with the
+	 * payload when it returns (tests).
+	 */
+	bool tx_track;
 	const uint8_t *isn_key;		/* 16 bytes; NULL: random (RFC 6528 secret) */
 };
 
@@ -171,6 +189,7 @@ struct zn_tcp_stats {
 	uint64_t rx_challenge;			/* challenge ACKs sent (RFC 5961) */
 	uint64_t tx_rst, retrans, rto_fired, fast_retrans, dup_acks, zwp;
 	uint64_t out_fail;
+	uint64_t tx_done_late;			/* acked, cookie held for the device */
 };
 
 int zn_tcp_create(const struct zn_tcp_env *env, struct zn_tcp **out);
@@ -188,6 +207,13 @@ void zn_tcp_stats(const struct zn_tcp *t, struct zn_tcp_stats *st);
  */
 void zn_tcp_input(struct zn_tcp *t, uint32_t src, uint32_t dst, const uint8_t *h,
 		  uint32_t avail, uint32_t seg_len, const struct zn_udp_rx *d);
+/* The device is done with a segment output() accepted (env.tx_track):
+ * o->conn, o->ref_first, o->ref_n as they were. */
+void zn_tcp_tx_complete(struct zn_tcp *t, struct zn_tcp_conn *c, uint32_t ref_first,
+			uint32_t ref_n);
+/* rx_room grew (buffers came back): connections whose window was nearly
+ * shut send a window update if it opened by an MSS. */
+void zn_tcp_rx_room_grew(struct zn_tcp *t);
 /* Timers (retransmission, delayed ACK, persist, TIME_WAIT). */
 void zn_tcp_poll(struct zn_tcp *t);
 /* The earliest timer deadline (ns), UINT64_MAX when none. */

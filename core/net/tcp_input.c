@@ -399,6 +399,11 @@ void zn_tcp_input_conn(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h0, uint3
 	uint32_t seq = h->seq, slen, wnd;
 	bool fin;
 
+	if (d && d->len) {
+		/* the queue whose buffers hold its data bounds its window */
+		c->rx_q = d->queue;
+		c->rx_q_known = true;
+	}
 	if (c->state == ZN_TCP_SYN_SENT) {
 		syn_sent_input(c, h);
 		return;

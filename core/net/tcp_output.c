@@ -12,18 +12,25 @@
 
 /* The pieces covering [seq, seq + len) of the send chunks; the bytes
  * covered (fewer when the pieces ran out). */
-static uint32_t gather(const struct zn_tcp_conn *c, uint32_t seq, uint32_t len,
+static uint32_t gather(struct zn_tcp_conn *c, uint32_t seq, uint32_t len,
 		       struct zn_tcp_out *o)
 {
 	uint32_t got = 0;
 
 	o->npiece = 0;
+	o->conn = c;
+	o->ref_n = 0;
 	for (uint32_t i = c->txq_head; i != c->txq_tail && got < len; i++) {
 		const struct tcp_chunk *k = &c->txq[i % TCP_TXQ];
 		uint32_t off;
 
 		if (seq_ge(seq + got, k->seq + k->len))
 			continue;
+		if (o->npiece == ZN_TCP_OUT_PIECES)
+			return got;
+		if (!o->ref_n)
+			o->ref_first = i;
+		o->ref_n = i - o->ref_first + 1;
 		off = seq + got - k->seq;
 		for (uint32_t s = 0; s < k->nseg && got < len; s++) {
 			uint32_t n;
@@ -121,8 +128,15 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	bool syn = flags & ZN_TCP_SYN;
 	uint16_t wnd = adv_window(c, syn);
 
-	if (len)
+	if (len) {
+		uint32_t want = len;
+
 		len = gather(c, seq, len, &o);
+		/* out of pieces before the end (many small chunks): the FIN
+		 * belongs after bytes this segment does not carry */
+		if (len < want)
+			flags &= (uint8_t)~ZN_TCP_FIN;
+	}
 	o.len = len;
 	if (c->state != ZN_TCP_SYN_SENT || !syn)
 		flags |= ZN_TCP_ACK;
@@ -133,6 +147,12 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	if (emit(c->t, &o, h) < 0) {
 		c->out_blocked = true;
 		return -EAGAIN;
+	}
+	if (len && c->t->env.tx_track) {
+		/* the device reads these chunks until zn_tcp_tx_complete */
+		for (uint32_t i = 0; i < o.ref_n; i++)
+			c->txq[(o.ref_first + i) % TCP_TXQ].frames++;
+		c->tx_frames++;
 	}
 	c->delack_at = 0;
 	c->unacked_segs = 0;
@@ -219,6 +239,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 				zn_tcp_rto_arm(c);
 			return;
 		}
+		if ((uint32_t)rc < len)
+			flags &= (uint8_t)~ZN_TCP_FIN;	/* send_seg left it off */
 		len = (uint32_t)rc;
 		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
 		if (seq_gt(c->snd_nxt, c->snd_max))
@@ -312,10 +334,41 @@ void zn_tcp_tx_acked(struct zn_tcp_conn *c)
 	while (c->txq_head != c->txq_tail) {
 		struct tcp_chunk *k = &c->txq[c->txq_head % TCP_TXQ];
 
-		if (seq_lt(c->snd_una, k->seq + k->len))
+		if (!k->over) {
+			if (seq_lt(c->snd_una, k->seq + k->len))
+				break;
+			k->over = true;
+			k->status = 0;
+		}
+		if (k->frames) {
+			/* acknowledged, but a (re)transmission still points into
+			 * it: the buffer is not the caller's yet */
+			if (!k->late)
+				c->t->st.tx_done_late++;
+			k->late = true;
 			break;
+		}
 		c->txq_head++;
 		if (c->cb.tx_done)
-			c->cb.tx_done(c->cb.arg, c, k->cookie, 0);
+			c->cb.tx_done(c->cb.arg, c, k->cookie, k->status);
 	}
+}
+
+void zn_tcp_tx_complete(struct zn_tcp *t, struct zn_tcp_conn *c, uint32_t ref_first,
+			uint32_t ref_n)
+{
+	(void)t;
+	for (uint32_t i = 0; i < ref_n; i++) {
+		uint32_t idx = ref_first + i;
+
+		/* chunks a frame points into stay in the ring until it is back */
+		if (idx - c->txq_head < c->txq_tail - c->txq_head &&
+		    c->txq[idx % TCP_TXQ].frames)
+			c->txq[idx % TCP_TXQ].frames--;
+	}
+	if (c->tx_frames)
+		c->tx_frames--;
+	zn_tcp_tx_acked(c);
+	if (c->zombie && !c->tx_frames)
+		zn_tcp_conn_free(c);
 }

@@ -5,12 +5,17 @@
  *
  * Send queue: a ring of chunks, one per zn_tcp_send, each with the caller's
  * pieces and cookie and the sequence number of its first byte. Bytes are
- * sent and resent straight from the chunks; a chunk leaves the ring (and
- * its cookie goes to tx_done) once snd_una passed its last byte.
+ * sent and resent straight from the chunks; a chunk is over once snd_una
+ * passed its last byte (or the connection died), and leaves the ring (its
+ * cookie to tx_done), in order, once it is over and no frame pointing into
+ * it is still in the device (env.tx_track). A connection freed with such
+ * frames out stays allocated, unhashed, until the last one completes.
  *
  * Receive queue: a ring of descriptors in sequence order starting at
  * rcv_q_seq; out-of-order descriptors wait in tcp_ooo.c's sorted array.
- * Window = rcv_buf - (queued + held by the application + out of order).
+ * Window = rcv_buf - (queued + held by the application + out of order),
+ * and no more than the RX queue's buffers can take (env.rx_room, an MSS
+ * per buffer, less what the queues hold).
  */
 #ifndef ZCNIC_CORE_NET_TCP_PRIV_H
 #define ZCNIC_CORE_NET_TCP_PRIV_H
@@ -40,6 +45,10 @@ struct tcp_chunk {
 	uint32_t nseg;
 	struct zn_net_seg seg[ZN_UDP_MAX_SEGS];
 	uint64_t cookie;
+	uint32_t frames;		/* in the device, pointing into it */
+	int32_t status;			/* for tx_done, once over */
+	bool over;			/* acknowledged, or failed with status */
+	bool late;			/* counted in tx_done_late */
 };
 
 struct tcp_ooo_ent {
@@ -101,11 +110,15 @@ struct zn_tcp_conn {
 	uint32_t rx_queued;		/* bytes on rxq */
 	uint32_t rx_held;		/* bytes handed up, not yet released */
 	uint32_t rx_split;		/* bytes of rxq's head already handed up */
+	uint16_t rx_q;			/* RX queue its data last came on */
+	bool rx_q_known;
 	bool fin_rcvd;
 	struct tcp_ooo_ent *ooo;		/* sorted by seq, no overlaps */
 	uint32_t nooo, ooo_bytes;
 	uint32_t ooo_last;		/* seq of the newest out-of-order arrival */
 	bool out_blocked;		/* output refused a segment: retry on poll */
+	uint32_t tx_frames;		/* frames in the device pointing into txq */
+	bool zombie;			/* freed, waiting for tx_frames to reach 0 */
 	/* options */
 	bool ts_ok, sack_ok, ws_ok;
 	uint32_t ts_recent;
@@ -137,6 +150,7 @@ struct zn_tcp {
 	struct zn_tcp_conn *all;
 	uint32_t nconn;
 	struct zn_tcp_stats st;
+	bool destroying;
 };
 
 /* tcp.c */
@@ -152,6 +166,8 @@ void zn_tcp_done(struct zn_tcp_conn *c, int err);
 uint32_t zn_tcp_isn(const struct zn_tcp *t, uint32_t lip, uint16_t lport, uint32_t rip,
 		    uint16_t rport);
 void zn_tcp_event(struct zn_tcp_conn *c, unsigned ev);
+/* Free c now, or once its frames left the device (zombie). */
+void zn_tcp_conn_free(struct zn_tcp_conn *c);
 uint32_t zn_tcp_rcv_wnd(const struct zn_tcp_conn *c);
 uint32_t zn_tcp_tsval(const struct zn_tcp *t);
 
@@ -171,7 +187,8 @@ void zn_tcp_send_probe(struct zn_tcp_conn *c);
 void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
 			 const struct zn_tcp_hdr *h, uint32_t seg_len);
 void zn_tcp_send_rst(struct zn_tcp_conn *c);
-/* Cookies of chunks snd_una passed go back (status 0). */
+/* Chunks snd_una passed are over (status 0); over chunks at the head with
+ * no frame in the device leave, their cookies to tx_done. */
 void zn_tcp_tx_acked(struct zn_tcp_conn *c);
 
 /* tcp_ooo.c */

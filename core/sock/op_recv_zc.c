@@ -1,32 +1,48 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IORING_OP_RECV_ZC on zcnic UDP sockets, after the kernel's io_recvzc_prep,
- * io_recvzc and io_zcrx_recv (reference/uring.md 1.6-1.8).
+ * IORING_OP_RECV_ZC on zcnic UDP and TCP sockets, after the kernel's
+ * io_recvzc_prep, io_recvzc and io_zcrx_recv / io_zcrx_recv_skb
+ * (torvalds/linux io_uring/net.c and io_uring/zcrx.c).
  *
  * Prep: addr, addr2, addr3 and msg_flags must be 0, ioprio must have
  * IORING_RECV_MULTISHOT and nothing but IORING_RECVSEND_POLL_FIRST besides,
  * zcrx_ifq_idx must name an ifq of the ring: else -EINVAL. Issue: a fd that
  * is no handle -EBADF, a handle that is not a socket -ENOTSOCK.
  *
- * Multishot: for every payload segment of every datagram on the socket,
+ * Multishot: for every payload segment the socket hands up (a datagram's
+ * segments; a TCP connection's in-order descriptors, in sequence order),
  * one data CQE {res = bytes, IORING_CQE_F_MORE, big half = {off = area id
  * << 48 | byte offset in the area, 0}}, posted without overflow. Segments
  * in the area go zero-copy; any other bytes (the queue's pool buffers from
- * before the area was swapped in, core/net's copies) are copied into free
- * area buffers, at most one buffer per CQE (the kernel's copy fallback).
+ * before the area was swapped in, core/net's copies, TCP segments from
+ * another RX queue) are copied into free area buffers, at most one buffer
+ * per CQE (the kernel's copy fallback).
  * The request ends with a final CQE without F_MORE:
- *   0          len bytes received (len 0: no limit)
+ *   0          len bytes received (len 0: no limit); TCP: the peer's FIN
+ *              after the last byte (and at once on every later request)
  *   -ENOSPC    CQ full; what was not posted stays for the next RECV_ZC
  *   -ENOMEM    no free area buffer for a copy; same
  *   -EFAULT    a datagram from an RX queue that is not this ifq's (the
  *              kernel's answer to a fragment of another page pool); the
  *              datagram stays, so a RECV on the right path can take it
- *   -ECANCELED the socket was closed (the kernel gives 0 at EOF; a UDP
- *              socket has no EOF, only the close, as for zcnic's RECV)
+ *   -ECONNRESET, -ETIMEDOUT, ...  TCP: the connection failed, after every
+ *              byte received before it; -ENOTCONN on a listener
+ *   -ECANCELED the socket was closed (a UDP socket has no EOF, only the
+ *              close, as for zcnic's RECV)
  * What stays is kept per socket as a cursor (datagram, segment, byte), so
- * a datagram cut by a full CQ or by len continues, in order, in the next
- * request. One RECV_ZC at a time per socket: a second one while the first
- * is armed is -EBUSY (the kernel lets them race for the data).
+ * a datagram (or TCP descriptor) cut by a full CQ or by len continues, in
+ * order, in the next request. One RECV_ZC at a time per socket: a second
+ * one while the first is armed is -EBUSY (the kernel lets them race).
+ *
+ * TCP's window: bytes of a descriptor the cursor holds count against the
+ * receive window until their CQE is posted (each buffer goes back to the
+ * engine as its last byte is posted, reopening the window); what the
+ * application holds through CQEs does not, as in Linux, where the skb is
+ * consumed and only the net_iov's user reference stays. What bounds the
+ * window instead is the area itself: the ifq tells core/net how many
+ * buffers its queue can still fill, so an area the application does not
+ * refill closes the window rather than making the NIC drop, and refills
+ * reopen it (docs/tcp.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -85,7 +101,8 @@ static int rzc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 	return 0;
 }
 
-/* Give segment i (or the rest of the datagram from i) back to its queue's provider. */
+/* Give segment i (or the rest of the datagram from i) back to its queue's
+ * provider; len says how many bytes that is (TCP reopens its window by it). */
 static void release_from(struct rzc *rz, uint32_t i, uint32_t n)
 {
 	struct zn_udp_rx one = rz->d;
@@ -94,12 +111,34 @@ static void release_from(struct rzc *rz, uint32_t i, uint32_t n)
 		return;
 	memmove(one.seg, &rz->d.seg[i], n * sizeof(one.seg[0]));
 	one.nseg = (uint16_t)n;
+	one.len = 0;
+	for (uint32_t k = 0; k < n; k++)
+		one.len += one.seg[k].len;
 	zn_sock_rx_release(rz->s, &one);
 }
 
+/*
+ * A datagram from a queue that is not the ifq's: -EFAULT (below). A TCP
+ * segment is taken from whichever queue it came on, and one that is not in
+ * the area goes through the copy fallback, as the kernel copies a fragment
+ * that is not a net_iov.
+ */
 static bool wrong_queue(const struct rzc *rz)
 {
+	if (rz->s->proto->stream)
+		return false;
 	return rz->d.queue != rz->rxq || rz->s->dev != zn_zcrx_ifq_dev(rz->ifq);
+}
+
+/* Nothing more on the socket: RZC_ARMED, or the final result of a stream's
+ * end (0 at EOF, the connection's error after a reset or a timeout). */
+static int rzc_idle(struct rzc *rz)
+{
+	int eof = zn_sock_rx_eof(rz->s);
+
+	if (!rz->s->proto->stream || !eof)
+		return RZC_ARMED;
+	return eof > 0 ? 0 : eof;
 }
 
 static int post(struct zn_uring_req *req, uint32_t res, uint64_t off)
@@ -163,7 +202,7 @@ static int rzc_run(struct rzc *rz)
 			if (pdu->len && pdu->got >= pdu->len)
 				return 0;
 			if (!zn_sock_recv(rz->s, &rz->d, 1))
-				return RZC_ARMED;
+				return rzc_idle(rz);
 			rz->have = true;
 			rz->seg = rz->seg_off = 0;
 			n++;
@@ -275,11 +314,6 @@ static int rzc_issue(struct zn_uring_req *req)
 	s = zn_sock_of_req(req);
 	if (!s) {
 		req->res = -ENOTSOCK;
-		return ZN_URING_ISSUE_DONE;
-	}
-	if (s->proto->stream) {
-		/* RECV_ZC over TCP (byte limits, EOF) is not there yet */
-		req->res = -EOPNOTSUPP;
 		return ZN_URING_ISSUE_DONE;
 	}
 	if (s->rx_serve && s->rx_serve != rzc_serve) {

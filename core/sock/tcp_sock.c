@@ -9,8 +9,10 @@
  * Through the ring, SEND/SEND_ZC queue the request's segments by IOVA in
  * the connection's send queue with the send slot's index as the cookie;
  * the cookie comes back (zn_sock_tx_done) when the peer acknowledged all
- * of it, which is when a SEND_ZC's notification is posted. RECV takes the
- * in-order bytes (tcp's descriptors, by reference) and copies them out.
+ * of it and the NIC read every frame pointing into it, which is when a
+ * SEND_ZC's notification is posted. RECV takes the in-order bytes (tcp's
+ * descriptors, by reference) and copies them out; RECV_ZC hands them up
+ * where they are (op_recv_zc.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -133,7 +135,7 @@ static int tcp_rx_eof(struct zn_sock *s)
 	struct tcp_sock *ts = ts_of(s);
 	int err;
 
-	if (!ts->c)
+	if (!ts->c || ts->listening)
 		return -ENOTCONN;
 	if (!zn_tcp_eof(ts->c))
 		return 0;

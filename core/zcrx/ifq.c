@@ -131,6 +131,29 @@ static uint32_t prov_alloc(void *ctx, struct zn_buf *bufs, uint32_t n)
 	return n ? zn_zcrx_area_alloc(a, bufs, n) : 0;
 }
 
+/*
+ * Buffers the queue can still fill: free ones past the copy reserve and
+ * those at the NIC (posted, or holding data core/net has not handed up).
+ * TCP keeps its window within this, so an application that keeps its
+ * buffers closes the window instead of making the NIC drop.
+ */
+static uint32_t ifq_room(void *ctx)
+{
+	struct zn_zcrx_ifq *ifq = ctx;
+	const struct zn_zcrx_area *a = &ifq->area;
+	uint32_t have = a->nfree + a->cnt[ZB_NIC], keep = copy_reserve(a);
+
+	return have > keep ? have - keep : 0;
+}
+
+static void room_watch(struct zn_zcrx_ifq *ifq, bool on)
+{
+	struct zn_netif *nif = ifq->dev ? zn_netdev_netif(ifq->dev) : NULL;
+
+	if (nif)
+		zn_netif_rx_room_set(nif, ifq->rxq, on ? ifq_room : NULL, on ? ifq : NULL);
+}
+
 static void prov_put(void *ctx, const uint32_t *ids, uint32_t n)
 {
 	zn_zcrx_area_put(&((struct zn_zcrx_ifq *)ctx)->area, ids, n);
@@ -192,7 +215,13 @@ static int ring_poll(struct zn_uring *r, void *arg)
 	for (struct zn_zcrx_ifq *ifq = rc->ifqs; ifq; ifq = ifq->next) {
 		struct zn_zcrx_waiter *w, *next;
 
+		uint32_t room;
+
 		work += (int)zn_zcrx_refill(&ifq->rq, &ifq->area);
+		room = ifq_room(ifq);
+		if (room > ifq->room_seen && ifq->dev)
+			zn_netif_rx_room_grew(zn_netdev_netif(ifq->dev));
+		ifq->room_seen = room;
 		for (w = ifq->waiters; w; w = next) {
 			next = w->next;
 			w->poll(w);
@@ -217,6 +246,7 @@ static void ifq_teardown(struct zn_zcrx_ifq *ifq)
 	pthread_mutex_unlock(&g_lock);
 	/* the application's references end with the ring (io_zcrx_scrub) */
 	zn_zcrx_area_scrub(&ifq->area);
+	room_watch(ifq, false);
 	if (ifq->dev && ifq->attached) {
 		int rc = zn_port_rxq_set_provider(zn_netdev_port(ifq->dev), ifq->rxq, NULL);
 
@@ -311,6 +341,7 @@ static void ifq_dev_close(void *arg, struct zn_netdev *d)
 	struct zn_zcrx_ifq *ifq = arg;
 
 	(void)d;
+	room_watch(ifq, false);
 	if (ifq->attached) {
 		zn_port_rxq_set_provider(zn_netdev_port(ifq->dev), ifq->rxq, NULL);
 		/* the port returns every buffer as it closes (detached then) */
@@ -548,6 +579,7 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 	}
 	ifq->attached = true;
 	ifq->refs++;			/* until detached */
+	room_watch(ifq, true);
 	rctx->next_id++;
 	ifq->next = rctx->ifqs;
 	rctx->ifqs = ifq;

@@ -82,6 +82,7 @@ struct zn_zcrx_ifq {
 	struct zn_owner owner;		/* the thread that refills and receives */
 	struct zn_buf_provider prov;
 	struct zn_zcrx_waiter *waiters;
+	uint32_t room_seen;		/* room at the last pass (TCP window updates) */
 	struct zn_zcrx_ifq *next;	/* ring's list */
 	struct zn_zcrx_ifq *gnext;	/* process-wide list (queue ownership) */
 };

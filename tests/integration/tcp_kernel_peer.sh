@@ -9,8 +9,12 @@
 #
 # Transfers (ZN_TCP_MIB MiB each, default 64), every byte checked by the
 # receiver: zcnic client -> Linux server (SEND_ZC, completions on ACK),
-# Linux client -> zcnic server (RECV until EOF), and Linux -> Linux over the
-# same veth as the baseline the rates are compared with.
+# Linux client -> zcnic server (RECV until EOF), Linux client -> zcnic
+# server with RECV_ZC multishot into a zcrx area (ZN_TCP_ZC_MIB, default 16:
+# bytes checked in place, EOF as the final CQE, the area's accounting after
+# the close), and Linux -> Linux over the same veth as the baseline the
+# rates are compared with. The zcnic receiver's CPU per MiB is printed for
+# RECV (copy) and RECV_ZC.
 #
 # veth would hand AF_PACKET TSO/GSO super-frames longer than the MTU
 # (the NIC model takes Ethernet frames): gso_max_segs 1 makes the kernel
@@ -26,6 +30,7 @@ BUILD=${BUILD:-build}
 NICSIM=$BUILD/bin/zn-nicsim
 PEER=$BUILD/tests/tcp_peer
 MIB=${ZN_TCP_MIB:-64}
+ZC_MIB=${ZN_TCP_ZC_MIB:-16}
 PORT=5201
 
 id=$$
@@ -168,6 +173,26 @@ tap_file "$tmp/z2.out"
 [ $z_rc -eq 0 ] || { tap "not ok" "tcp_peer zcnic-recv exited with $z_rc"; sed 's/^/# zcnic: /' "$tmp/z2.err" | tail -20; }
 [ $k_rc -eq 0 ] || tap "not ok" "tcp_peer kernel-send exited with $k_rc"
 r_kz=$(rate linux-\>zcnic "$tmp/z2.out")
+
+# 2b. Linux client -> zcnic server, RECV_ZC into a zcrx area
+timeout 60 "$PEER" zcnic-recvzc "$tmp/bnxt0.sock" "$ip_z/24" $((PORT + 2)) "$ZC_MIB" \
+	>"$tmp/z5.out" 2>"$tmp/z5.err" &
+z_pid=$!
+pids+=("$z_pid")
+for _ in $(seq 200); do grep -q listening "$tmp/z5.out" 2>/dev/null && break; sleep 0.05; done
+timeout 60 ip netns exec "$ns_p" "$PEER" kernel-send "$ip_z" $((PORT + 2)) "$ZC_MIB" \
+	>"$tmp/k5.out" 2>"$tmp/k5.err"
+k_rc=$?
+wait "$z_pid"
+z_rc=$?
+tap_file "$tmp/k5.out"
+tap_file "$tmp/z5.out"
+[ $z_rc -eq 0 ] || { tap "not ok" "tcp_peer zcnic-recvzc exited with $z_rc"; sed 's/^/# zcnic: /' "$tmp/z5.err" | tail -20; }
+[ $k_rc -eq 0 ] || tap "not ok" "tcp_peer kernel-send (to RECV_ZC) exited with $k_rc"
+c_copy=$(sed -n 's/^cpu linux->zcnic RECV \([0-9.]*\) us\/MiB/\1/p' "$tmp/z2.out")
+c_zc=$(sed -n 's/^cpu linux->zcnic RECV_ZC \([0-9.]*\) us\/MiB/\1/p' "$tmp/z5.out")
+[ -n "$c_copy" ] && [ -n "$c_zc" ] &&
+	echo "# zcnic receiver CPU (us/MiB, this process only, busy polling included: the wire sets the pace; the NIC model runs apart): RECV $c_copy, RECV_ZC $c_zc"
 
 # 3. the baseline: Linux -> Linux over the same veth
 timeout 60 ip netns exec "$ns_p" "$PEER" kernel-recv "$ip_k" $((PORT + 1)) "$MIB" \

@@ -12,6 +12,13 @@
  *   tcp_peer zcnic-recv SOCK IP/PREFIX PORT MIB
  *       zcnic's server: listen, accept, RECV through the ring until EOF;
  *       every byte checked.
+ *   tcp_peer zcnic-recvzc SOCK IP/PREFIX PORT MIB
+ *       the same with RECV_ZC multishot into a zcrx area on the netdev's
+ *       RX queue (liburing's examples/zcrx.c way: anonymous area and
+ *       refill ring, one refill entry per CQE): every byte checked in
+ *       place, the final CQE (res 0, no F_MORE) at EOF, the area's buffer
+ *       accounting at the end (nothing held above the NIC once the socket
+ *       closed and every CQE went back).
  *   tcp_peer kernel-recv IP PORT MIB     Linux's server (every byte checked)
  *   tcp_peer kernel-send IP PORT MIB     Linux's client
  *
@@ -29,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -37,11 +45,16 @@
 #include "core/net/tcp.h"
 #include "zcnic/netdev.h"
 #include "zcnic/socket.h"
+#include "zcnic/uring.h"
+#include "zcnic/zcrx.h"
 
 #define WAIT_S		10
 #define CHUNK		(64u * 1024u)
 #define INFLIGHT	64
 #define RXBUF		(256u * 1024u)
+#define ZC_AREA		(16u << 20)
+#define ZC_RQ		4096u
+#define PAGE		4096u
 
 static int failures;
 
@@ -78,6 +91,16 @@ static uint64_t bad_bytes(const uint8_t *p, uint64_t off, size_t n)
 static double mib_s(uint64_t bytes, uint64_t ns)
 {
 	return ns ? (double)bytes / (1024.0 * 1024.0) / ((double)ns / 1e9) : 0;
+}
+
+/* This process's CPU time (user + system), ns. */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
 }
 
 static uint32_t ip_of(const char *s)
@@ -256,7 +279,7 @@ out:
 
 static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib)
 {
-	uint64_t total = mib << 20, off = 0, bad = 0, t0, t1;
+	uint64_t total = mib << 20, off = 0, bad = 0, t0, t1, c0, c1;
 	struct zn_netdev *d = open_dev(sock, cidr);
 	struct zn_addr4 peer;
 	struct io_uring ring;
@@ -278,12 +301,16 @@ static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib
 	if (fd <= 0)
 		goto out;
 	t0 = zn_now_ns();
+	c0 = cpu_ns();
 	rc = ring_recv_all(&ring, fd, buf, &off, &bad, total);
 	t1 = zn_now_ns();
+	c1 = cpu_ns();
 	check(rc == 0, "RECV until EOF: %d", rc);
 	check(off == total && !bad, "%llu of %llu bytes from Linux, %llu wrong",
 	      (unsigned long long)off, (unsigned long long)total, (unsigned long long)bad);
 	printf("rate linux->zcnic %.1f MiB/s\n", mib_s(off, t1 - t0));
+	printf("cpu linux->zcnic RECV %.1f us/MiB\n",
+	       off ? (double)(c1 - c0) / 1e3 / ((double)off / (1 << 20)) : 0.0);
 	tcp_stats(d);
 	zn_socket_close(fd);
 out:
@@ -292,6 +319,187 @@ out:
 	linger(d, 300);
 	zn_netdev_close(d);
 	free(buf);
+	return failures ? 1 : 0;
+}
+
+/* The receiver's zcrx state: area, refill ring, what was checked. */
+struct zc_rx {
+	struct io_uring ring;
+	uint8_t *area;
+	void *rq_mem;
+	size_t rq_len;
+	struct io_uring_zcrx_rq rq;
+	uint64_t token;
+	uint32_t id;
+	uint64_t off, bad, cqes;
+	int final;
+	bool ring_up;
+};
+
+static int zc_setup(struct zc_rx *z, struct zn_netdev *d)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER |
+			 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_CQSIZE,
+		.cq_entries = 4 * ZC_RQ,
+	};
+	struct io_uring_zcrx_area_reg area = { 0 };
+	struct io_uring_region_desc region = { 0 };
+	struct io_uring_zcrx_ifq_reg reg = { 0 };
+	int rc;
+
+	rc = io_uring_queue_init_params(64, &z->ring, &p);
+	check(rc == 0, "io_uring_queue_init CQE32 DEFER_TASKRUN: %d", rc);
+	if (rc)
+		return rc;
+	z->ring_up = true;
+	z->area = mmap(NULL, ZC_AREA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	z->rq_len = (ZC_RQ * sizeof(struct io_uring_zcrx_rqe) + 2 * PAGE - 1) & ~(PAGE - 1);
+	z->rq_mem = mmap(NULL, z->rq_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	if (z->area == MAP_FAILED || z->rq_mem == MAP_FAILED)
+		return -ENOMEM;
+	area.addr = (uintptr_t)z->area;
+	area.len = ZC_AREA;
+	region.user_addr = (uintptr_t)z->rq_mem;
+	region.size = z->rq_len;
+	region.flags = IORING_MEM_REGION_TYPE_USER;
+	reg.if_idx = (uint32_t)zn_netdev_ifindex(d);
+	reg.if_rxq = 0;
+	reg.rq_entries = ZC_RQ;
+	reg.area_ptr = (uintptr_t)&area;
+	reg.region_ptr = (uintptr_t)&region;
+	rc = io_uring_register_ifq(&z->ring, &reg);
+	check(rc == 0, "io_uring_register_ifq: rx queue 0, %u MiB area: %d", ZC_AREA >> 20, rc);
+	if (rc)
+		return rc;
+	z->id = reg.zcrx_id;
+	z->token = area.rq_area_token;
+	z->rq.khead = (uint32_t *)((char *)z->rq_mem + reg.offsets.head);
+	z->rq.ktail = (uint32_t *)((char *)z->rq_mem + reg.offsets.tail);
+	z->rq.rqes = (struct io_uring_zcrx_rqe *)((char *)z->rq_mem + reg.offsets.rqes);
+	z->rq.ring_entries = reg.rq_entries;
+	return 0;
+}
+
+static void zc_arm(struct zc_rx *z, int fd)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&z->ring);
+
+	io_uring_prep_rw(IORING_OP_RECV_ZC, sqe, fd, NULL, 0, 0);
+	sqe->ioprio |= IORING_RECV_MULTISHOT;
+	sqe->zcrx_ifq_idx = z->id;
+	z->final = 1;
+}
+
+/* One CQE: check its bytes in place, give the buffer back. */
+static void zc_cqe(struct zc_rx *z, const struct io_uring_cqe *cqe)
+{
+	const struct io_uring_zcrx_cqe *rc = (const struct io_uring_zcrx_cqe *)(cqe + 1);
+	struct io_uring_zcrx_rqe *rqe;
+	uint64_t at = rc->off & ~IORING_ZCRX_AREA_MASK;
+
+	if (!(cqe->flags & IORING_CQE_F_MORE)) {
+		z->final = cqe->res;
+		return;
+	}
+	if (cqe->res <= 0 || at + (uint64_t)cqe->res > ZC_AREA) {
+		z->bad++;
+		return;
+	}
+	z->bad += bad_bytes(z->area + at, z->off, (size_t)cqe->res);
+	z->off += (uint64_t)cqe->res;
+	z->cqes++;
+	rqe = &z->rq.rqes[z->rq.rq_tail & (z->rq.ring_entries - 1)];
+	rqe->off = at | z->token;
+	rqe->len = (uint32_t)cqe->res;
+	rqe->__pad = 0;
+	z->rq.rq_tail++;
+}
+
+static int zcnic_recvzc(const char *sock, const char *cidr, int port, uint64_t mib)
+{
+	uint64_t total = mib << 20, t0 = 0, t1, c0 = 0, c1;
+	struct zn_netdev *d = open_dev(sock, cidr);
+	struct zn_zcrx_stats st;
+	struct zn_addr4 peer;
+	struct zc_rx z = { 0 };
+	int lfd, fd = -1, rc;
+
+	if (!d)
+		return 1;
+	lfd = zn_tcp_socket(d, &(struct zn_socket_conf){ .local = { 0, htons((uint16_t)port) } });
+	check(lfd > 0, "zn_tcp_socket: %d", lfd);
+	rc = zn_tcp_listen(lfd, 4);
+	check(rc == 0, "zn_tcp_listen :%d: %d", port, rc);
+	if (zc_setup(&z, d))
+		goto out;
+	printf("listening\n");
+	fflush(stdout);
+	fd = zn_tcp_accept(lfd, &peer, 20000);
+	check(fd > 0, "zn_tcp_accept: %d", fd);
+	if (fd <= 0)
+		goto out;
+	zc_arm(&z, fd);
+	t0 = zn_now_ns();
+	c0 = cpu_ns();
+	while (z.final == 1) {
+		struct __kernel_timespec ts = { .tv_sec = WAIT_S };
+		struct io_uring_cqe *cqe;
+		unsigned head, n = 0;
+
+		rc = io_uring_submit_and_wait_timeout(&z.ring, &cqe, 1, &ts, NULL);
+		if (rc < 0 && rc != -ETIME) {
+			check(false, "io_uring_submit_and_wait_timeout: %d", rc);
+			break;
+		}
+		if (rc == -ETIME) {
+			check(false, "RECV_ZC: nothing in %d s (%llu of %llu bytes)", WAIT_S,
+			      (unsigned long long)z.off, (unsigned long long)total);
+			break;
+		}
+		io_uring_for_each_cqe(&z.ring, head, cqe) {
+			zc_cqe(&z, cqe);
+			n++;
+		}
+		io_uring_cq_advance(&z.ring, n);
+		io_uring_smp_store_release(z.rq.ktail, z.rq.rq_tail);
+	}
+	t1 = zn_now_ns();
+	c1 = cpu_ns();
+	check(z.final == 0, "RECV_ZC multishot until EOF: final CQE res %d without F_MORE",
+	      z.final);
+	check(z.off == total && !z.bad, "%llu of %llu bytes from Linux in %llu zcrx CQEs, %llu wrong",
+	      (unsigned long long)z.off, (unsigned long long)total, (unsigned long long)z.cqes,
+	      (unsigned long long)z.bad);
+	printf("rate linux->zcnic-zc %.1f MiB/s\n", mib_s(z.off, t1 - t0));
+	printf("cpu linux->zcnic RECV_ZC %.1f us/MiB\n",
+	       z.off ? (double)(c1 - c0) / 1e3 / ((double)z.off / (1 << 20)) : 0.0);
+	tcp_stats(d);
+	zn_socket_close(fd);
+	fd = -1;
+	for (int i = 0; i < 100; i++)
+		io_uring_get_events(&z.ring);
+	rc = zn_zcrx_get_stats(zn_uring_from_handle(z.ring.ring_fd), z.id, &st);
+	printf("# area: %llu bytes zero copy, %llu copied; free %u nic %u stack %u user %u of %u\n",
+	       (unsigned long long)st.zc_bytes, (unsigned long long)st.copy_bytes, st.free, st.nic,
+	       st.stack, st.user, st.nbufs);
+	check(rc == 0 && st.free + st.nic + st.stack + st.user == st.nbufs && !st.stack &&
+	      !st.user && !st.user_refs && st.zc_bytes + st.copy_bytes == total,
+	      "area accounting: free + nic == all buffers after the close, zero copy + copied "
+	      "== bytes received");
+out:
+	if (fd > 0)
+		zn_socket_close(fd);
+	zn_socket_close(lfd);
+	if (z.ring_up)
+		io_uring_queue_exit(&z.ring);
+	linger(d, 300);
+	zn_netdev_close(d);
+	if (z.area && z.area != MAP_FAILED)
+		munmap(z.area, ZC_AREA);
+	if (z.rq_mem && z.rq_mem != MAP_FAILED)
+		munmap(z.rq_mem, z.rq_len);
 	return failures ? 1 : 0;
 }
 
@@ -396,12 +604,15 @@ int main(int argc, char **argv)
 		return zcnic_send(argv[2], argv[3], argv[4], atoi(argv[5]), strtoull(argv[6], 0, 0));
 	if (argc == 6 && !strcmp(argv[1], "zcnic-recv"))
 		return zcnic_recv(argv[2], argv[3], atoi(argv[4]), strtoull(argv[5], 0, 0));
+	if (argc == 6 && !strcmp(argv[1], "zcnic-recvzc"))
+		return zcnic_recvzc(argv[2], argv[3], atoi(argv[4]), strtoull(argv[5], 0, 0));
 	if (argc == 5 && !strcmp(argv[1], "kernel-recv"))
 		return kernel_recv(argv[2], atoi(argv[3]), strtoull(argv[4], 0, 0));
 	if (argc == 5 && !strcmp(argv[1], "kernel-send"))
 		return kernel_send(argv[2], atoi(argv[3]), strtoull(argv[4], 0, 0));
 	fprintf(stderr, "usage: tcp_peer zcnic-send SOCK IP/PREFIX PEER_IP PORT MIB\n"
 		"       tcp_peer zcnic-recv SOCK IP/PREFIX PORT MIB\n"
+		"       tcp_peer zcnic-recvzc SOCK IP/PREFIX PORT MIB\n"
 		"       tcp_peer kernel-recv IP PORT MIB | kernel-send IP PORT MIB\n");
 	return 2;
 }

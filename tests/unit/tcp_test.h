@@ -36,6 +36,9 @@ struct tt_seg {
 	uint8_t data[9216];
 	uint32_t src, dst;
 	uint32_t npiece;
+	/* the send chunks it points into (env.tx_track) */
+	struct zn_tcp_conn *conn;
+	uint32_t ref_first, ref_n;
 };
 
 struct tt {
@@ -128,6 +131,9 @@ static inline int tt_output(void *ctx, const struct zn_tcp_out *o)
 	s->src = o->src;
 	s->dst = o->dst;
 	s->npiece = o->npiece;
+	s->conn = o->conn;
+	s->ref_first = o->ref_first;
+	s->ref_n = o->len ? o->ref_n : 0;
 	if (off != o->len || zn_tcp_parse(o->hdr, o->hlen, o->hlen + off, &s->h) != ZN_TCP_PARSE_OK ||
 	    tt_csum(o->src, o->dst, o->hdr, o->hlen, s->data, off) != 0xffff)
 		s->h.flags = 0xff;	/* makes every expectation on it fail */

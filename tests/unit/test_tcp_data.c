@@ -3,10 +3,12 @@
  * The TCP engine's data path against a scripted peer (tcp_test.h):
  * receive by reference (descriptors point into the peer's buffers, every
  * buffer comes back exactly once), delayed ACKs, the advertised window
- * following what the application holds, a descriptor split by a byte
+ * following what the application holds and what the RX queue's buffers
+ * can take, a descriptor split by a byte
  * limit, data beyond the window, out-of-order reassembly by reference with
  * its bound; send by reference with the completion only once every byte is
- * acknowledged, Nagle, retransmission on RTO with backoff and an RTO from
+ * acknowledged (and, with an output that keeps references, every frame
+ * pointing into it back from the device), Nagle, retransmission on RTO with backoff and an RTO from
  * timestamps, fast retransmit on three duplicate ACKs and NewReno recovery,
  * zero-window probes, a lost output recovered by the timer.
  */
@@ -164,6 +166,70 @@ static void test_window_follows_app(void **state)
 	assert_true(s->h.wnd >= 1460);
 	assert_int_equal(tt_held(x), 0);
 	zn_tcp_close(c, false);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+static uint32_t room_bufs;
+
+static uint32_t room_of(void *ctx, uint16_t q)
+{
+	(void)ctx;
+	(void)q;
+	return room_bufs;
+}
+
+static void with_room(struct zn_tcp_env *env)
+{
+	env->rx_room = room_of;
+	env->rcv_buf = 4 * 1460;
+}
+
+/*
+ * The RX queue's buffers bound the window (a zcrx area the application
+ * keeps): an MSS per buffer, less what is queued. The right edge never
+ * moves back, so the window shuts as data fills it; after a release it
+ * reopens only as far as the buffers allow, and when buffers come back
+ * (zn_tcp_rx_room_grew) an update says so at once.
+ */
+static void test_window_follows_rx_room(void **state)
+{
+	struct tt *x = tt_new(with_room);
+	struct zn_tcp_conn *l, *c;
+	struct zn_udp_rx d[8];
+	struct tt_seg *s = NULL, *t;
+	uint32_t iss, n;
+
+	(void)state;
+	room_bufs = UINT32_MAX;
+	iss = open_conn(x, &l, &c, 65535);
+	room_bufs = 1;
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 1460, 0);
+	tt_tick(x, 40 * MS);
+	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 1460, 0);
+	assert_int_equal(s->h.wnd, 3 * 1460);	/* the edge advertised before stays */
+	for (uint32_t k = 1; k < 4; k++)
+		tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + k * 1460, iss + 1, 65535, 1460, 0);
+	tt_tick(x, 40 * MS);
+	while ((t = tt_pop(x)))
+		s = t;
+	assert_int_equal(s->h.ack, PSEQ + 1 + 4 * 1460);
+	assert_int_equal(s->h.wnd, 0);
+	/* the application takes it all: the buffer bound, not rcv_buf */
+	while ((n = zn_tcp_recv(c, d, 8, UINT32_MAX)))
+		for (uint32_t k = 0; k < n; k++)
+			zn_tcp_rx_release(c, &d[k]);
+	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
+	assert_int_equal(s->h.wnd, 1460);
+	/* nothing changed: no update */
+	zn_tcp_rx_room_grew(x->t);
+	expect_none(x);
+	/* buffers back: the update, at once, up to rcv_buf */
+	room_bufs = 10;
+	zn_tcp_rx_room_grew(x->t);
+	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
+	assert_int_equal(s->h.wnd, 4 * 1460);
+	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
 }
@@ -385,6 +451,119 @@ static void test_send_completion_on_ack(void **state)
 	tt_free(x);
 }
 
+static void track_tx(struct zn_tcp_env *env)
+{
+	env->tx_track = true;
+}
+
+/* The device is done with s (its TX completion). */
+static void nic_done(struct tt *x, const struct tt_seg *s)
+{
+	assert_true(s->ref_n > 0);
+	zn_tcp_tx_complete(x->t, s->conn, s->ref_first, s->ref_n);
+}
+
+/*
+ * With an output that keeps references (a TX ring), a send completes when
+ * its bytes are acknowledged and every frame pointing into it came back
+ * from the device, in whichever order the two happen: an ACK that races a
+ * retransmission still in the ring waits for it. Small sends packed into
+ * one segment complete together, in order. A reset, or a close, with a
+ * frame out: the error (the connection is freed with the last frame).
+ */
+static void test_send_completion_waits_for_nic(void **state)
+{
+	struct tt *x = tt_new(track_tx);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = seg_of(0, 1000), s2 = seg_of(1000, 1000);
+	struct zn_net_seg p[3] = { seg_of(2000, 100), seg_of(2100, 100), seg_of(2200, 100) };
+	struct zn_tcp_stats st;
+	struct tt_seg *a, *b, *b2, *d, *e;
+	uint32_t iss, una;
+
+	(void)state;
+	iss = open_conn(x, &l, &c, 65535);
+	/* ACK first, NIC second */
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
+	a = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	assert_int_equal(a->ref_n, 1);
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1001, 65535, 0, 0);
+	assert_int_equal(x->ndone, 0);
+	nic_done(x, a);
+	assert_int_equal(x->ndone, 1);
+	assert_int_equal(x->done_cookie[0], 1);
+	/* NIC first, then a retransmission on RTO still in the ring when the
+	 * ACK of the original comes */
+	assert_int_equal(zn_tcp_send(c, &s2, 1, 2), 0);
+	b = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1001, PSEQ + 1, 1000);
+	nic_done(x, b);
+	tt_tick(x, 1000 * MS);
+	b2 = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1001, PSEQ + 1, 1000);
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 2001, 65535, 0, 0);
+	assert_int_equal(x->ndone, 1);
+	nic_done(x, b2);
+	assert_int_equal(x->ndone, 2);
+	assert_int_equal(x->done_cookie[1], 2);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.tx_done_late, 2);
+	/* three small sends: the first alone, two packed behind it (Nagle) */
+	una = iss + 2001;
+	for (uint32_t i = 0; i < 3; i++)
+		assert_int_equal(zn_tcp_send(c, &p[i], 1, 3 + i), 0);
+	d = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una, PSEQ + 1, 100);
+	expect_none(x);
+	nic_done(x, d);
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una + 100, 65535, 0, 0);
+	assert_int_equal(x->ndone, 3);
+	assert_int_equal(x->done_cookie[2], 3);
+	d = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una + 100, PSEQ + 1, 200);
+	assert_int_equal(d->ref_n, 2);
+	assert_true(tt_pattern(d->data, 200, (uint8_t)2100));
+	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una + 300, 65535, 0, 0);
+	assert_int_equal(x->ndone, 3);
+	nic_done(x, d);
+	assert_int_equal(x->ndone, 5);
+	assert_int_equal(x->done_cookie[3], 4);
+	assert_int_equal(x->done_cookie[4], 5);
+	/* a reset with the frame in the NIC: the error once the NIC is done */
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 6), 0);
+	e = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una + 300, PSEQ + 1, 1000);
+	tt_inject(x, ZN_TCP_RST, PSEQ + 1, 0, 0, 0, 0);
+	assert_int_equal(x->ndone, 5);
+	nic_done(x, e);
+	assert_int_equal(x->ndone, 6);
+	assert_int_equal(x->done_cookie[5], 6);
+	assert_int_equal(x->done_status[5], -ECONNRESET);
+	zn_tcp_close(c, false);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+/* Closed (aborted) with a frame in the NIC: the connection outlives its
+ * handle until the frame is back, then the send gets the error. */
+static void test_close_with_frame_in_nic(void **state)
+{
+	struct tt *x = tt_new(track_tx);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = seg_of(0, 1000);
+	struct tt_seg *a;
+	uint32_t iss;
+
+	(void)state;
+	iss = open_conn(x, &l, &c, 65535);
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 9), 0);
+	a = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	zn_tcp_close(c, true);
+	expect(x, ZN_TCP_RST | ZN_TCP_ACK, iss + 1001, PSEQ + 1, 0);
+	assert_int_equal(x->ndone, 0);
+	nic_done(x, a);
+	assert_int_equal(x->ndone, 1);
+	assert_int_equal(x->done_cookie[0], 9);
+	assert_int_equal(x->done_status[0], -ECONNABORTED);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
 static void test_rto_backoff(void **state)
 {
 	struct tt *x = tt_new(NULL);
@@ -562,11 +741,14 @@ int main(void)
 		cmocka_unit_test(test_recv_by_reference),
 		cmocka_unit_test(test_delayed_ack_timer),
 		cmocka_unit_test(test_window_follows_app),
+		cmocka_unit_test(test_window_follows_rx_room),
 		cmocka_unit_test(test_recv_split),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_out_of_order_bound),
 		cmocka_unit_test(test_sack_blocks),
 		cmocka_unit_test(test_send_completion_on_ack),
+		cmocka_unit_test(test_send_completion_waits_for_nic),
+		cmocka_unit_test(test_close_with_frame_in_nic),
 		cmocka_unit_test(test_rto_backoff),
 		cmocka_unit_test(test_rto_from_timestamps),
 		cmocka_unit_test(test_fast_retransmit),
