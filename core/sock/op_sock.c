@@ -279,7 +279,7 @@ static int socket_issue(struct zn_uring_req *req)
 		return ZN_URING_ISSUE_DONE;
 	}
 	/* sock_create, then inet_create's protocol match */
-	if (p->type > 0xffffu || (p->type & 0xfu) >= 10 /* SOCK_MAX */)
+	if (type >= 10 /* SOCK_MAX */)
 		req->res = -EINVAL;
 	else if (type == SOCK_STREAM)
 		req->res = proto_nr == 0 || proto_nr == IPPROTO_TCP ? 0 : -EPROTONOSUPPORT;
