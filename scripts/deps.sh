@@ -14,6 +14,8 @@ PKGS=(
   gnuplot-nox                # zn-bench: the requests/s plot (SVG)
   python3                    # tests: zn-bench's JSON/CSV checked (zn_bench.sh, zn_run.sh)
   procps                     # tests: pgrep for leftover processes
+  libpcap-dev                # zn-nicsim --pcap writes captures with libpcap
+  tcpdump                    # tests: the captures read back (nicsim_pcap.sh)
 )
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
 
