@@ -341,6 +341,15 @@ int main(int argc, char **argv)
 	printf("zn-echo: %" PRIu64 " connections (%" PRIu64 " ended, %" PRIu64 " reset by the "
 	       "client, %" PRIu64 " turned away), %" PRIu64 " bytes echoed in %" PRIu64
 	       " SEND_ZC\n", e.accepted, e.ended, e.resets, e.turned_away, e.bytes, e.sends);
+	{
+		struct zn_queue_stats qs;
+
+		/* frames the NIC could not place: a stalled echo shows here */
+		if (zn_port_rxq_stats(zn_netdev_port(dev), 0, &qs) == 0)
+			printf("zn-echo: RX queue 0: %" PRIu64 " frames, %" PRIu64 " dropped by the "
+			       "NIC for want of a buffer, %" PRIu64 " errors\n", qs.packets, qs.drops,
+			       qs.errors);
+	}
 	status = e.err ? 1 : 0;
 out_ring:
 	io_uring_queue_exit(&e.ring);	/* closes nothing: the sockets go with the netdev */
