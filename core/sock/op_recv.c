@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IORING_OP_RECV on zcnic sockets: UDP, the next datagram copied into
- * (addr, len); TCP, the bytes there are up to len (0 at EOF, the
- * connection's error after it failed; MSG_WAITALL does not wait for more). Requests are served in submission order per socket; one
+ * IORING_OP_RECV and IORING_OP_RECVMSG on zcnic sockets: UDP, the next
+ * datagram copied into (addr, len) or the msghdr's iovecs; TCP, the bytes
+ * there are up to len (0 at EOF, the connection's error once after it
+ * failed; MSG_WAITALL does not wait for more). RECVMSG writes back what
+ * ____sys_recvmsg does: msg_name (the datagram's source, cut to
+ * msg_namelen) and msg_namelen (16; 0 for a stream), msg_flags (MSG_TRUNC
+ * for a cut datagram), msg_controllen 0; its iovecs (at most 64, else
+ * -EINVAL, logged; above UIO_MAXIOV -EMSGSIZE) are read when data is
+ * there, the msghdr at prep too. Requests are served in submission order per socket; one
  * that finds nothing waits (in flight) until the socket's binding sees a
  * datagram on the endpoint and calls rx_serve.
  *

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IORING_OP_SEND, IORING_OP_SEND_ZC and IORING_OP_SENDMSG_ZC on zcnic UDP
- * sockets (see core/sock/net_ops.h for the path a send takes).
+ * IORING_OP_SEND, IORING_OP_SENDMSG, IORING_OP_SEND_ZC and
+ * IORING_OP_SENDMSG_ZC on zcnic sockets (see core/sock/net_ops.h for the
+ * path a send takes). SENDMSG is SENDMSG_ZC's msghdr with SEND's copy and
+ * no notification (io_sendmsg_prep: ioprio outside POLL_FIRST|BUNDLE|
+ * VECTORIZED -EINVAL, BUNDLE -EINVAL, addr2 or file_index -EINVAL). A
+ * socket made by IORING_OP_SOCKET with no netdev yet: a UDP send to an
+ * address binds it (inet_autobind), none is -EDESTADDRREQ; TCP -EPIPE.
  *
  * SQE validation and error codes follow the kernel's io_uring/net.c
  * (io_sendmsg_prep, io_send_setup, io_send_zc_prep, io_sendmsg_zc,
