@@ -618,8 +618,14 @@ void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn
 uint32_t zn_tcp_rcv_wnd(const struct zn_tcp_conn *c)
 {
 	uint64_t used = (uint64_t)c->rx_queued + c->rx_held + c->ooo_bytes;
+	uint32_t busy = c->rxq_tail - c->rxq_head + c->nooo;
+	uint64_t wnd = used >= c->rcv_buf ? 0 : c->rcv_buf - used;
+	/* each segment takes an in-order descriptor (an out-of-order one when
+	 * it drains): offer no more than the free ones hold at an MSS each, or
+	 * in-window segments would find no descriptor and be dropped */
+	uint64_t by_desc = busy >= TCP_RXQ ? 0 : (uint64_t)(TCP_RXQ - busy) * c->t->env.mss;
 
-	return used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used);
+	return (uint32_t)(wnd < by_desc ? wnd : by_desc);
 }
 
 uint64_t zn_tcp_next_timer(const struct zn_tcp *t)
