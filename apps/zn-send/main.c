@@ -359,7 +359,7 @@ int main(int argc, char **argv)
 		printf("zn-send: TCP: %s\n", tcp_rc == -ECANCELED ? "sends failed or did not "
 		       "complete: no FIN" : tcp_rc ? "the receiver did not close after the FIN" :
 		       "FIN sent, the receiver read everything and closed");
-	status = t.errors || t.first_err || t.inflight || tcp_rc ? 1 : 0;
+	status = t.errors || t.first_err || t.inflight || (t.o.tcp && tcp_rc) ? 1 : 0;
 out_ring:
 	io_uring_queue_exit(&t.ring);
 out:
