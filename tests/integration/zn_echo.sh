@@ -17,9 +17,9 @@ ECHO=$BUILD/bin/zn-echo
 CLIENT=$BUILD/tests/echo_client
 CONNS=${ZN_ECHO_CONNS:-4}
 BYTES=${ZN_ECHO_BYTES:-200000}
-# Linux's client sends all of it before it reads: more than zcnic's receive
-# window holds while zn-echo waits for its echo to be acknowledged stalls
-# (see the README's TCP notes), so the default stays under it
+# Linux's client sends all of it before it reads: past zcnic's receive
+# window, recovery under load can take longer than the client waits
+# (docs/tcp.md, "Not yet"), so the default stays under it
 LBYTES=${ZN_ECHO_LINUX_BYTES:-262144}
 WAIT_S=30
 
