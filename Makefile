@@ -68,6 +68,7 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(PROG_SRCS))
 BENCH_KERN_OBJS := $(call obj,$(wildcard apps/zn-bench/kern_*.c))
 $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
+APP_LIBS_zn-nicsim := -lpcap
 
 .PHONY: all deps test test-long test-vfio run cost fuzz install clean tests help
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)

@@ -15,6 +15,8 @@ PKGS=(
   python3                    # tests: zn-bench's JSON/CSV checked (zn_bench.sh, zn_run.sh)
   procps                     # tests: pgrep for leftover processes
   libibverbs-dev             # rdma-core headers: the mlx5 DevX transport (loaded with dlopen at run time)
+  libpcap-dev                # zn-nicsim --pcap writes captures with libpcap
+  tcpdump                    # tests: the captures read back (nicsim_pcap.sh)
 )
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
 

@@ -23,6 +23,21 @@ struct pair {
 	struct ring dir[2];
 };
 
+static zn_sim_wire_tap_fn tap_fn;
+static void *tap_ctx;
+
+void zn_sim_wire_set_tap(zn_sim_wire_tap_fn fn, void *ctx)
+{
+	tap_fn = fn;
+	tap_ctx = ctx;
+}
+
+void zn_sim_wire_tap_in(const struct zn_sim_port *p, const void *frame, size_t len)
+{
+	if (tap_fn)
+		tap_fn(tap_ctx, p, frame, len);
+}
+
 int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len)
 {
 	int rc;
@@ -41,6 +56,8 @@ int zn_sim_port_tx(struct zn_sim_port *p, const void *frame, size_t len)
 		return rc;
 	}
 	p->tx_frames++;
+	if (tap_fn)
+		tap_fn(tap_ctx, p, frame, len);
 	return 0;
 }
 

@@ -71,4 +71,14 @@ void zn_sim_wire_stats(const struct zn_sim_wire *w,
 /* Unplugs the ports, drops frames in flight. */
 void zn_sim_wire_free(struct zn_sim_wire *w);
 
+/*
+ * A tap on every wire of the process, for capture (zn-nicsim --pcap): fn
+ * sees each frame a model port put on a wire (once the wire took it) and
+ * each frame an afpacket wire brought in from its interface, so every
+ * frame that crosses a wire is seen once. Loop thread only; NULL: none.
+ */
+typedef void (*zn_sim_wire_tap_fn)(void *ctx, const struct zn_sim_port *p, const void *frame,
+				   size_t len);
+void zn_sim_wire_set_tap(zn_sim_wire_tap_fn fn, void *ctx);
+
 #endif

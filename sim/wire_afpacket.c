@@ -162,6 +162,7 @@ static int deliver_block(struct afp *w, struct tpacket_block_desc *bd)
 			if ((t->tp_status & TP_STATUS_CSUMNOTREADY) && csum_complete(data, t->tp_snaplen))
 				w->rx_csum_fixed++;
 			w->port->rx_frames++;
+			zn_sim_wire_tap_in(w->port, data, t->tp_snaplen);
 			if (w->port->rx)
 				w->port->rx(w->port->opaque, data, t->tp_snaplen);
 			work++;

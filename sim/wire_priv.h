@@ -22,4 +22,7 @@ struct zn_sim_wire {
 	const struct zn_sim_wire_ops *ops;
 };
 
+/* A frame came in from outside the process (afpacket) for port p: the tap sees it. */
+void zn_sim_wire_tap_in(const struct zn_sim_port *p, const void *frame, size_t len);
+
 #endif

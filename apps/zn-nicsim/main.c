@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nicsim.h"
 #include "sim/log.h"
 #include "sim/model.h"
 #include "sim/vfu/vfu.h"
@@ -35,7 +36,7 @@ static const char usage[] =
 "Usage: zn-nicsim --dir DIR --dev NAME=MODEL[,KEY=VAL...] [--dev ...]\n"
 "                 [--wire pair:DEV[.PORT],DEV[.PORT] ...]\n"
 "                 [--wire afpacket:DEV[.PORT],IFNAME ...] [--stats-file PATH]\n"
-"                 [--ready-fd N] [--log SPEC] [--foreground]\n"
+"                 [--pcap FILE] [--ready-fd N] [--log SPEC] [--foreground]\n"
 "       zn-nicsim --socket-path PATH --dev NAME=MODEL[,...]   (one device)\n"
 "       zn-nicsim --list-models | --help\n"
 "\n"
@@ -54,6 +55,10 @@ static const char usage[] =
 "                                 sends go out on IFNAME, frames arriving on it go\n"
 "                                 to the model (e.g. one end of a veth pair)\n"
 "  --stats-file PATH              write counters here on SIGUSR1 and at exit\n"
+"  --pcap FILE                    write every frame that crosses a wire (both\n"
+"                                 directions, every wire) to FILE in pcap format\n"
+"                                 (libpcap; read it with tcpdump -r or Wireshark);\n"
+"                                 flushed every 64 frames, on SIGUSR1 and at exit\n"
 "  --ready-fd N                   write \"ready\\n\" to fd N once all sockets listen\n"
 "                                 (\"zn-nicsim: ready\" goes to stdout in any case)\n"
 "  --log SPEC                     log levels, as ZN_SIM_LOG: 'debug', 'warn,vfu=debug'\n"
@@ -169,6 +174,7 @@ static void on_signal(void *arg, short revents)
 			dump_stats(stdout);
 			fflush(stdout);
 			write_stats_file();
+			nicsim_pcap_flush();
 			break;
 		case SIGINT:
 		case SIGTERM:
@@ -290,6 +296,7 @@ int main(int argc, char **argv)
 		{ "socket-path", required_argument, NULL, 's' },
 		{ "wire", required_argument, NULL, 'w' },
 		{ "stats-file", required_argument, NULL, 'S' },
+		{ "pcap", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "foreground", no_argument, NULL, 'f' },
@@ -299,7 +306,7 @@ int main(int argc, char **argv)
 	};
 	const char *devspec[MAX_DEVS], *wirespec[MAX_WIRES];
 	unsigned ndevspec = 0, nwirespec = 0;
-	const char *dir = NULL, *socket_path = NULL;
+	const char *dir = NULL, *socket_path = NULL, *pcap_path = NULL;
 	int ready_fd = -1, sfd = -1, opt, ret;
 	char err[256];
 	struct stat st;
@@ -326,6 +333,9 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			g.stats_file = optarg;
+			break;
+		case 'P':
+			pcap_path = optarg;
 			break;
 		case 'r': {
 			char *end;
@@ -393,6 +403,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-nicsim: signalfd: %s\n", strerror(errno));
 		goto out;
 	}
+	if (pcap_path && nicsim_pcap_open(pcap_path))
+		goto out;
 	ret = zn_vfu_loop_new(&g.loop);
 	if (ret || zn_vfu_loop_add_fd(g.loop, sfd, POLLIN, on_signal, &sfd)) {
 		fprintf(stderr, "zn-nicsim: cannot create the event loop\n");
@@ -440,6 +452,7 @@ int main(int argc, char **argv)
 	write_stats_file();
 	g.rc = 0;
 out:
+	nicsim_pcap_close();
 	for (unsigned i = 0; i < g.nwire; i++)
 		zn_sim_wire_free(g.wires[i]);
 	for (unsigned i = 0; i < g.ndev; i++)

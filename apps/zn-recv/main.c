@@ -34,37 +34,14 @@
 #define SEND_HINT_IP		"10.0.0.1/24"
 #define CPU_SAMPLE_NS		1000000ull	/* CPU time is read at most this often */
 
-struct rx {
-	struct recv_opts o;
-	struct io_uring ring;
-	int fd;
-	uint32_t zcrx_id;
-	uint8_t *area;
-	size_t area_len;
-	uint64_t area_token;
-	struct io_uring_zcrx_rq rq;
-	void *rq_mem;
-	size_t rq_len;
-	bool armed;
-	/* counters */
-	uint64_t bytes, data_cqes, finals[4], final_other, rearms, refill_waits;
-	uint64_t mismatches, first_bad;
-	uint64_t t_first, t_last;
-	/* process CPU (all, sys) at the first byte and near the last one */
-	uint64_t cpu_first, sys_first, cpu_last, sys_last, t_cpu_last;
-	int last_err;
-};
-
-enum { FIN_OK, FIN_ENOSPC, FIN_ENOMEM, FIN_EINVAL };
-
-static volatile sig_atomic_t stop_sig;
+volatile sig_atomic_t stop_sig;
 
 static void on_signal(int sig)
 {
 	stop_sig = sig;
 }
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	struct timespec ts;
 
@@ -142,7 +119,7 @@ static int arm(struct rx *r)
 
 	if (!sqe)
 		return -EBUSY;
-	if (r->o.expect)
+	if (r->o.expect && !r->o.tcp)
 		left = r->o.expect > r->bytes ? r->o.expect - r->bytes : 0;
 	/* liburing has no prep helper for RECV_ZC: this is how its users build it */
 	io_uring_prep_rw(IORING_OP_RECV_ZC, sqe, r->fd, NULL,
@@ -167,6 +144,25 @@ static void check_payload(struct rx *r, const uint8_t *p, uint32_t len)
 			r->mismatches++;
 		}
 	}
+}
+
+/* Data arrived (in place or copied): time, CPU, check, count. */
+void rx_account(struct rx *r, const uint8_t *p, uint32_t len)
+{
+	r->t_last = now_ns();
+	/* CPU per MB over the span the data came in: the receiver busy-polls,
+	 * so time before the first and after the last byte is not its cost */
+	if (!r->t_first) {
+		r->t_first = r->t_cpu_last = r->t_last;
+		r->cpu_first = r->cpu_last = cpu_ns(&r->sys_first);
+		r->sys_last = r->sys_first;
+	} else if (r->t_last - r->t_cpu_last >= CPU_SAMPLE_NS) {
+		r->t_cpu_last = r->t_last;
+		r->cpu_last = cpu_ns(&r->sys_last);
+	}
+	if (r->o.check)
+		check_payload(r, p, len);
+	r->bytes += len;
 }
 
 /* One refill entry per data CQE; waits for room (zcnic consumes entries as
@@ -200,26 +196,18 @@ static void handle_cqe(struct rx *r, const struct io_uring_cqe *cqe)
 				", len %d)\n", off, cqe->res);
 			return;
 		}
-		r->t_last = now_ns();
-		/* CPU per MB over the span the data came in: the receiver busy-polls,
-		 * so time before the first and after the last byte is not its cost */
-		if (!r->t_first) {
-			r->t_first = r->t_cpu_last = r->t_last;
-			r->cpu_first = r->cpu_last = cpu_ns(&r->sys_first);
-			r->sys_last = r->sys_first;
-		} else if (r->t_last - r->t_cpu_last >= CPU_SAMPLE_NS) {
-			r->t_cpu_last = r->t_last;
-			r->cpu_last = cpu_ns(&r->sys_last);
-		}
-		if (r->o.check)
-			check_payload(r, r->area + off, (uint32_t)cqe->res);
-		r->bytes += (uint64_t)cqe->res;
+		rx_account(r, r->area + off, (uint32_t)cqe->res);
 		r->data_cqes++;
 		refill(r, z->off, (uint32_t)cqe->res);
 	}
 	if (cqe->flags & IORING_CQE_F_MORE)
 		return;
 	r->armed = false;
+	if (r->o.tcp && cqe->res == -EOPNOTSUPP && !r->bytes) {
+		/* RECV_ZC does not take this TCP socket: main falls back to RECV */
+		r->zc_unsupported = true;
+		return;
+	}
 	switch (cqe->res > 0 ? 0 : cqe->res) {
 	case 0: r->finals[FIN_OK]++; break;
 	case -ENOSPC: r->finals[FIN_ENOSPC]++; break;
@@ -232,13 +220,14 @@ static void handle_cqe(struct rx *r, const struct io_uring_cqe *cqe)
 	}
 }
 
-static bool done(const struct rx *r, uint64_t t0)
+bool rx_done(const struct rx *r, uint64_t t0)
 {
 	uint64_t now = now_ns();
 
-	if (stop_sig || r->last_err)
+	if (stop_sig || r->last_err || r->zc_unsupported || r->eof)
 		return true;
-	if (r->o.expect && r->bytes >= r->o.expect)
+	/* a stream ends at the sender's FIN, which follows the expected bytes */
+	if (!r->o.tcp && r->o.expect && r->bytes >= r->o.expect)
 		return true;
 	if (r->o.duration_ms && now - t0 >= r->o.duration_ms * 1000000ull)
 		return true;
@@ -250,12 +239,16 @@ static int run(struct rx *r)
 	uint64_t t0 = now_ns();
 	uint64_t progress_at = t0;
 
-	while (!done(r, t0)) {
+	while (!rx_done(r, t0)) {
 		struct __kernel_timespec ts = { .tv_nsec = (long long)WAIT_SLICE_NS };
 		struct io_uring_cqe *cqe;
 		unsigned head, n = 0;
 
 		if (!r->armed) {
+			if (r->finals[FIN_OK] && r->o.tcp) {
+				r->eof = true;	/* a stream's RECV_ZC (no len limit) ends at EOF */
+				break;
+			}
 			if (r->finals[FIN_OK] && r->o.expect && r->bytes >= r->o.expect)
 				break;
 			if (arm(r))
@@ -314,6 +307,7 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.fd = -1;
+	r.lfd = -1;
 	recv_parse_args(&r.o, argc, argv);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -327,8 +321,8 @@ int main(int argc, char **argv)
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
 		printf("zn-recv: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
 		       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
-		       "--dst %s:%u\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
-		       r.o.port);
+		       "--dst %s:%u%s\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
+		       r.o.port, r.o.tcp ? " --proto tcp" : "");
 	}
 	nc.ip = r.o.ip;
 	nc.prefix_len = r.o.prefix;
@@ -339,9 +333,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-recv: cannot open %s: %s\n", spec, strerror(-rc));
 		goto out;
 	}
-	r.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
-		.local = { r.o.ip, htons(r.o.port) }, .rxq = r.o.queue });
-	if (r.fd < 0) {
+	if (!r.o.tcp)
+		r.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
+			.local = { r.o.ip, htons(r.o.port) }, .rxq = r.o.queue });
+	if (!r.o.tcp && r.fd < 0) {
 		fprintf(stderr, "zn-recv: UDP socket on port %u: %s\n", r.o.port, strerror(-r.fd));
 		goto out;
 	}
@@ -355,7 +350,10 @@ int main(int argc, char **argv)
 	}
 	if (setup_zcrx(&r, dev))
 		goto out_ring;
-	{
+	if (r.o.tcp) {
+		if (rx_tcp_accept(&r))
+			goto out_ring;
+	} else {
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
@@ -365,8 +363,24 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	rc = run(&r);
+	if (r.zc_unsupported) {
+		/* The hook for zcrx over TCP: once RECV_ZC takes TCP sockets, the
+		 * path above is used and this fallback is not */
+		printf("zn-recv: RECV_ZC does not take TCP sockets in this build "
+		       "(-EOPNOTSUPP): receiving with RECV (copy) instead\n");
+		fflush(stdout);
+		r.zc_unsupported = false;
+		r.copy = true;
+		rc = rx_tcp_copy(&r);
+	}
+	if (r.o.tcp)
+		rx_tcp_close(&r);
 	report(&r);
-	{
+	if (r.o.tcp) {
+		printf("zn-recv: TCP connection: %s, %s\n",
+		       r.copy ? "RECV (copy)" : "RECV_ZC (zero copy)",
+		       r.eof ? "the sender closed (EOF)" : "still open at exit");
+	} else {
 		struct zn_queue_stats qs;
 
 		/* UDP has no flow control: say what the NIC could not place */
@@ -384,6 +398,8 @@ out_ring:
 out:
 	if (r.fd >= 0)
 		zn_socket_close(r.fd);
+	if (r.lfd >= 0)
+		zn_socket_close(r.lfd);
 	zn_netdev_close(dev);
 	/* after the ring and the netdev: nothing of zcnic uses them any more */
 	if (r.area)

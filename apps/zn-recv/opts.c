@@ -26,6 +26,10 @@ static const char usage[] =
 "hands the buffers back through the refill ring. Prints bytes, CQE counts,\n"
 "Gbit/s and CPU time per MB. Exits 0 when the expected bytes came intact,\n"
 "1 on a payload mismatch, a short receive or an error, 2 on misuse.\n"
+"With --proto tcp: listens on the port (SOCKET, BIND, LISTEN, ACCEPT through\n"
+"the ring), takes one connection and receives until the sender closes or\n"
+"--expect bytes came: by RECV_ZC when zcnic's RECV_ZC takes TCP sockets,\n"
+"else by RECV (copy), saying so.\n"
 "\n"
 "Device:\n"
 "  --dev DEV            a PCI address or vfio-user:PATH. Without it zn-recv starts\n"
@@ -37,7 +41,8 @@ static const char usage[] =
 "  --ip A.B.C.D/N       the device's address (default " DFLT_IP ")\n"
 "\n"
 "Receive:\n"
-"  -p, --port N         local UDP port (default 5201)\n"
+"  --proto udp|tcp      UDP datagrams (default) or one TCP connection\n"
+"  -p, --port N         local UDP or TCP port (default 5201)\n"
 "  -q, --queue N        RX queue the flow is steered to and zcrx is bound to\n"
 "                       (default 1; the device gets queue+1 RX queues)\n"
 "  --area-mb N          zcrx area size in MiB (default 16)\n"
@@ -46,7 +51,8 @@ static const char usage[] =
 "  -e, --expect BYTES   stop once this many payload bytes arrived (K/M/G ok)\n"
 "  -s, --size N         datagram payload size the sender uses: checks every byte\n"
 "                       against the pattern 'a' + i % 26 (i = offset in the\n"
-"                       datagram; above 1472 the device gets MTU 9000)\n"
+"                       datagram; above 1472 the device gets MTU 9000). TCP:\n"
+"                       the stream is such N-byte records back to back\n"
 "  --no-check           do not check the payload\n"
 "  -d, --duration-ms N  stop after N ms\n"
 "  --idle-ms N          stop after N ms without data, once data came\n"
@@ -87,7 +93,7 @@ static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)
 
 void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 {
-	enum { O_DEV = 256, O_SIM, O_IP, O_AREA, O_RQ, O_CQ, O_NOCHECK, O_IDLE, O_QUIET };
+	enum { O_DEV = 256, O_SIM, O_IP, O_AREA, O_RQ, O_CQ, O_NOCHECK, O_IDLE, O_QUIET, O_PROTO };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
 		{ "sim-opts", required_argument, NULL, O_SIM },
@@ -103,6 +109,7 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 		{ "duration-ms", required_argument, NULL, 'd' },
 		{ "idle-ms", required_argument, NULL, O_IDLE },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "proto", required_argument, NULL, O_PROTO },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -163,6 +170,11 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 		case 'd': o->duration_ms = parse_u64(optarg, "bad --duration-ms"); break;
 		case O_IDLE: o->idle_ms = parse_u64(optarg, "bad --idle-ms"); break;
 		case O_QUIET: o->quiet = true; break;
+		case O_PROTO:
+			if (strcmp(optarg, "tcp") && strcmp(optarg, "udp"))
+				die_usage("--proto wants udp or tcp", optarg);
+			o->tcp = !strcmp(optarg, "tcp");
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);

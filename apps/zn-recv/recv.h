@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* zn-recv internals: options (opts.c), the receiver (main.c). */
+/* zn-recv internals: options (opts.c), the receiver (main.c), TCP set-up
+ * and the copy fallback (tcp.c). */
 #ifndef ZN_RECV_H
 #define ZN_RECV_H
 
+#include <liburing.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct recv_opts {
@@ -22,9 +26,52 @@ struct recv_opts {
 	uint64_t duration_ms;		/* 0: no limit */
 	uint64_t idle_ms;		/* stop after this long without data, once data came */
 	bool quiet;
+	bool tcp;			/* --proto tcp */
 };
 
 /* Parses the command line; exits 2 with a message on misuse. */
 void recv_parse_args(struct recv_opts *o, int argc, char **argv);
+
+struct rx {
+	struct recv_opts o;
+	struct io_uring ring;
+	int fd;				/* UDP socket, or the accepted TCP connection */
+	int lfd;			/* TCP listener; -1 */
+	uint32_t zcrx_id;
+	uint8_t *area;
+	size_t area_len;
+	uint64_t area_token;
+	struct io_uring_zcrx_rq rq;
+	void *rq_mem;
+	size_t rq_len;
+	bool armed;
+	bool zc_unsupported;		/* RECV_ZC said -EOPNOTSUPP for the TCP socket */
+	bool copy;			/* so TCP is received by RECV (copy) */
+	bool eof;			/* TCP: the sender closed */
+	/* counters */
+	uint64_t bytes, data_cqes, finals[4], final_other, rearms, refill_waits;
+	uint64_t mismatches, first_bad;
+	uint64_t t_first, t_last;
+	/* process CPU (all, sys) at the first byte and near the last one */
+	uint64_t cpu_first, sys_first, cpu_last, sys_last, t_cpu_last;
+	int last_err;
+};
+
+enum { FIN_OK, FIN_ENOSPC, FIN_ENOMEM, FIN_EINVAL };
+
+extern volatile sig_atomic_t stop_sig;
+uint64_t now_ns(void);
+/* Data arrived (in place or copied): time, CPU, payload check, count. */
+void rx_account(struct rx *r, const uint8_t *p, uint32_t len);
+/* Time to stop (signal, error, EOF, expected bytes, duration, idle)? */
+bool rx_done(const struct rx *r, uint64_t t0);
+
+/* TCP (tcp.c): a listener through the ring (SOCKET, BIND, LISTEN), then one
+ * ACCEPT; r->fd is the connection. 0 or -errno (said on stderr). */
+int rx_tcp_accept(struct rx *r);
+/* TCP without RECV_ZC: RECV (copy) until EOF or a limit. 0 or -errno. */
+int rx_tcp_copy(struct rx *r);
+/* Our FIN, and a moment of polling so that it leaves before the exit. */
+void rx_tcp_close(struct rx *r);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zn-send: a UDP sender written as a liburing send_zc program would be (the
- * shape of liburing's examples/send-zerocopy.c); only the device, socket
- * and (without --fixed) buffer set-up are zcnic calls.
+ * zn-send: a UDP or TCP sender written as a liburing send_zc program would
+ * be (the shape of liburing's examples/send-zerocopy.c); only the device,
+ * the UDP socket and (without --fixed) buffer set-up are zcnic calls (the
+ * TCP connection is made through the ring: tcp.c).
  *
  * A window of buffers, one per send in flight: a buffer is reused only
  * once its send completed and, for SEND_ZC, its notification came (the NIC
@@ -41,6 +42,8 @@ struct tx {
 	size_t mem_len, stride;
 	struct zn_dma_region *region;	/* without --fixed */
 	uint8_t *state;			/* per window slot */
+	uint32_t *done_off;		/* TCP copy: bytes of the slot's record sent */
+	uint32_t resend;		/* TCP copy: slot + 1 whose record goes on next */
 	uint32_t *free_slots, nfree;
 	uint32_t inflight;		/* slots not free */
 	uint64_t sent, bytes, errors, notifs, copied, submitted;
@@ -112,8 +115,9 @@ static int setup_buffers(struct tx *t, struct zn_netdev *dev)
 		for (uint32_t i = 0; i < t->o.size; i++)
 			t->mem[s * t->stride + i] = t->o.pattern ? (uint8_t)('a' + i % 26) : 0;
 	t->state = calloc(n, 1);
+	t->done_off = calloc(n, sizeof(*t->done_off));
 	t->free_slots = calloc(n, sizeof(*t->free_slots));
-	if (!t->state || !t->free_slots)
+	if (!t->state || !t->free_slots || !t->done_off)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < n; s++)
 		t->free_slots[t->nfree++] = n - 1 - s;
@@ -143,9 +147,24 @@ static void handle_cqe(struct tx *t, const struct io_uring_cqe *cqe)
 		slot_free(t, s);
 		return;
 	}
+	if (cqe->res >= 0 && t->o.tcp && !t->o.zc &&
+	    t->done_off[s] + (uint32_t)cqe->res < t->o.size) {
+		/* a stream's short SEND: the rest of the record goes next (one
+		 * in flight in this mode, so the byte order holds) */
+		t->done_off[s] += (uint32_t)cqe->res;
+		t->bytes += (uint64_t)cqe->res;
+		t->resend = s + 1;
+		return;
+	}
+	if (cqe->res >= 0 && t->o.tcp && t->o.zc && (uint32_t)cqe->res != t->o.size) {
+		fprintf(stderr, "zn-send: SEND_ZC on TCP sent %d of %u bytes\n", cqe->res,
+			t->o.size);
+		t->first_err = t->first_err ? t->first_err : -EPROTO;
+	}
 	if (cqe->res >= 0) {
 		t->sent++;
 		t->bytes += (uint64_t)cqe->res;
+		t->done_off[s] = 0;
 	} else {
 		t->errors++;
 		if (!t->first_err) {
@@ -162,10 +181,10 @@ static void handle_cqe(struct tx *t, const struct io_uring_cqe *cqe)
 static void queue_one(struct tx *t, uint32_t s)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&t->ring);
-	void *buf = t->mem + (size_t)s * t->stride;
+	uint8_t *buf = t->mem + (size_t)s * t->stride;
 
 	if (!t->o.zc)
-		io_uring_prep_send(sqe, t->fd, buf, t->o.size, 0);
+		io_uring_prep_send(sqe, t->fd, buf + t->done_off[s], t->o.size - t->done_off[s], 0);
 	else if (t->o.fixed)
 		io_uring_prep_send_zc_fixed(sqe, t->fd, buf, t->o.size, 0,
 					    IORING_SEND_ZC_REPORT_USAGE, 0);
@@ -199,7 +218,20 @@ static void run(struct tx *t)
 		struct __kernel_timespec ts = { .tv_nsec = WAIT_SLICE_NS };
 		struct io_uring_cqe *cqe;
 		uint32_t q = 0;
-		bool more = !stop_sig && !t->first_err &&
+		bool more;
+
+		if (t->resend) {
+			/* the record's rest: ahead of anything new */
+			uint32_t s = t->resend - 1;
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&t->ring);
+
+			io_uring_prep_send(sqe, t->fd, t->mem + (size_t)s * t->stride + t->done_off[s],
+					   t->o.size - t->done_off[s], 0);
+			io_uring_sqe_set_data64(sqe, s);
+			t->resend = 0;
+			q++;
+		}
+		more = !stop_sig && !t->first_err &&
 			    (t->o.count ? t->submitted < t->o.count : now_ns() < end);
 
 		if (!more) {
@@ -247,7 +279,7 @@ int main(int argc, char **argv)
 	struct tx t;
 	const char *spec;
 	uint64_t t0, cpu0, ns, cpu, sys0, sys;
-	int rc, status = 1;
+	int rc, status = 1, tcp_rc = -ECANCELED;
 
 	memset(&t, 0, sizeof(t));
 	t.fd = -1;
@@ -264,35 +296,48 @@ int main(int argc, char **argv)
 	}
 	nc.ip = t.o.ip;
 	nc.prefix_len = t.o.prefix;
-	nc.mtu = t.o.size + 28 > 1500 ? 9000 : 1500;
+	nc.mtu = !t.o.tcp && t.o.size + 28 > 1500 ? 9000 : 1500;
+	if (t.o.tcp && !t.o.zc)
+		t.o.window = t.o.batch = 1;	/* short sends: their rest goes next */
 	rc = zn_netdev_open(spec, &nc, &dev);
 	if (rc) {
 		fprintf(stderr, "zn-send: cannot open %s: %s\n", spec, strerror(-rc));
 		goto out;
 	}
-	t.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
-		.local = { t.o.ip, htons(t.o.src_port) },
-		.remote = { t.o.dst_ip, htons(t.o.dst_port) } });
-	if (t.fd < 0) {
-		fprintf(stderr, "zn-send: UDP socket: %s\n", strerror(-t.fd));
-		goto out;
+	if (!t.o.tcp) {
+		t.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
+			.local = { t.o.ip, htons(t.o.src_port) },
+			.remote = { t.o.dst_ip, htons(t.o.dst_port) } });
+		if (t.fd < 0) {
+			fprintf(stderr, "zn-send: UDP socket: %s\n", strerror(-t.fd));
+			goto out;
+		}
 	}
-	rc = io_uring_queue_init(t.o.window * 2 > 4096 ? 4096 : t.o.window * 2, &t.ring,
+	rc = io_uring_queue_init(t.o.window * 2 > 4096 ? 4096 : t.o.window * 2 < 8 ? 8 :
+				 t.o.window * 2, &t.ring,
 				 IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
 	if (rc) {
 		fprintf(stderr, "zn-send: ring set-up: %s\n", strerror(-rc));
 		goto out;
+	}
+	if (t.o.tcp) {
+		/* the ring picks the netdev: the one on whose subnet --dst is */
+		t.fd = send_tcp_connect(&t.ring, &t.o);
+		if (t.fd < 0)
+			goto out_ring;
 	}
 	if (setup_buffers(&t, dev))
 		goto out_ring;
 	t0 = now_ns();
 	cpu0 = cpu_ns(&sys0);
 	run(&t);
+	if (t.o.tcp && !t.first_err && !t.inflight)
+		tcp_rc = send_tcp_finish(&t.ring, t.fd, DRAIN_MS * 10);
 	ns = now_ns() - t0;
 	cpu = cpu_ns(&sys) - cpu0;
 	sys -= sys0;
-	printf("zn-send: %" PRIu64 " datagrams of %u B, %.3f MB in %.3f s: %.0f req/s, %.1f MB/s "
-	       "(%s%s%s)\n", t.sent, t.o.size, (double)t.bytes / 1e6, (double)ns / 1e9,
+	printf("zn-send: %" PRIu64 " %s of %u B, %.3f MB in %.3f s: %.0f req/s, %.1f MB/s "
+	       "(%s%s%s)\n", t.sent, t.o.tcp ? "TCP sends" : "datagrams", t.o.size, (double)t.bytes / 1e6, (double)ns / 1e9,
 	       (double)t.sent * 1e9 / (double)(ns ? ns : 1),
 	       (double)t.bytes * 1e3 / (double)(ns ? ns : 1), t.o.zc ? "SEND_ZC" : "SEND",
 	       t.o.fixed ? ", registered buffers" : "", t.o.wait_notif ? ", waiting for notifications" : "");
@@ -310,7 +355,11 @@ int main(int argc, char **argv)
 		       "a few datagrams per unresolved address and holds the rest back; run "
 		       "zn-recv there)\n", ip);
 	}
-	status = t.errors || t.first_err || t.inflight ? 1 : 0;
+	if (t.o.tcp)
+		printf("zn-send: TCP: %s\n", tcp_rc == -ECANCELED ? "sends failed or did not "
+		       "complete: no FIN" : tcp_rc ? "the receiver did not close after the FIN" :
+		       "FIN sent, the receiver read everything and closed");
+	status = t.errors || t.first_err || t.inflight || (t.o.tcp && tcp_rc) ? 1 : 0;
 out_ring:
 	io_uring_queue_exit(&t.ring);
 out:
@@ -323,6 +372,7 @@ out:
 	if (t.o.fixed && t.mem)
 		munmap(t.mem, t.mem_len);
 	free(t.state);
+	free(t.done_off);
 	free(t.free_slots);
 	zn_nicsim_stop(&sim);
 	return status;

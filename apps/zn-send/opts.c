@@ -17,6 +17,7 @@
 #define DFLT_BATCH	8
 #define DFLT_DURATION	2000
 #define MAX_WINDOW	4096
+#define TCP_MAX_SIZE	(1u << 20)
 
 static const char usage[] =
 "Usage: zn-send [options]\n"
@@ -25,6 +26,10 @@ static const char usage[] =
 "buffer, a notification CQE says when it is free again) or SEND (copy), with\n"
 "plain or registered buffers. Prints datagrams, MB, requests/s and MB/s.\n"
 "Exits 0 when every send succeeded, 1 otherwise, 2 on misuse.\n"
+"With --proto tcp: SOCKET and CONNECT through the ring, then SEND_ZC (its\n"
+"notification comes once the peer acknowledged every byte) or SEND of\n"
+"--size-byte records back to back; at the end SHUTDOWN (FIN) and a RECV that\n"
+"waits for the receiver to close, so that exit 0 means every byte arrived.\n"
 "\n"
 "Device:\n"
 "  --dev DEV            a PCI address or vfio-user:PATH. Without it zn-send starts\n"
@@ -35,10 +40,13 @@ static const char usage[] =
 "  --ip A.B.C.D/N       the device's address (default " DFLT_IP ")\n"
 "\n"
 "Traffic:\n"
+"  --proto udp|tcp      UDP datagrams (default) or one TCP connection\n"
 "  --dst IP:PORT        destination (default " DFLT_DST ")\n"
 "  --src-port N         local UDP port (default 5200)\n"
 "  -s, --size N         payload bytes per datagram, 1-8972 (default 1000;\n"
-"                       above 1472 the device gets MTU 9000)\n"
+"                       above 1472 the device gets MTU 9000); TCP: bytes per\n"
+"                       send, 1-1048576 (MTU 1500; SEND copies at most one MTU\n"
+"                       per request and sends the rest after it, one in flight)\n"
 "  -b, --batch N        SQEs per submit (default 8)\n"
 "  -w, --window N       sends in flight, one buffer each (default 4 x batch)\n"
 "  --zc on|off          SEND_ZC (default) or SEND\n"
@@ -110,7 +118,8 @@ static void parse_dst(const char *s, uint32_t *ip, uint16_t *port)
 
 void send_parse_args(struct send_opts *o, int argc, char **argv)
 {
-	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET, O_PPS };
+	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET, O_PPS,
+	       O_PROTO };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
 		{ "sim-opts", required_argument, NULL, O_SIM },
@@ -128,6 +137,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "pps", required_argument, NULL, O_PPS },
+		{ "proto", required_argument, NULL, O_PROTO },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -157,8 +167,8 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 			break;
 		case 's':
 			v = parse_u64(optarg, "bad --size");
-			if (!v || v > 8972)
-				die_usage("--size wants 1-8972", optarg);
+			if (!v || v > TCP_MAX_SIZE)
+				die_usage("--size wants 1-8972 (TCP: 1-1048576)", optarg);
 			o->size = (uint32_t)v;
 			break;
 		case 'b':
@@ -181,6 +191,11 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		case 'n': o->count = parse_u64(optarg, "bad --count"); break;
 		case O_QUIET: o->quiet = true; break;
 		case O_PPS: o->pps = parse_u64(optarg, "bad --pps"); break;
+		case O_PROTO:
+			if (strcmp(optarg, "tcp") && strcmp(optarg, "udp"))
+				die_usage("--proto wants udp or tcp", optarg);
+			o->tcp = !strcmp(optarg, "tcp");
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
@@ -190,6 +205,8 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument", argv[optind]);
+	if (!o->tcp && o->size > 8972)
+		die_usage("--size wants 1-8972 for UDP", NULL);
 	if (!o->window)
 		o->window = o->batch * 4 > MAX_WINDOW ? MAX_WINDOW : o->batch * 4;
 	if (o->window < o->batch)

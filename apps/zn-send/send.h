@@ -24,8 +24,17 @@ struct send_opts {
 	uint64_t count;			/* datagrams; 0: duration */
 	uint64_t pps;			/* pace to this many datagrams/s; 0: as fast as it goes */
 	bool quiet;
+	bool tcp;			/* --proto tcp */
 };
 
 void send_parse_args(struct send_opts *o, int argc, char **argv);
+
+struct io_uring;
+/* TCP (tcp.c): SOCKET + CONNECT through the ring: the socket, or -errno
+ * (said on stderr). */
+int send_tcp_connect(struct io_uring *ring, const struct send_opts *o);
+/* SHUTDOWN (FIN), then RECV until the receiver closes (at most wait_ms):
+ * 0, or -errno (said on stderr). */
+int send_tcp_finish(struct io_uring *ring, int fd, uint64_t wait_ms);
 
 #endif

@@ -631,7 +631,15 @@ uint32_t zn_tcp_rcv_wnd(const struct zn_tcp_conn *c)
 {
 	const struct zn_tcp_env *env = &c->t->env;
 	uint64_t used = (uint64_t)c->rx_queued + c->rx_held + c->ooo_bytes;
-	uint32_t wnd = used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used), bufs;
+	uint32_t busy = c->rxq_tail - c->rxq_head + c->nooo, wnd, bufs;
+	/* each segment takes an in-order descriptor (an out-of-order one when
+	 * it drains): offer no more than the free ones hold at an MSS each, or
+	 * in-window segments would find no descriptor and be dropped */
+	uint64_t by_desc = busy >= TCP_RXQ ? 0 : (uint64_t)(TCP_RXQ - busy) * env->mss;
+
+	wnd = used >= c->rcv_buf ? 0 : (uint32_t)(c->rcv_buf - used);
+	if (by_desc < wnd)
+		wnd = (uint32_t)by_desc;
 
 	if (!env->rx_room || !c->rx_q_known)
 		return wnd;

@@ -352,6 +352,7 @@ static void data_input(struct zn_tcp_conn *c, uint32_t seq, uint32_t dlen,
 	}
 	if (!zn_tcp_rxq_push(c, d)) {
 		t->st.rx_ooo_drop++;
+		c->ack_now = true;	/* the peer learns where we are and resends */
 		return;
 	}
 	*kept = true;
@@ -434,6 +435,21 @@ void zn_tcp_input_conn(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h0, uint3
 		t->st.rx_out_of_window++;
 		if (seq_lt(seq + slen, c->rcv_nxt) || (slen && seq + slen == c->rcv_nxt))
 			t->st.rx_dup++;
+		/* RFC 9293 3.10.7.4: with a zero window no segment is acceptable,
+		 * "but special allowance should be made to accept valid ACKs": the
+		 * ACK of a segment at the left edge counts (its data is dropped),
+		 * as Linux's tcp_sequence lets it in. Else a peer that keeps
+		 * sending into our shut window, while our application waits for
+		 * the ACK of its own data before it reads, deadlocks both ways. */
+		if (slen && seq == c->rcv_nxt && !seq_gt(c->rcv_adv, c->rcv_nxt) &&
+		    (h->flags & ZN_TCP_ACK) && !(h->flags & (ZN_TCP_RST | ZN_TCP_SYN)) &&
+		    c->state != ZN_TCP_SYN_RCVD) {
+			if (!ack_input(c, h, slen))
+				return;
+			c->ack_now = true;
+			zn_tcp_output(c);
+			return;
+		}
 		if (!(h->flags & ZN_TCP_RST))
 			zn_tcp_send_ack(c);
 		return;

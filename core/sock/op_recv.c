@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IORING_OP_RECV on zcnic sockets: UDP, the next datagram copied into
- * (addr, len); TCP, the bytes there are up to len (0 at EOF, the
- * connection's error after it failed; MSG_WAITALL does not wait for more). Requests are served in submission order per socket; one
+ * IORING_OP_RECV and IORING_OP_RECVMSG on zcnic sockets: UDP, the next
+ * datagram copied into (addr, len) or the msghdr's iovecs; TCP, the bytes
+ * there are up to len (0 at EOF, the connection's error once after it
+ * failed; MSG_WAITALL does not wait for more). RECVMSG writes back what
+ * ____sys_recvmsg does: msg_name (the datagram's source, cut to
+ * msg_namelen) and msg_namelen (16; 0 for a stream), msg_flags (MSG_TRUNC
+ * for a cut datagram), msg_controllen 0; its iovecs (at most 64, else
+ * -EINVAL, logged; above UIO_MAXIOV -EMSGSIZE) are read when data is
+ * there, the msghdr at prep too. Requests are served in submission order per socket; one
  * that finds nothing waits (in flight) until the socket's binding sees a
  * datagram on the endpoint and calls rx_serve.
  *
@@ -25,6 +31,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "core/sock/net_ops.h"
@@ -33,16 +40,18 @@
 #define RECV_LOG	"uring-recv"
 #define RECV_IOPRIO	(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |	\
 			 IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)
+#define RECVMSG_MAX_IOV	64
 #define RECV_MSG_OK	(MSG_DONTWAIT | MSG_TRUNC | MSG_WAITALL | MSG_NOSIGNAL | MSG_CMSG_CLOEXEC)
 
 struct recv_pdu {
-	uint64_t addr;
+	uint64_t addr;			/* buffer, or msghdr (RECVMSG) */
 	struct zn_uring_req *next;	/* the socket's wait FIFO */
 	struct rx_state *rx;		/* while waiting */
 	uint32_t len;
 	uint32_t msg_flags;
 	uint16_t flags;
 	uint16_t buf_index;
+	uint8_t msg;			/* RECVMSG */
 };
 _Static_assert(sizeof(struct recv_pdu) <= ZN_URING_REQ_PDU, "recv pdu too big");
 
@@ -53,18 +62,101 @@ struct rx_state {
 	struct zn_uring_req *wait_head, *wait_tail;
 };
 
-/* A stream: the bytes there are, up to len, across descriptors (a
- * descriptor longer than what is left is cut, the rest stays queued);
- * none: 0 at EOF, the connection's error, or -EAGAIN. */
-static int recv_stream(struct zn_sock *s, struct zn_uring_req *req)
+/*
+ * Where received bytes go: RECV's one buffer, or RECVMSG's iovecs (read
+ * from the msghdr when the data is there; at most RECVMSG_MAX_IOV).
+ */
+struct sink {
+	struct iovec v[RECVMSG_MAX_IOV];
+	uint32_t n;
+	uint64_t cap;
+};
+
+static int sink_init(const struct recv_pdu *p, struct sink *k, struct msghdr *m)
 {
-	struct recv_pdu *p = PDU(req);
-	uint8_t *dst = (uint8_t *)(uintptr_t)p->addr;
+	k->cap = 0;
+	if (!p->msg) {
+		k->v[0] = (struct iovec){ (void *)(uintptr_t)p->addr, p->len };
+		k->n = 1;
+		k->cap = p->len;
+		return 0;
+	}
+	if (zn_ucopy_from(m, (const void *)(uintptr_t)p->addr, sizeof(*m)))
+		return -EFAULT;
+	if (m->msg_iovlen > RECVMSG_MAX_IOV)
+		return -EMSGSIZE;
+	k->n = (uint32_t)m->msg_iovlen;
+	if (k->n && zn_ucopy_from(k->v, m->msg_iov, k->n * sizeof(k->v[0])))
+		return -EFAULT;
+	for (uint32_t i = 0; i < k->n; i++) {
+		if ((ssize_t)k->v[i].iov_len < 0)
+			return -EINVAL;
+		k->cap += k->v[i].iov_len;
+	}
+	if (k->cap > INT32_MAX)
+		k->cap = INT32_MAX;
+	return 0;
+}
+
+/* Copy len bytes to offset off of the sink (off + len <= cap). */
+static int sink_put(const struct sink *k, uint64_t off, const uint8_t *src, uint32_t len)
+{
+	for (uint32_t i = 0; i < k->n && len; i++) {
+		uint64_t l = k->v[i].iov_len, n;
+
+		if (off >= l) {
+			off -= l;
+			continue;
+		}
+		n = l - off < len ? l - off : len;
+		if (zn_ucopy_to((uint8_t *)k->v[i].iov_base + off, src, n))
+			return -EFAULT;
+		src += n;
+		len -= (uint32_t)n;
+		off = 0;
+	}
+	return 0;
+}
+
+/* RECVMSG's answers in the user's msghdr, as ____sys_recvmsg writes them:
+ * the source address (datagrams; a stream has none: namelen 0), the
+ * flags, no control data. */
+static int msg_out(const struct recv_pdu *p, struct msghdr *m, const struct zn_addr4 *src,
+		   int flags)
+{
+	struct msghdr *um = (struct msghdr *)(uintptr_t)p->addr;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t klen = src ? sizeof(sin) : 0;
+	size_t zero = 0;
+
+	if (m->msg_name) {
+		if (src) {
+			uint32_t n = m->msg_namelen < klen ? m->msg_namelen : klen;
+
+			sin.sin_port = src->port;
+			sin.sin_addr.s_addr = src->ip;
+			if (n && zn_ucopy_to(m->msg_name, &sin, n))
+				return -EFAULT;
+		}
+		if (zn_ucopy_to(&um->msg_namelen, &klen, sizeof(klen)))
+			return -EFAULT;
+	}
+	if (zn_ucopy_to(&um->msg_flags, &flags, sizeof(flags)) ||
+	    zn_ucopy_to(&um->msg_controllen, &zero, sizeof(zero)))
+		return -EFAULT;
+	return 0;
+}
+
+/* A stream: the bytes there are, up to the sink's room, across descriptors
+ * (a descriptor longer than what is left is cut, the rest stays queued);
+ * none: 0 at EOF, the connection's error, or -EAGAIN. */
+static int recv_stream(struct zn_sock *s, const struct sink *k)
+{
 	struct zn_udp_rx d;
 	uint32_t off = 0;
 	int rc = 0;
 
-	while (off < p->len && !rc && zn_sock_recv_max(s, &d, 1, p->len - off)) {
+	while (off < k->cap && !rc && zn_sock_recv_max(s, &d, 1, (uint32_t)(k->cap - off))) {
 		for (uint32_t i = 0; i < d.nseg; i++) {
 			const uint8_t *src = zn_sock_rx_data(s, &d, i);
 
@@ -72,7 +164,7 @@ static int recv_stream(struct zn_sock *s, struct zn_uring_req *req)
 				rc = -EIO;
 				break;
 			}
-			if (zn_ucopy_to(dst + off, src, d.seg[i].len)) {
+			if (sink_put(k, off, src, d.seg[i].len)) {
 				rc = -EFAULT;
 				break;
 			}
@@ -85,31 +177,41 @@ static int recv_stream(struct zn_sock *s, struct zn_uring_req *req)
 	if (rc)
 		return rc;
 	rc = zn_sock_rx_eof(s);
-	return rc > 0 || !p->len ? 0 : rc < 0 ? rc : -EAGAIN;
+	return rc > 0 || !k->cap ? 0 : rc < 0 ? rc : -EAGAIN;
 }
 
-/* Take one datagram into req's buffer: the CQE's res. */
+/* Take one datagram (or a stream's bytes) into req's buffer: the CQE's res. */
 static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 {
 	struct recv_pdu *p = PDU(req);
 	struct zn_udp_rx d;
-	uint8_t *dst = (uint8_t *)(uintptr_t)p->addr;
+	struct sink k;
+	struct msghdr m;
 	uint32_t off = 0;
-	int rc = 0;
+	int rc;
 
-	if (s->proto->stream)
-		return recv_stream(s, req);
+	rc = sink_init(p, &k, &m);
+	if (rc)
+		return rc;
+	if (s->proto->stream) {
+		rc = recv_stream(s, &k);
+		if (rc >= 0 && p->msg && msg_out(p, &m, NULL, 0))
+			return -EFAULT;
+		return rc;
+	}
+	if (s->rd_shut && !s->proto->rx_pending(s))
+		return 0;	/* shut for reading, nothing left */
 	if (!zn_sock_recv(s, &d, 1))
 		return -EAGAIN;
-	for (uint32_t i = 0; i < d.nseg && off < p->len; i++) {
+	for (uint32_t i = 0; i < d.nseg && off < k.cap; i++) {
 		const uint8_t *src = zn_sock_rx_data(s, &d, i);
-		uint32_t n = d.seg[i].len < p->len - off ? d.seg[i].len : p->len - off;
+		uint32_t n = d.seg[i].len < k.cap - off ? d.seg[i].len : (uint32_t)(k.cap - off);
 
 		if (!src) {
 			rc = -EIO;
 			break;
 		}
-		if (zn_ucopy_to(dst + off, src, n)) {
+		if (sink_put(&k, off, src, n)) {
 			rc = -EFAULT;
 			break;
 		}
@@ -118,6 +220,8 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 	zn_sock_rx_release(s, &d);
 	if (rc)
 		return rc;
+	if (p->msg && msg_out(p, &m, &d.src, off < d.len ? MSG_TRUNC : 0))
+		return -EFAULT;
 	return (int)((p->msg_flags & MSG_TRUNC) ? d.len : off);
 }
 
@@ -288,6 +392,41 @@ static int recv_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 		return -EINVAL;
 	return 0;
 }
+
+/* RECVMSG: io_recvmsg_prep's checks, then the msghdr (read now, as the
+ * kernel copies it at prep; its iovecs are read when data is there). */
+static int recvmsg_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	struct recv_pdu *p = PDU(req);
+	struct msghdr m;
+	int rc;
+
+	rc = recv_prep(req, &(struct io_uring_sqe){ .opcode = sqe->opcode, .fd = sqe->fd,
+			 .addr = sqe->addr, .addr2 = sqe->addr2, .len = 0, .ioprio = sqe->ioprio,
+			 .msg_flags = sqe->msg_flags, .buf_index = sqe->buf_index });
+	if (rc)
+		return rc;
+	if (p->flags & IORING_RECVSEND_FIXED_BUF)
+		return -EINVAL;	/* a msghdr names its own buffers */
+	p->msg = 1;
+	if (zn_ucopy_from(&m, (const void *)(uintptr_t)p->addr, sizeof(m)))
+		return -EFAULT;
+	if ((int)m.msg_namelen < 0)
+		return -EINVAL;
+	if (m.msg_iovlen > 1024)	/* UIO_MAXIOV */
+		return -EMSGSIZE;
+	if (m.msg_iovlen > RECVMSG_MAX_IOV) {
+		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECVMSG with %zu iovecs: zcnic takes at most "
+			  "%u (-EINVAL)", (size_t)m.msg_iovlen, RECVMSG_MAX_IOV);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const struct zn_uring_op zn_recvmsg_op = {
+	.name = "RECVMSG", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_BUFFER_SELECT,
+	.prep = recvmsg_prep, .issue = recv_issue, .cancel = recv_cancel,
+};
 
 const struct zn_uring_op zn_recv_op = {
 	.name = "RECV", .flags = ZN_URING_OP_NEEDS_FILE | ZN_URING_OP_BUFFER_SELECT,

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IORING_OP_SEND, IORING_OP_SEND_ZC and IORING_OP_SENDMSG_ZC on zcnic UDP
- * sockets (see core/sock/net_ops.h for the path a send takes).
+ * IORING_OP_SEND, IORING_OP_SENDMSG, IORING_OP_SEND_ZC and
+ * IORING_OP_SENDMSG_ZC on zcnic sockets (see core/sock/net_ops.h for the
+ * path a send takes). SENDMSG is SENDMSG_ZC's msghdr with SEND's copy and
+ * no notification (io_sendmsg_prep: ioprio outside POLL_FIRST|BUNDLE|
+ * VECTORIZED -EINVAL, BUNDLE -EINVAL, addr2 or file_index -EINVAL). A
+ * socket made by IORING_OP_SOCKET with no netdev yet: a UDP send to an
+ * address binds it (inet_autobind), none is -EDESTADDRREQ; TCP -EPIPE.
  *
  * SQE validation and error codes follow the kernel's io_uring/net.c
  * (io_sendmsg_prep, io_send_setup, io_send_zc_prep, io_sendmsg_zc,
@@ -86,7 +91,11 @@
 #define SEND_MSG_OK	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_WAITALL | MSG_CONFIRM |	\
 			 MSG_DONTROUTE | MSG_EOR | MSG_ZEROCOPY)
 
-enum { K_SEND = 0, K_SEND_ZC, K_SENDMSG_ZC };
+enum { K_SEND = 0, K_SEND_ZC, K_SENDMSG_ZC, K_SENDMSG };
+
+#define SENDMSG_IOPRIO	(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_BUNDLE |	\
+			 IORING_SEND_VECTORIZED)
+#define IS_ZC(p)	((p)->kind == K_SEND_ZC || (p)->kind == K_SENDMSG_ZC)
 
 struct send_pdu {
 	uint64_t addr;			/* buffer, or iovec array (vec) */
@@ -232,17 +241,19 @@ static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send
 	return 1;
 }
 
+/* Copy iovecs into dst from *off, up to total bytes (a stream's short send). */
 static int copy_iovs(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
-		     uint32_t n, uint8_t *dst, uint32_t *off)
+		     uint32_t n, uint8_t *dst, uint32_t *off, uint32_t total)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = fixed_check(r, p, &v[i]);
+		uint32_t take = v[i].iov_len < total - *off ? (uint32_t)v[i].iov_len : total - *off;
 
 		if (rc)
 			return rc;
-		if (zn_ucopy_from(dst + *off, v[i].iov_base, v[i].iov_len))
+		if (take && zn_ucopy_from(dst + *off, v[i].iov_base, take))
 			return -EFAULT;
-		*off += (uint32_t)v[i].iov_len;
+		*off += take;
 	}
 	return 0;
 }
@@ -270,7 +281,7 @@ static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct se
 		return rc;
 	sl->bounce = b;
 	if (v) {
-		rc = copy_iovs(r, p, v, n, b, &off);
+		rc = copy_iovs(r, p, v, n, b, &off, total);
 	} else {
 		/* more iovecs than we keep at once: in batches */
 		struct iovec batch[IOV_BATCH];
@@ -278,7 +289,8 @@ static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct se
 		for (uint32_t i = 0; !rc && i < p->len; i += IOV_BATCH) {
 			uint32_t m = p->len - i < IOV_BATCH ? p->len - i : IOV_BATCH;
 
-			rc = iov_read(p, i, m, batch) ? -EFAULT : copy_iovs(r, p, batch, m, b, &off);
+			rc = iov_read(p, i, m, batch) ? -EFAULT :
+			     copy_iovs(r, p, batch, m, b, &off, total);
 		}
 	}
 	if (rc)
@@ -339,7 +351,7 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 	if (total > tx->mtu_payload)
 		return -EMSGSIZE;
 	sl->len = (uint32_t)total;
-	if (p->kind != K_SEND && v) {
+	if (IS_ZC(p) && v) {
 		rc = capture_zc(tx, req->ring, p, v, n, sl);
 		if (rc)
 			return rc < 0 ? rc : 0;
@@ -351,10 +363,9 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 	}
 	/* A stream takes what one bounce buffer holds and says so (a short
 	 * send, as a non-blocking kernel socket may); a datagram is whole. */
-	if (tx->s->proto->stream && v == &one && zn_net_bounce_size(tx->nd) &&
+	if (tx->s->proto->stream && zn_net_bounce_size(tx->nd) &&
 	    total > zn_net_bounce_size(tx->nd)) {
 		total = zn_net_bounce_size(tx->nd);
-		one.iov_len = (size_t)total;
 		sl->len = (uint32_t)total;
 	}
 	return capture_copy(tx, req->ring, p, v, n, (uint32_t)total, sl);
@@ -421,7 +432,7 @@ static int try_send(struct tx_state *tx, struct zn_uring_req *req)
 		/* core/net's "no destination" when we gave none: not connected */
 		return rc == -EINVAL && p->dst.state == NET_DST_NONE ? -EDESTADDRREQ : rc;
 	}
-	sl->notif = p->kind != K_SEND;
+	sl->notif = IS_ZC(p);
 	sl->notif_ud = p->notif_ud;
 	sl->report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
 	sl->busy = true;
@@ -468,7 +479,7 @@ static void finish_async(struct zn_uring_req *req, int rc)
 	struct send_pdu *p = PDU(req);
 	struct zn_uring *r = req->ring;
 	uint64_t ud = p->notif_ud;
-	bool zc = p->kind != K_SEND;
+	bool zc = IS_ZC(p);
 	bool report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
 
 	zn_uring_req_complete(req, rc, zc ? IORING_CQE_F_MORE : 0);
@@ -599,6 +610,14 @@ static int send_issue(struct zn_uring_req *req)
 	rc = msg_flags_check(p->msg_flags);
 	if (rc)
 		goto out;
+	if (!s->dev) {
+		/* no netdev yet (IORING_OP_SOCKET): a UDP send to an address
+		 * binds like inet_autobind; a stream is not connected */
+		rc = s->proto->stream ? -EPIPE : p->dst.state == NET_DST_NONE ? -EDESTADDRREQ :
+		     p->dst.state == NET_DST_BAD ? p->dst.err : zn_sock_autobind(s, p->dst.ip);
+		if (rc)
+			goto out;
+	}
 	rc = zn_sock_bind(s, req->ring);
 	if (rc)
 		goto out;
@@ -623,7 +642,7 @@ static int send_issue(struct zn_uring_req *req)
 	}
 out:
 	req->res = rc;
-	if (p->kind != K_SEND) {
+	if (IS_ZC(p)) {
 		if (rc >= 0)
 			req->cflags = IORING_CQE_F_MORE;	/* the slot posts the notification */
 		else
@@ -715,11 +734,46 @@ static int zc_later(struct send_pdu *p, int err)
 	return 0;
 }
 
+/* SENDMSG and SENDMSG_ZC: the msghdr, read now as the kernel copies it at
+ * prep (io_sendmsg_setup, __copy_msghdr): 0 or -errno. */
+static int msghdr_prep(struct send_pdu *p, const struct io_uring_sqe *sqe)
+{
+	struct msghdr m;
+	int rc;
+
+	if (sqe->addr2 || sqe->file_index)
+		return -EINVAL;
+	if (zn_ucopy_from(&m, (const void *)(uintptr_t)sqe->addr, sizeof(m)))
+		return -EFAULT;
+	if (m.msg_name) {
+		/* a negative length -EINVAL, a longer one cut to
+		 * sockaddr_storage; udp_sendmsg judges what is left */
+		int nl = (int)m.msg_namelen;
+
+		if (nl < 0)
+			return -EINVAL;
+		rc = zn_net_dst_read(m.msg_name, nl > (int)sizeof(struct sockaddr_storage) ?
+				     (int)sizeof(struct sockaddr_storage) : nl, &p->dst);
+		if (rc)
+			return rc;
+	}
+	if (m.msg_controllen) {
+		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "SENDMSG with control messages: zcnic sockets "
+			  "take none: -EINVAL");
+		return -EINVAL;
+	}
+	if (m.msg_iovlen > NET_MAX_IOV)
+		return -EMSGSIZE;
+	p->addr = (uintptr_t)m.msg_iov;
+	p->len = (uint32_t)m.msg_iovlen;
+	p->vec = 1;
+	return 0;
+}
+
 /* SEND_ZC and SENDMSG_ZC, io_send_zc_prep's order. */
 static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uint8_t kind)
 {
 	struct send_pdu *p = PDU(req);
-	struct msghdr m;
 	int rc;
 
 	pdu_init(req, sqe, kind);
@@ -746,34 +800,21 @@ static int zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe, uin
 		}
 		return 0;
 	}
-	if (sqe->addr2 || sqe->file_index)
-		return zc_later(p, -EINVAL);
-	/* the msghdr is read now, as the kernel copies it at prep */
-	if (zn_ucopy_from(&m, (const void *)(uintptr_t)sqe->addr, sizeof(m)))
-		return zc_later(p, -EFAULT);
-	if (m.msg_name) {
-		/* __copy_msghdr: a negative length -EINVAL, a longer one cut to
-		 * sockaddr_storage; udp_sendmsg judges what is left */
-		int nl = (int)m.msg_namelen;
+	rc = msghdr_prep(p, sqe);
+	return rc ? zc_later(p, rc) : 0;
+}
 
-		if (nl < 0)
-			return zc_later(p, -EINVAL);
-		rc = zn_net_dst_read(m.msg_name, nl > (int)sizeof(struct sockaddr_storage) ?
-				     (int)sizeof(struct sockaddr_storage) : nl, &p->dst);
-		if (rc)
-			return zc_later(p, rc);
-	}
-	if (m.msg_controllen) {
-		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "SENDMSG_ZC with control messages: zcnic UDP "
-			  "sockets take none: -EINVAL");
-		return zc_later(p, -EINVAL);
-	}
-	if (m.msg_iovlen > NET_MAX_IOV)
-		return zc_later(p, -EMSGSIZE);
-	p->addr = (uintptr_t)m.msg_iov;
-	p->len = (uint32_t)m.msg_iovlen;
-	p->vec = 1;
-	return 0;
+/* SENDMSG, io_sendmsg_prep's order: copied like SEND, no notification. */
+static int sendmsg_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	struct send_pdu *p = PDU(req);
+
+	pdu_init(req, sqe, K_SENDMSG);
+	if (p->flags & ~SENDMSG_IOPRIO)
+		return -EINVAL;
+	if (p->flags & IORING_RECVSEND_BUNDLE)
+		return -EINVAL;
+	return msghdr_prep(p, sqe);
 }
 
 static int send_zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
@@ -789,6 +830,11 @@ static int sendmsg_zc_prep(struct zn_uring_req *req, const struct io_uring_sqe *
 const struct zn_uring_op zn_send_op = {
 	.name = "SEND", .flags = ZN_URING_OP_NEEDS_FILE,
 	.prep = send_prep, .issue = send_issue, .cancel = send_cancel,
+};
+
+const struct zn_uring_op zn_sendmsg_op = {
+	.name = "SENDMSG", .flags = ZN_URING_OP_NEEDS_FILE,
+	.prep = sendmsg_prep, .issue = send_issue, .cancel = send_cancel,
 };
 
 const struct zn_uring_op zn_send_zc_op = {

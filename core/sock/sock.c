@@ -34,10 +34,12 @@ static void sock_detach(struct zn_sock *s)
 		s->rx_fini(s);
 	if (s->tx_fini)
 		s->tx_fini(s);
-	s->rx_serve = s->tx_serve = NULL;
+	if (s->ctl_fini)
+		s->ctl_fini(s);
+	s->rx_serve = s->tx_serve = s->ctl_serve = NULL;
 	s->tx_done = NULL;
-	s->rx_fini = s->tx_fini = NULL;
-	s->rx_priv = s->tx_priv = NULL;
+	s->rx_fini = s->tx_fini = s->ctl_fini = NULL;
+	s->rx_priv = s->tx_priv = s->ctl_priv = NULL;
 	if (b) {
 		for (uint32_t i = 0; i < b->nsocks; i++)
 			if (b->socks[i] == s) {
@@ -67,6 +69,8 @@ static int binding_poll(struct zn_uring *r, void *arg)
 			s->rx_serve(s);
 		if (i < b->nsocks && b->socks[i] == s && s->tx_serve)
 			s->tx_serve(s);
+		if (i < b->nsocks && b->socks[i] == s && s->ctl_serve)
+			s->ctl_serve(s);
 	}
 	return work;
 }
@@ -152,6 +156,8 @@ int zn_sock_bind(struct zn_sock *s, struct zn_uring *r)
 		return 0;
 	if (s->ring)
 		return -EBUSY;
+	if (!s->dev)
+		return -ENOTCONN;	/* no netdev yet: nothing to poll */
 	b = binding_get(r, s->dev);
 	if (!b)
 		return -ENOSPC;
@@ -194,8 +200,10 @@ struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req)
 static void sock_free(struct zn_sock *s)
 {
 	sock_detach(s);
-	zn_netdev_on_close_del(s->dev, s->close_id);
-	s->proto->close(s);
+	if (s->dev) {
+		zn_netdev_on_close_del(s->dev, s->close_id);
+		s->proto->close(s);
+	}
 	zn_handle_close(s->handle);
 	free(s);
 }
@@ -206,6 +214,51 @@ static void sock_dev_close(void *arg, struct zn_netdev *d)
 	sock_free(arg);
 }
 
+int zn_sock_attach(struct zn_sock *s, struct zn_netdev *d, const struct zn_socket_conf *conf)
+{
+	int rc;
+
+	if (s->dev)
+		return -EISCONN;
+	s->dev = d;
+	rc = s->proto->open(s, conf);
+	if (rc < 0)
+		goto err;
+	rc = zn_netdev_on_close(d, sock_dev_close, s);
+	if (rc < 0)
+		goto err_pcb;
+	s->close_id = rc;
+	s->local = conf->local;
+	if (!s->local.ip)
+		s->local.ip = zn_netdev_conf(d)->ip;
+	s->remote = conf->remote;
+	return 0;
+
+err_pcb:
+	s->proto->close(s);
+err:
+	s->dev = NULL;
+	s->pcb = NULL;
+	return rc;
+}
+
+int zn_sock_create_detached(const struct zn_sock_proto *proto)
+{
+	struct zn_sock *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	s->proto = proto;
+	rc = zn_handle_alloc(ZN_HANDLE_SOCKET, s);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	s->handle = rc;
+	return rc;
+}
+
 int zn_sock_create(struct zn_netdev *d, const struct zn_sock_proto *proto,
 		   const struct zn_socket_conf *conf)
 {
@@ -214,31 +267,17 @@ int zn_sock_create(struct zn_netdev *d, const struct zn_sock_proto *proto,
 
 	if (!d || !conf)
 		return -EINVAL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	s->dev = d;
-	s->proto = proto;
-	rc = proto->open(s, conf);
+	rc = zn_sock_create_detached(proto);
 	if (rc < 0)
-		goto err;
-	rc = zn_handle_alloc(ZN_HANDLE_SOCKET, s);
-	if (rc < 0)
-		goto err_pcb;
-	s->handle = rc;
-	rc = zn_netdev_on_close(d, sock_dev_close, s);
-	if (rc < 0)
-		goto err_handle;
-	s->close_id = rc;
+		return rc;
+	s = zn_sock_from_handle(rc);
+	rc = zn_sock_attach(s, d, conf);
+	if (rc < 0) {
+		zn_handle_close(s->handle);
+		free(s);
+		return rc;
+	}
 	return s->handle;
-
-err_handle:
-	zn_handle_close(s->handle);
-err_pcb:
-	proto->close(s);
-err:
-	free(s);
-	return rc;
 }
 
 int zn_socket_close(int fd)

@@ -28,6 +28,7 @@
 #ifndef ZCNIC_CORE_SOCK_SOCK_H
 #define ZCNIC_CORE_SOCK_SOCK_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -74,9 +75,14 @@ struct zn_sock_proto {
 
 struct zn_sock {
 	int handle;
+	/* NULL until the socket has a netdev: one made by IORING_OP_SOCKET
+	 * gets it at BIND or CONNECT (op_sock.c); pcb is NULL until then */
 	struct zn_netdev *dev;
 	const struct zn_sock_proto *proto;
 	void *pcb;				/* the protocol's (UDP: its endpoint) */
+	struct zn_addr4 local;			/* as bound (port 0: not yet) */
+	struct zn_addr4 remote;			/* UDP: the connected peer; 0: none */
+	bool rd_shut;				/* shutdown(SHUT_RD): receives see EOF */
 	struct zn_uring *ring;			/* tied to (first request); NULL before */
 	struct zn_sock_binding *bind;
 	int close_id;				/* zn_netdev_on_close registration */
@@ -101,6 +107,11 @@ struct zn_sock {
 	 */
 	void (*rx_fini)(struct zn_sock *s);
 	void (*tx_fini)(struct zn_sock *s);
+	/* Connection set-up waiting on the socket (CONNECT, ACCEPT: op_sock.c):
+	 * served on every pass while set, dropped like the others. */
+	void (*ctl_serve)(struct zn_sock *s);
+	void (*ctl_fini)(struct zn_sock *s);
+	void *ctl_priv;
 };
 
 /*
@@ -122,10 +133,30 @@ void zn_sock_kick(struct zn_sock *s);
 /* A socket of protocol proto on d: its handle (> 0), or -errno. */
 int zn_sock_create(struct zn_netdev *d, const struct zn_sock_proto *proto,
 		   const struct zn_socket_conf *conf);
+/* A socket with no netdev yet (IORING_OP_SOCKET): its handle or -errno. */
+int zn_sock_create_detached(const struct zn_sock_proto *proto);
+/* Give a detached socket its netdev and open its protocol there: 0 or
+ * -errno (the socket stays detached). */
+int zn_sock_attach(struct zn_sock *s, struct zn_netdev *d, const struct zn_socket_conf *conf);
+
+/* The protocols (tcp_sock.c, udp_sock.c). */
+extern const struct zn_sock_proto zn_tcp_sock_proto;
+extern const struct zn_sock_proto zn_udp_sock_proto;
+/* A UDP socket's default destination (CONNECT): its endpoint is opened
+ * again with the peer as RX filter. 0 or -errno (the old endpoint stays). */
+int zn_udp_sock_connect(struct zn_sock *s, const struct zn_addr4 *dst);
+/* Give a detached UDP socket the netdev that routes to dst_ip and an
+ * ephemeral port (op_sock.c): 0, -ENETUNREACH, -EADDRINUSE. */
+int zn_sock_autobind(struct zn_sock *s, uint32_t dst_ip);
+/* Is s a TCP socket that listens? */
+bool zn_tcp_sock_listening(const struct zn_sock *s);
 
 static inline uint32_t zn_sock_rx_pending(struct zn_sock *s)
 {
-	return s->proto->rx_pending(s);
+	if (!s->pcb)
+		return 0;
+	/* a socket shut for reading has its EOF to deliver */
+	return s->proto->rx_pending(s) + (s->rd_shut ? 1 : 0);
 }
 
 static inline uint32_t zn_sock_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n)
@@ -142,6 +173,8 @@ static inline uint32_t zn_sock_recv_max(struct zn_sock *s, struct zn_udp_rx *out
 
 static inline int zn_sock_rx_eof(struct zn_sock *s)
 {
+	if (s->rd_shut)
+		return 1;
 	return s->proto->rx_eof ? s->proto->rx_eof(s) : 0;
 }
 
@@ -159,6 +192,8 @@ static inline void zn_sock_rx_release(struct zn_sock *s, const struct zn_udp_rx 
 static inline int zn_sock_send(struct zn_sock *s, const struct zn_addr4 *dst,
 			       const struct zn_net_seg *segs, uint32_t nseg, uint64_t cookie)
 {
+	if (!s->pcb)
+		return -ENOTCONN;
 	return s->proto->send(s, dst, segs, nseg, cookie);
 }
 

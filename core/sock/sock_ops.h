@@ -13,6 +13,15 @@ extern const struct zn_uring_op zn_send_zc_op;
 extern const struct zn_uring_op zn_sendmsg_zc_op;
 extern const struct zn_uring_op zn_recv_op;
 extern const struct zn_uring_op zn_recv_zc_op;
+extern const struct zn_uring_op zn_sendmsg_op;
+extern const struct zn_uring_op zn_recvmsg_op;
+extern const struct zn_uring_op zn_socket_op;
+extern const struct zn_uring_op zn_bind_op;
+extern const struct zn_uring_op zn_listen_op;
+extern const struct zn_uring_op zn_connect_op;
+extern const struct zn_uring_op zn_accept_op;
+extern const struct zn_uring_op zn_shutdown_op;
+extern const struct zn_uring_op zn_close_op;
 
 /* A ring's registered buffers are about to be unregistered: drop the
  * device mappings made of them (core/sock/net_mem.c). */

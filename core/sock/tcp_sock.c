@@ -27,6 +27,9 @@ struct tcp_sock {
 	struct zn_tcp_conn *c;		/* connection or listener; NULL before */
 	struct zn_addr4 local;
 	bool listening;
+	/* The connection's error was reported once; after it sends say
+	 * -EPIPE and receives 0, as Linux's sock_error() clears sk_err. */
+	bool err_told;
 };
 
 static struct tcp_sock *ts_of(struct zn_sock *s)
@@ -110,11 +113,21 @@ static int tcp_send(struct zn_sock *s, const struct zn_addr4 *dst, const struct 
 		    uint32_t nseg, uint64_t cookie)
 {
 	struct tcp_sock *ts = ts_of(s);
+	int rc;
 
 	(void)dst;	/* a connected stream: the address is ignored, as Linux does */
+	/* not connected: tcp_sendmsg's -EPIPE (sk_stream_wait_connect) */
 	if (!ts->c || ts->listening)
-		return -ENOTCONN;
-	return zn_tcp_send(ts->c, segs, nseg, cookie);
+		return -EPIPE;
+	rc = zn_tcp_send(ts->c, segs, nseg, cookie);
+	if (rc == -ENOTCONN)
+		return -EPIPE;
+	if (rc < 0 && rc == zn_tcp_error(ts->c)) {
+		if (ts->err_told)
+			return -EPIPE;
+		ts->err_told = true;
+	}
+	return rc;
 }
 
 /* The send buffers are about to be freed: the connection cannot resend
@@ -135,15 +148,20 @@ static int tcp_rx_eof(struct zn_sock *s)
 	struct tcp_sock *ts = ts_of(s);
 	int err;
 
-	if (!ts->c || ts->listening)
+	if (!ts->c)
+		return ts->err_told ? 1 : -ENOTCONN;
+	if (ts->listening)
 		return -ENOTCONN;
 	if (!zn_tcp_eof(ts->c))
 		return 0;
 	err = zn_tcp_error(ts->c);
+	if (err && ts->err_told)
+		return 1;
+	ts->err_told = err != 0;
 	return err ? err : 1;
 }
 
-static const struct zn_sock_proto tcp_proto = {
+const struct zn_sock_proto zn_tcp_sock_proto = {
 	.name = "tcp",
 	.open = tcp_open,
 	.close = tcp_close,
@@ -157,16 +175,21 @@ static const struct zn_sock_proto tcp_proto = {
 	.rx_eof = tcp_rx_eof,
 };
 
+bool zn_tcp_sock_listening(const struct zn_sock *s)
+{
+	return s->proto == &zn_tcp_sock_proto && s->pcb && ((struct tcp_sock *)s->pcb)->listening;
+}
+
 int zn_tcp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
 {
-	return zn_sock_create(d, &tcp_proto, conf);
+	return zn_sock_create(d, &zn_tcp_sock_proto, conf);
 }
 
 static struct zn_sock *tcp_sock_get(int fd)
 {
 	struct zn_sock *s = zn_sock_from_handle(fd);
 
-	return s && s->proto == &tcp_proto ? s : NULL;
+	return s && s->proto == &zn_tcp_sock_proto && s->pcb ? s : NULL;
 }
 
 /* Poll s's netdev until done(arg) or timeout_ms (< 0: 60 s) ran out. */
@@ -287,7 +310,7 @@ int zn_tcp_accept(int fd, struct zn_addr4 *peer, int timeout_ms)
 	if (!poll_until(s, accepted, &w, timeout_ms))
 		return timeout_ms ? -ETIMEDOUT : -EAGAIN;
 	zn_tcp_addrs(w.c, &conf.local, NULL);
-	h = zn_sock_create(s->dev, &tcp_proto, &conf);
+	h = zn_sock_create(s->dev, &zn_tcp_sock_proto, &conf);
 	if (h < 0) {
 		zn_tcp_close(w.c, true);
 		return h;

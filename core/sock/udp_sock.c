@@ -75,7 +75,7 @@ static void udp_tx_forget(struct zn_sock *s)
 	zn_udp_tx_forget(ep_of(s));
 }
 
-static const struct zn_sock_proto udp_proto = {
+const struct zn_sock_proto zn_udp_sock_proto = {
 	.name = "udp",
 	.open = udp_open,
 	.close = udp_close,
@@ -87,7 +87,28 @@ static const struct zn_sock_proto udp_proto = {
 	.tx_forget = udp_tx_forget,
 };
 
+int zn_udp_sock_connect(struct zn_sock *s, const struct zn_addr4 *dst)
+{
+	struct zn_socket_conf c = { .local = s->local, .remote = *dst };
+	struct zn_udp_ep *old = ep_of(s);
+	int rc;
+
+	/* the port is the old endpoint's until it closes: close, then open
+	 * with the new filter, and back to the old one if that fails */
+	zn_udp_close(old);
+	s->pcb = NULL;
+	rc = udp_open(s, &c);
+	if (rc) {
+		c.remote = s->remote;
+		if (udp_open(s, &c))
+			s->pcb = NULL;	/* sends say -ENOTCONN, nothing is received */
+		return rc;
+	}
+	s->remote = *dst;
+	return 0;
+}
+
 int zn_udp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
 {
-	return zn_sock_create(d, &udp_proto, conf);
+	return zn_sock_create(d, &zn_udp_sock_proto, conf);
 }

@@ -428,6 +428,15 @@ IOURINGINLINE void io_uring_prep_accept(struct io_uring_sqe *sqe, int fd, struct
 	sqe->accept_flags = (__u32)flags;
 }
 
+/* One SQE, one CQE per connection (IORING_CQE_F_MORE while it stays armed). */
+IOURINGINLINE void io_uring_prep_multishot_accept(struct io_uring_sqe *sqe, int fd,
+						  struct sockaddr *addr, socklen_t *addrlen,
+						  int flags)
+{
+	io_uring_prep_accept(sqe, fd, addr, addrlen, flags);
+	sqe->ioprio |= IORING_ACCEPT_MULTISHOT;
+}
+
 IOURINGINLINE void io_uring_prep_connect(struct io_uring_sqe *sqe, int fd,
 					 const struct sockaddr *addr, socklen_t addrlen)
 {

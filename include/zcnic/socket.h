@@ -15,6 +15,14 @@
  * [, remote ip:port]) to RX queue rxq. Everything after that (SEND, RECV,
  * SEND_ZC, SENDMSG_ZC, RECV_ZC) goes through the ring.
  *
+ * Or the set-up goes through the ring as well, with liburing names only
+ * (io_uring_prep_socket, _bind, _listen, _accept, _multishot_accept,
+ * _connect, _shutdown, _close): SOCKET's result is such a handle. It has no
+ * netdev yet (the SQE has no field for one): BIND gives it the netdev that
+ * owns the address (INADDR_ANY: the lowest ifindex open), CONNECT without
+ * BIND the netdev on whose subnet the destination lies (else one with a
+ * gateway). core/sock/op_sock.c has the rules and error codes.
+ *
  * Polling: the first request on a socket ties it to that ring; the ring
  * then polls the socket's netdev inside its submit and wait calls (a poll
  * hook, one per netdev per ring). A socket is used from one ring, the

@@ -31,8 +31,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <sys/socket.h>
+
 #include "zcnic/handle.h"
 #include "zcnic/log.h"
+#include "zcnic/socket.h"
 #include "zcnic/uring.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -220,6 +223,90 @@ static int kbuf_result(const struct io_uring_sqe *s, int *at_init)
 	return REF_ANY;		/* removed count, or -ENOENT: the batch decides */
 }
 
+/* SOCKET's result when it makes a socket (any handle > 0). */
+#define REF_HANDLE	(1 << 30)
+
+/*
+ * The socket ops (core/sock/op_sock.c) and SENDMSG/RECVMSG, with the
+ * harness's addr = 0 (a sockaddr or msghdr there is unreadable) and files
+ * that are no sockets: prep's checks, then -ENOTSOCK at issue (SOCKET: its
+ * own answers; CLOSE: -EBADF, nothing it is given is a socket).
+ */
+static int sock_result(const struct io_uring_sqe *s, int *at_init)
+{
+	unsigned pr = s->ioprio, fl = s->flags, type = (unsigned)s->off;
+
+	switch (s->opcode) {
+	case IORING_OP_SOCKET:
+		if (s->addr || s->rw_flags || s->buf_index ||
+		    ((type & ~0xfu) & ~(unsigned)(SOCK_CLOEXEC | SOCK_NONBLOCK)) || s->file_index)
+			return -EINVAL;
+		*at_init = 0;
+		if (s->fd != AF_INET)
+			return -EAFNOSUPPORT;
+		if ((type & 0xfu) >= 10)
+			return -EINVAL;
+		if ((type & 0xfu) == SOCK_STREAM)
+			return s->len == 0 || s->len == 6 ? REF_HANDLE : -EPROTONOSUPPORT;
+		if ((type & 0xfu) == SOCK_DGRAM)
+			return s->len == 0 || s->len == 17 ? REF_HANDLE : -EPROTONOSUPPORT;
+		return -ESOCKTNOSUPPORT;
+	case IORING_OP_BIND:
+	case IORING_OP_CONNECT:
+		if (s->len || s->buf_index || s->rw_flags || s->splice_fd_in)
+			return -EINVAL;
+		if ((int64_t)s->addr2 < 0 || s->addr2 > 128)
+			return -EINVAL;
+		if (s->addr2)
+			return -EFAULT;
+		break;
+	case IORING_OP_LISTEN:
+		if (s->addr || s->buf_index || s->rw_flags || s->splice_fd_in || s->addr2)
+			return -EINVAL;
+		break;
+	case IORING_OP_ACCEPT:
+		if (s->len || s->buf_index || (pr & ~7u) || s->file_index ||
+		    (s->accept_flags & ~(unsigned)(SOCK_CLOEXEC | SOCK_NONBLOCK)))
+			return -EINVAL;
+		break;
+	case IORING_OP_SHUTDOWN:
+		if (s->off || s->addr || s->rw_flags || s->buf_index || s->splice_fd_in || s->addr3)
+			return -EINVAL;
+		break;
+	case IORING_OP_CLOSE:
+		if (s->off || s->addr || s->len || s->rw_flags || s->buf_index)
+			return -EINVAL;
+		if (fl & IOSQE_FIXED_FILE)
+			return -EBADF;
+		if (s->file_index)
+			return -EINVAL;
+		*at_init = 0;
+		return -EBADF;
+	case IORING_OP_SENDMSG:
+		if ((pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_BUNDLE |
+			    IORING_SEND_VECTORIZED)) || (pr & IORING_RECVSEND_BUNDLE) ||
+		    s->addr2 || s->file_index)
+			return -EINVAL;
+		return -EFAULT;
+	case IORING_OP_RECVMSG:
+		if (s->addr2 || (pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |
+		     IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)) ||
+		    (fl & IOSQE_BUFFER_SELECT) ||
+		    (pr & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)))
+			return -EINVAL;
+		return -EFAULT;
+	}
+	*at_init = 0;
+	return -ENOTSOCK;
+}
+
+static int is_sock_op(unsigned op)
+{
+	return op == IORING_OP_SOCKET || op == IORING_OP_BIND || op == IORING_OP_LISTEN ||
+	       op == IORING_OP_CONNECT || op == IORING_OP_ACCEPT || op == IORING_OP_SHUTDOWN ||
+	       op == IORING_OP_CLOSE || op == IORING_OP_SENDMSG || op == IORING_OP_RECVMSG;
+}
+
 /* Reference result of one SQE (no links); *at_init: failed before issue. */
 static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at_init)
 {
@@ -227,7 +314,8 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 	int h = s->fd;
 
 	*at_init = 1;
-	if (op >= IORING_OP_LAST || (fl & 0x80) || ((fl & IOSQE_BUFFER_SELECT) && op != IORING_OP_RECV))
+	if (op >= IORING_OP_LAST || (fl & 0x80) ||
+	    ((fl & IOSQE_BUFFER_SELECT) && op != IORING_OP_RECV && op != IORING_OP_RECVMSG))
 		return (op < IORING_OP_LAST && !(fl & 0x80)) ? -EOPNOTSUPP : -EINVAL;
 	if (s->personality)
 		return -EINVAL;
@@ -282,6 +370,15 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		return cancel_result(s, at_init);
 	case IORING_OP_PROVIDE_BUFFERS: case IORING_OP_REMOVE_BUFFERS:
 		return kbuf_result(s, at_init);
+	case IORING_OP_SOCKET: case IORING_OP_CLOSE:
+		return sock_result(s, at_init);
+	case IORING_OP_BIND: case IORING_OP_LISTEN: case IORING_OP_CONNECT:
+	case IORING_OP_ACCEPT: case IORING_OP_SHUTDOWN: case IORING_OP_SENDMSG:
+	case IORING_OP_RECVMSG:
+		if ((fl & IOSQE_FIXED_FILE) &&
+		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
+			return -EBADF;
+		return sock_result(s, at_init);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -405,8 +502,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default:
 			break;
 		}
+		/* a socket made by an earlier SOCKET of the batch is never named:
+		 * its handle is not small */
+		if ((is_sock_op(s->opcode) || s->opcode == IORING_OP_SEND ||
+		     s->opcode == IORING_OP_RECV || s->opcode == IORING_OP_SEND_ZC ||
+		     s->opcode == IORING_OP_SENDMSG_ZC || s->opcode == IORING_OP_RECV_ZC) &&
+		    s->opcode != IORING_OP_SOCKET && !(s->flags & IOSQE_FIXED_FILE) && s->fd > 3)
+			s->fd &= 0xffff;
 		if (s->opcode != IORING_OP_PROVIDE_BUFFERS && s->opcode != IORING_OP_REMOVE_BUFFERS &&
-		    !(s->flags & IOSQE_FIXED_FILE) && s->fd >= 0 && s->fd <= 3) {
+		    s->opcode != IORING_OP_SOCKET && !(s->flags & IOSQE_FIXED_FILE) &&
+		    s->fd >= 0 && s->fd <= 3) {
 			static const int map_idx[4] = { 0, 3, 2, 4 };
 
 			s->fd = e.files[map_idx[s->fd]];
@@ -420,6 +525,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (s->opcode == IORING_OP_SENDMSG_ZC)
 				s->addr = 0;
 		}
+		/* every socket made is seen, so that it can be closed */
+		if (s->opcode == IORING_OP_SOCKET)
+			s->flags &= (__u8)~IOSQE_CQE_SKIP_SUCCESS;
+		if (s->opcode == IORING_OP_BIND || s->opcode == IORING_OP_CONNECT ||
+		    s->opcode == IORING_OP_SENDMSG || s->opcode == IORING_OP_RECVMSG ||
+		    s->opcode == IORING_OP_ACCEPT)
+			s->addr = 0;
 		sq[i] = *s;
 	}
 	g_sq = sq;
@@ -472,11 +584,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			}
 			CHECK(sn.own[i] == (skip ? 0u : 1u));
-			if (!skip)
+			if (!skip && refs[i] == REF_HANDLE)
+				CHECK(sn.res[i] > 0);
+			else if (!skip)
 				CHECK(sn.res[i] == refs[i]);
 			CHECK(sn.msgs[i] + so.msgs[i] == (delivered ? 1u : 0u));
 		}
 	}
+	/* the sockets SOCKET made (whatever links did to the checks above) */
+	for (i = 0; i < n; i++)
+		if (sq[i].opcode == IORING_OP_SOCKET && sn.own[i] && sn.res[i] > 0)
+			CHECK(zn_socket_close(sn.res[i]) == 0);
 	io_uring_queue_exit(&other);
 	io_uring_queue_exit(&ring);
 	return 0;

@@ -2,7 +2,8 @@
 # zn-send -> zn-recv over two bnxt models on a zn-nicsim pair wire, every
 # byte checked: SEND_ZC from a zcnic DMA region, SEND_ZC from registered
 # ordinary memory, and plain SEND (copy), at 600..8000-byte datagrams; the
-# receiver is zcrx (RECV_ZC + refill ring). Also zn-recv/zn-send with no
+# receiver is zcrx (RECV_ZC + refill ring). The same three over TCP
+# (--proto tcp). Also zn-recv/zn-send with no
 # device (private zn-nicsim) leave nothing behind.
 # Prints TAP lines; exits non-zero if any check failed. Every wait is bounded.
 set -uo pipefail
@@ -85,6 +86,38 @@ for size in 600 1000 1500 4000 8000; do
 		one "$size" "$mode"
 	done
 done
+
+# TCP: zn-send --proto tcp (SOCKET + CONNECT through the ring, SEND_ZC or
+# SEND) -> zn-recv --proto tcp (SOCKET, BIND, LISTEN, ACCEPT through the
+# ring; RECV_ZC when it takes TCP, else RECV); the run ends with zn-send's
+# FIN and zn-recv's close, every byte checked
+one_tcp() {
+	local size=$1 mode=$2 count=$3 bytes=$(($1 * $3)) args=() rrc src
+	case $mode in
+	zc) args=(--zc on) ;;
+	fixed) args=(--zc on --fixed on) ;;
+	copy) args=(--zc off) ;;
+	esac
+	"$RECV" --dev "$B" --proto tcp --size "$size" --expect "$bytes" \
+		--duration-ms $((WAIT_S * 1000)) --quiet >"$tmp/recv" 2>&1 &
+	local rpid=$!
+	if ! wait_for grep -q "zn-recv: ready" "$tmp/recv"; then
+		nok "tcp $mode $size B: zn-recv is ready"; kill -9 $rpid 2>/dev/null; return
+	fi
+	timeout $((WAIT_S * 2)) "$SEND" --dev "$A" --proto tcp --size "$size" --count "$count" \
+		--batch 8 --window 32 "${args[@]}" --quiet >"$tmp/send" 2>&1
+	src=$?
+	wait $rpid; rrc=$?
+	sed 's/^/# /' "$tmp/send" "$tmp/recv" | grep -v " info " | tail -n 8
+	check "tcp $mode $size B: zn-send sent $count, saw the receiver close, exit 0 (rc $src)" \
+		bash -c "[ $src -eq 0 ] && grep -q '^zn-send: $count TCP sends' '$tmp/send' && grep -q 'the receiver read everything and closed' '$tmp/send'"
+	check "tcp $mode $size B: zn-recv got $bytes bytes, every byte intact, EOF, exit 0 (rc $rrc)" \
+		bash -c "[ $rrc -eq 0 ] && grep -q '^zn-recv: $bytes bytes' '$tmp/recv' && grep -q 'every byte intact' '$tmp/recv' && grep -q 'the sender closed (EOF)' '$tmp/recv'"
+}
+
+one_tcp 60000 zc 200
+one_tcp 60000 fixed 200
+one_tcp 3000 copy 300
 
 # The embedded default: no --dev, a private zn-nicsim that goes away.
 "$RECV" --duration-ms 300 >"$tmp/emb" 2>&1

@@ -564,6 +564,45 @@ static void test_close_with_frame_in_nic(void **state)
 	tt_free(x);
 }
 
+/* Our window is shut, the peer keeps sending at its left edge: the data is
+ * dropped, the ACK it carries still completes our send (RFC 9293 3.10.7.4). */
+static void test_zero_window_ack_counts(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = seg_of(0, 500);
+	struct tt_seg *s;
+	uint32_t iss, seq = PSEQ + 1;
+
+	(void)state;
+	iss = open_conn(x, &l, &c, 65535);
+	/* fill the 65535-byte window (the application reads nothing) */
+	while (seq - PSEQ - 1 < 65535) {
+		uint32_t k = 65535 - (seq - PSEQ - 1) < 1460 ? 65535 - (seq - PSEQ - 1) : 1460;
+
+		tt_inject(x, ZN_TCP_ACK, seq, iss + 1, 65535, k, 0);
+		seq += k;
+	}
+	while ((s = tt_pop(x)))
+		;
+	assert_int_equal(zn_tcp_rx_bytes(c), 65535);
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 5), 0);
+	s = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, seq, 500);
+	assert_int_equal(s->h.wnd, 0);
+	assert_int_equal(x->ndone, 0);
+	/* the peer's next data segment carries the ACK of our 500 bytes */
+	tt_inject(x, ZN_TCP_ACK, seq, iss + 501, 65535, 1000, 0);
+	assert_int_equal(x->ndone, 1);
+	assert_int_equal(x->done_cookie[0], 5);
+	assert_int_equal(x->done_status[0], 0);
+	expect(x, ZN_TCP_ACK, iss + 501, seq, 0);	/* the data was not taken */
+	assert_int_equal(zn_tcp_rx_bytes(c), 65535);
+	expect_none(x);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
 static void test_rto_backoff(void **state)
 {
 	struct tt *x = tt_new(NULL);
@@ -753,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_rto_from_timestamps),
 		cmocka_unit_test(test_fast_retransmit),
 		cmocka_unit_test(test_zero_window_probe),
+		cmocka_unit_test(test_zero_window_ack_counts),
 		cmocka_unit_test(test_output_failure_recovered),
 	};
 
