@@ -102,7 +102,9 @@ _Static_assert(sizeof(struct zn_vfu_dma_map) == 32, "dma_map");
 _Static_assert(offsetof(struct zn_vfu_dma_map, addr) == 16, "dma_map.addr");
 
 /* DMA_UNMAP request and reply (the reply echoes the entry); must match a
- * previous map exactly. */
+ * previous map exactly, unless flags is F_ALL (Linux vfio.h
+ * VFIO_DMA_UNMAP_FLAG_ALL) with address and size 0: every window. */
+#define ZN_VFU_DMA_UNMAP_F_ALL	(1u << 1)
 struct zn_vfu_dma_unmap {
 	uint32_t argsz;
 	uint32_t flags;
