@@ -8,8 +8,10 @@
  * close). A region is mapped by reserving its whole size PROT_NONE and
  * mapping the sparse areas, or the whole region, over the reservation from
  * that fd at region offset + area offset: a stray access to a trapped part
- * faults instead of touching something else. DMA memory is never copied
- * through the socket: DMA_MAP hands the server the region's memfd.
+ * faults instead of touching something else. DMA_MAP hands the server the
+ * region's memfd; a server that still reads or writes our memory by message
+ * (DMA_READ/WRITE) is served from the same windows, checked against them,
+ * while we wait for a reply and whenever the driver calls zn_bus_service.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -410,7 +412,13 @@ static int vfu_dma_map(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	if (r->fd < 0 || r->len == 0 || r->iova + r->len < r->iova)
 		return -EINVAL;
 	pthread_mutex_lock(&v->conn.lock);
-	rc = call(v, &x);
+	/* Known before the server hears of it: it may DMA_READ/WRITE at once. */
+	rc = zn_vfuc_win_add(&v->conn, r->iova, r->len, r->va);
+	if (rc == 0) {
+		rc = call(v, &x);
+		if (rc < 0)
+			zn_vfuc_win_del(&v->conn, r->iova, r->len);
+	}
 	pthread_mutex_unlock(&v->conn.lock);
 	return rc;
 }
@@ -431,6 +439,10 @@ static int vfu_dma_unmap(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	rc = call(v, &x);
 	if (rc == 0)
 		rc = zn_vfuc_parse_dma_unmap(&rep, x.reply_len, r->iova, r->len, v->conn.who);
+	/* Served until the server confirmed it is done with the window; after
+	 * that (or once the connection is gone) it is no longer reachable. */
+	if (rc == 0 || v->conn.dead)
+		zn_vfuc_win_del(&v->conn, r->iova, r->len);
 	pthread_mutex_unlock(&v->conn.lock);
 	return rc;
 }
@@ -454,6 +466,23 @@ static int vfu_reset(struct zn_bus_dev *d)
 	return rc;
 }
 
+/*
+ * Serves what the server sent on its own (DMA_READ/WRITE) without waiting.
+ * A caller in an exchange holds the lock and serves them itself, so a busy
+ * lock means there is nothing to do here.
+ */
+static int vfu_service(struct zn_bus_dev *d)
+{
+	struct vfu_dev *v = vdev(d);
+	int rc;
+
+	if (pthread_mutex_trylock(&v->conn.lock))
+		return 0;
+	rc = zn_vfuc_service(&v->conn);
+	pthread_mutex_unlock(&v->conn.lock);
+	return rc;
+}
+
 static void vfu_close(struct zn_bus_dev *d)
 {
 	struct vfu_dev *v = vdev(d);
@@ -467,6 +496,7 @@ static void vfu_close(struct zn_bus_dev *d)
 	 * maps and eventfds (specification, "Client Disconnection"). */
 	close(v->conn.sock);
 	pthread_mutex_destroy(&v->conn.lock);
+	zn_vfuc_win_free(&v->conn);
 	free(v->xfer_buf);
 	free(v);
 }
@@ -484,6 +514,7 @@ static const struct zn_bus_ops vfu_ops = {
 	.dma_map = vfu_dma_map,
 	.dma_unmap = vfu_dma_unmap,
 	.reset = vfu_reset,
+	.service = vfu_service,
 	.close = vfu_close,
 };
 
