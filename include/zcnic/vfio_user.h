@@ -211,8 +211,9 @@ struct zn_vfu_region_access {
 };
 _Static_assert(sizeof(struct zn_vfu_region_access) == 16, "region_access");
 
-/* DMA_READ / DMA_WRITE (server -> client; not used by zcnic: DMA memory is
- * always shared by fd). count is 64-bit per the specification. */
+/* DMA_READ / DMA_WRITE (server -> client): zn-nicsim never sends them (it
+ * maps DMA memory by fd); zcnic's client serves them from its DMA windows.
+ * count is 64-bit in requests and, as libvfio-user has it, in replies. */
 struct zn_vfu_dma_access {
 	uint64_t addr;
 	uint64_t count;
