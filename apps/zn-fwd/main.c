@@ -29,7 +29,6 @@
 
 #define SEEN_WINDOW		(1u << 20)	/* sequence numbers tracked for duplicates */
 #define IDLE_MS			1000	/* no frame for this long: the ones in flight are lost */
-#define SERVICE_NS		1000000ull	/* zn_bus_service period */
 #define LINK_WAIT_MS		3000
 #define MISMATCH_REPORTS	10	/* mismatches described one by one, then counted */
 
@@ -549,22 +548,13 @@ static void pace(void)
 
 static void run(uint64_t *elapsed_ns)
 {
-	uint64_t t0 = now_ns(), last_rx = t0, t_last = t0, service_next = t0;
+	uint64_t t0 = now_ns(), last_rx = t0, t_last = t0;
 	uint64_t dur_ns = (uint64_t)(o.duration * 1e9);
 	uint16_t txq = 0;
 	bool sending = true;
 
 	for (;;) {
 		uint64_t t = now_ns(), done = accounted(), inflight = g.sent > done ? g.sent - done : 0;
-
-		if (t >= service_next) {
-			/* The ports are polled here, not through a netif: serve what
-			 * a vfio-user server asks of our memory (DMA_READ/WRITE). */
-			for (int i = 0; i < 2; i++)
-				if (g.p[i])
-					zn_bus_service(g.p[i]->bus);
-			service_next = t + SERVICE_NS;
-		}
 
 		if (g.stop || (o.duration > 0 ? t - t0 >= dur_ns : g.sent >= o.frames))
 			sending = false;

@@ -206,10 +206,3 @@ int zn_bus_reset(struct zn_bus_dev *d)
 {
 	return d->ops->reset(d);
 }
-
-int zn_bus_service(struct zn_bus_dev *d)
-{
-	if (!d || !d->ops->service)
-		return 0;
-	return d->ops->service(d);
-}

@@ -11,13 +11,16 @@
  * faults instead of touching something else. DMA_MAP hands the server the
  * region's memfd; a server that still reads or writes our memory by message
  * (DMA_READ/WRITE) is served from the same windows, checked against them,
- * while we wait for a reply and whenever the driver calls zn_bus_service.
+ * while we wait for a reply and, between exchanges, by a service thread.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -43,6 +46,8 @@ struct vfu_dev {
 	struct vfu_region region[ZN_BUS_NUM_REGIONS_MAX];
 	uint32_t xfer_max;		/* REGION_READ/WRITE chunk */
 	uint8_t *xfer_buf;		/* REGION_READ reply: header + chunk */
+	pthread_t svc;			/* serves server DMA_READ/WRITE */
+	int svc_stop;			/* eventfd: vfu_close ends it */
 };
 
 static struct vfu_dev *vdev(struct zn_bus_dev *d)
@@ -467,26 +472,73 @@ static int vfu_reset(struct zn_bus_dev *d)
 }
 
 /*
- * Serves what the server sent on its own (DMA_READ/WRITE) without waiting.
- * A caller in an exchange holds the lock and serves them itself, so a busy
- * lock means there is nothing to do here.
+ * The service thread: serves what the server sends on its own (DMA_READ/
+ * WRITE) at any time, so that the driver's poll loop needs no system call
+ * for it. It sleeps in poll() on the socket; while a caller is inside an
+ * exchange it waits for the lock (that caller serves server commands
+ * itself), and what it then finds readable can only be a server command.
+ * It ends with the connection, or when vfu_close wakes it.
  */
-static int vfu_service(struct zn_bus_dev *d)
+static void *service_thread(void *arg)
 {
-	struct vfu_dev *v = vdev(d);
+	struct vfu_dev *v = arg;
+	struct pollfd p[2] = {
+		{ .fd = v->conn.sock, .events = POLLIN }, { .fd = v->svc_stop, .events = POLLIN },
+	};
+
+	for (;;) {
+		int rc = poll(p, 2, -1);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || p[1].revents)
+			break;
+		pthread_mutex_lock(&v->conn.lock);
+		rc = v->conn.dead ? -ENOTCONN : zn_vfuc_service(&v->conn);
+		pthread_mutex_unlock(&v->conn.lock);
+		if (rc < 0)
+			break;
+	}
+	return NULL;
+}
+
+static int service_start(struct vfu_dev *v)
+{
+	sigset_t all, old;
 	int rc;
 
-	if (pthread_mutex_trylock(&v->conn.lock))
-		return 0;
-	rc = zn_vfuc_service(&v->conn);
-	pthread_mutex_unlock(&v->conn.lock);
-	return rc;
+	v->svc_stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (v->svc_stop < 0)
+		return -errno;
+	/* The application's signals are not this thread's to take. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = -pthread_create(&v->svc, NULL, service_thread, v);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		close(v->svc_stop);
+		return rc;
+	}
+	pthread_setname_np(v->svc, "zn-vfu-service");
+	return 0;
+}
+
+static void service_stop(struct vfu_dev *v)
+{
+	uint64_t one = 1;
+
+	if (write(v->svc_stop, &one, sizeof(one)) != sizeof(one))
+		ZN_ERR(ZN_VFUC_LOG, "%s: cannot stop the service thread: %s", v->conn.who,
+		       strerror(errno));
+	pthread_join(v->svc, NULL);
+	close(v->svc_stop);
 }
 
 static void vfu_close(struct zn_bus_dev *d)
 {
 	struct vfu_dev *v = vdev(d);
 
+	service_stop(v);
 	for (uint32_t i = 0; i < ZN_BUS_NUM_REGIONS_MAX; i++) {
 		vfu_unmap_region(d, i);
 		if (v->region[i].fd >= 0)
@@ -514,7 +566,6 @@ static const struct zn_bus_ops vfu_ops = {
 	.dma_map = vfu_dma_map,
 	.dma_unmap = vfu_dma_unmap,
 	.reset = vfu_reset,
-	.service = vfu_service,
 	.close = vfu_close,
 };
 
@@ -587,6 +638,13 @@ int zn_vfio_user_open(const char *path, const struct zn_bus_open_opts *opts,
 	v->xfer_buf = malloc(sizeof(struct zn_vfu_region_access) + v->xfer_max);
 	if (!v->xfer_buf) {
 		rc = -ENOMEM;
+		goto err_close;
+	}
+	rc = service_start(v);
+	if (rc < 0) {
+		ZN_ERR(ZN_VFUC_LOG, "%s: cannot start the service thread: %s", path,
+		       strerror(-rc));
+		free(v->xfer_buf);
 		goto err_close;
 	}
 	ZN_DEBUG(ZN_VFUC_LOG, "%s: vfio-user %u.%u, max_msg_fds %u, max_data_xfer_size %u, "

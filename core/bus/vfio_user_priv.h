@@ -97,7 +97,8 @@ int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x);
 /*
  * Serves the commands the server sent (DMA_READ/WRITE) without waiting for
  * more: the number served, or a negative errno when the connection died.
- * Called with c->lock held, as zn_vfuc_call.
+ * Called with c->lock held, as zn_vfuc_call (by vfio_user.c's service
+ * thread).
  */
 int zn_vfuc_service(struct zn_vfuc_conn *c);
 const char *zn_vfuc_cmd_name(uint16_t cmd);

@@ -8,11 +8,7 @@
 
 #include "base/clock.h"
 #include "core/net/netif_priv.h"
-#include "zcnic/bus.h"
 #include "zcnic/log.h"
-
-/* How often a poll serves the bus (vfio-user DMA_READ/WRITE from the server). */
-#define NETIF_BUS_SERVICE_NS	1000000ull
 
 static uint64_t mono_ns(void *ctx)
 {
@@ -155,12 +151,6 @@ int zn_netif_poll(struct zn_netif *nif)
 	work += zn_netif_reap(nif);
 	if (nif->now >= nif->arp_next)
 		nif->arp_next = zn_arp_tick(&nif->arp, nif->now, &arp_cb, nif);
-	if (nif->now >= nif->bus_next) {
-		/* A vfio-user server may read or write our memory by message at
-		 * any time; a syscall per millisecond keeps it from waiting. */
-		zn_bus_service(nif->port->bus);
-		nif->bus_next = nif->now + NETIF_BUS_SERVICE_NS;
-	}
 	zn_tcp_poll(nif->tcp);
 	work += zn_netif_flush(nif);
 	/* Callbacks last: a callback may send, recv or close (any endpoint),

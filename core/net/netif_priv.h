@@ -82,7 +82,6 @@ struct zn_netif {
 	uint32_t mtu;
 	uint64_t now;			/* at the start of the current poll */
 	uint64_t arp_next;		/* earliest ARP deadline */
-	uint64_t bus_next;		/* next zn_bus_service of the port's bus */
 	uint16_t ip_id;
 	struct zn_owner owner;		/* the thread that polls and sends */
 	/* RX */

@@ -97,9 +97,6 @@ struct zn_bus_ops {
 	int (*dma_map)(struct zn_bus_dev *d, const struct zn_dma_region *r);
 	int (*dma_unmap)(struct zn_bus_dev *d, const struct zn_dma_region *r);
 	int (*reset)(struct zn_bus_dev *d);
-	/* Optional: serve what the device side sent on its own (vfio-user
-	 * DMA_READ/WRITE) without blocking; work done or a negative errno. */
-	int (*service)(struct zn_bus_dev *d);
 	void (*close)(struct zn_bus_dev *d);
 };
 
@@ -146,15 +143,6 @@ int zn_bus_dma_unmap(struct zn_bus_dev *d, const struct zn_dma_region *r);
 int zn_bus_set_irqs(struct zn_bus_dev *d, uint32_t index, uint32_t start,
 		    uint32_t count, const int *fds);
 int zn_bus_reset(struct zn_bus_dev *d);
-/*
- * Serves requests the transport received from the device side and answers
- * them, without waiting: a vfio-user server may read and write our DMA
- * windows by message (DMA_READ/WRITE) at any time, and must not be left
- * waiting. Call it from a poll loop (netif polls call it every millisecond).
- * Returns how many were served, 0 when there is nothing (or for kernel
- * VFIO), or a negative errno when the connection is gone (-ENOTCONN).
- */
-int zn_bus_service(struct zn_bus_dev *d);
 
 /* Back ends (core/bus/vfio.c, core/bus/vfio_user.c). */
 int zn_vfio_open(const char *bdf, const struct zn_bus_open_opts *opts,
