@@ -8,14 +8,19 @@
  * close). A region is mapped by reserving its whole size PROT_NONE and
  * mapping the sparse areas, or the whole region, over the reservation from
  * that fd at region offset + area offset: a stray access to a trapped part
- * faults instead of touching something else. DMA memory is never copied
- * through the socket: DMA_MAP hands the server the region's memfd.
+ * faults instead of touching something else. DMA_MAP hands the server the
+ * region's memfd; a server that still reads or writes our memory by message
+ * (DMA_READ/WRITE) is served from the same windows, checked against them,
+ * while we wait for a reply and, between exchanges, by a service thread.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -41,6 +46,8 @@ struct vfu_dev {
 	struct vfu_region region[ZN_BUS_NUM_REGIONS_MAX];
 	uint32_t xfer_max;		/* REGION_READ/WRITE chunk */
 	uint8_t *xfer_buf;		/* REGION_READ reply: header + chunk */
+	pthread_t svc;			/* serves server DMA_READ/WRITE */
+	int svc_stop;			/* eventfd: vfu_close ends it */
 };
 
 static struct vfu_dev *vdev(struct zn_bus_dev *d)
@@ -410,7 +417,13 @@ static int vfu_dma_map(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	if (r->fd < 0 || r->len == 0 || r->iova + r->len < r->iova)
 		return -EINVAL;
 	pthread_mutex_lock(&v->conn.lock);
-	rc = call(v, &x);
+	/* Known before the server hears of it: it may DMA_READ/WRITE at once. */
+	rc = zn_vfuc_win_add(&v->conn, r->iova, r->len, r->va);
+	if (rc == 0) {
+		rc = call(v, &x);
+		if (rc < 0)
+			zn_vfuc_win_del(&v->conn, r->iova, r->len);
+	}
 	pthread_mutex_unlock(&v->conn.lock);
 	return rc;
 }
@@ -431,6 +444,10 @@ static int vfu_dma_unmap(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	rc = call(v, &x);
 	if (rc == 0)
 		rc = zn_vfuc_parse_dma_unmap(&rep, x.reply_len, r->iova, r->len, v->conn.who);
+	/* Served until the server confirmed it is done with the window; after
+	 * that (or once the connection is gone) it is no longer reachable. */
+	if (rc == 0 || v->conn.dead)
+		zn_vfuc_win_del(&v->conn, r->iova, r->len);
 	pthread_mutex_unlock(&v->conn.lock);
 	return rc;
 }
@@ -454,10 +471,74 @@ static int vfu_reset(struct zn_bus_dev *d)
 	return rc;
 }
 
+/*
+ * The service thread: serves what the server sends on its own (DMA_READ/
+ * WRITE) at any time, so that the driver's poll loop needs no system call
+ * for it. It sleeps in poll() on the socket; while a caller is inside an
+ * exchange it waits for the lock (that caller serves server commands
+ * itself), and what it then finds readable can only be a server command.
+ * It ends with the connection, or when vfu_close wakes it.
+ */
+static void *service_thread(void *arg)
+{
+	struct vfu_dev *v = arg;
+	struct pollfd p[2] = {
+		{ .fd = v->conn.sock, .events = POLLIN }, { .fd = v->svc_stop, .events = POLLIN },
+	};
+
+	for (;;) {
+		int rc = poll(p, 2, -1);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || p[1].revents)
+			break;
+		pthread_mutex_lock(&v->conn.lock);
+		rc = v->conn.dead ? -ENOTCONN : zn_vfuc_service(&v->conn);
+		pthread_mutex_unlock(&v->conn.lock);
+		if (rc < 0)
+			break;
+	}
+	return NULL;
+}
+
+static int service_start(struct vfu_dev *v)
+{
+	sigset_t all, old;
+	int rc;
+
+	v->svc_stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (v->svc_stop < 0)
+		return -errno;
+	/* The application's signals are not this thread's to take. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = -pthread_create(&v->svc, NULL, service_thread, v);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		close(v->svc_stop);
+		return rc;
+	}
+	pthread_setname_np(v->svc, "zn-vfu-service");
+	return 0;
+}
+
+static void service_stop(struct vfu_dev *v)
+{
+	uint64_t one = 1;
+
+	if (write(v->svc_stop, &one, sizeof(one)) != sizeof(one))
+		ZN_ERR(ZN_VFUC_LOG, "%s: cannot stop the service thread: %s", v->conn.who,
+		       strerror(errno));
+	pthread_join(v->svc, NULL);
+	close(v->svc_stop);
+}
+
 static void vfu_close(struct zn_bus_dev *d)
 {
 	struct vfu_dev *v = vdev(d);
 
+	service_stop(v);
 	for (uint32_t i = 0; i < ZN_BUS_NUM_REGIONS_MAX; i++) {
 		vfu_unmap_region(d, i);
 		if (v->region[i].fd >= 0)
@@ -467,6 +548,7 @@ static void vfu_close(struct zn_bus_dev *d)
 	 * maps and eventfds (specification, "Client Disconnection"). */
 	close(v->conn.sock);
 	pthread_mutex_destroy(&v->conn.lock);
+	zn_vfuc_win_free(&v->conn);
 	free(v->xfer_buf);
 	free(v);
 }
@@ -556,6 +638,13 @@ int zn_vfio_user_open(const char *path, const struct zn_bus_open_opts *opts,
 	v->xfer_buf = malloc(sizeof(struct zn_vfu_region_access) + v->xfer_max);
 	if (!v->xfer_buf) {
 		rc = -ENOMEM;
+		goto err_close;
+	}
+	rc = service_start(v);
+	if (rc < 0) {
+		ZN_ERR(ZN_VFUC_LOG, "%s: cannot start the service thread: %s", path,
+		       strerror(-rc));
+		free(v->xfer_buf);
 		goto err_close;
 	}
 	ZN_DEBUG(ZN_VFUC_LOG, "%s: vfio-user %u.%u, max_msg_fds %u, max_data_xfer_size %u, "

@@ -10,6 +10,7 @@
  * MSG_NOSIGNAL: a dead server is an -EPIPE, never a SIGPIPE.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,9 +28,9 @@
 #define DRAIN_CHUNK		4096
 /* The errno a server may put in an error reply is a small positive number. */
 #define MAX_ERRNO		4095
-/* Reply to a server->client command we do not serve (DMA_READ/WRITE): our
- * DMA memory is always shared by fd. */
-#define SERVER_CMD_ERRNO	EOPNOTSUPP
+/* Server commands served per zn_vfuc_service call, so that a server that
+ * floods us cannot keep the caller's poll loop from its own work. */
+#define SERVICE_BUDGET		64
 
 static const char *const cmd_names[] = {
 	[ZN_VFU_VERSION] = "VERSION",
@@ -289,46 +290,147 @@ static int recv_bytes(struct zn_vfuc_conn *c, void *buf, size_t len,
 	return 0;
 }
 
-static int transport_error(struct zn_vfuc_conn *c, uint16_t cmd, int rc, bool sending,
+static int transport_error(struct zn_vfuc_conn *c, const char *what, int rc, bool sending,
 			   int timeout_ms)
 {
 	if (rc == -ETIMEDOUT)
 		ZN_ERR(ZN_VFUC_LOG, "%s: %s: no %s within %d ms; the server is stuck, "
-		       "dropping the connection", c->who, zn_vfuc_cmd_name(cmd),
+		       "dropping the connection", c->who, what,
 		       sending ? "room to send" : "reply", timeout_ms);
 	else if (rc == -ENOTCONN || rc == -EPIPE)
 		ZN_ERR(ZN_VFUC_LOG, "%s: %s: the server closed the connection (%s); "
-		       "the device is gone", c->who, zn_vfuc_cmd_name(cmd), strerror(-rc));
+		       "the device is gone", c->who, what, strerror(-rc));
 	else
-		ZN_ERR(ZN_VFUC_LOG, "%s: %s: %s failed: %s", c->who, zn_vfuc_cmd_name(cmd),
+		ZN_ERR(ZN_VFUC_LOG, "%s: %s: %s failed: %s", c->who, what,
 		       sending ? "send" : "receive", strerror(-rc));
 	mark_dead(c);
 	return rc;
 }
 
 /*
- * A command from the server while we wait for our reply: the specification
- * allows DMA_READ/WRITE to arrive this way when no twin socket is set up. We
- * never need them (DMA memory is shared by fd), so refuse them and wait on.
+ * A command from the server (its header h is in): DMA_READ or DMA_WRITE on a
+ * window we mapped, answered at once, whether we are waiting for a reply of
+ * our own or servicing the socket (specification, "Command Concurrency":
+ * neither side may stall the other). A DMA_WRITE's data goes straight into
+ * the window once its range checked out; anything refused is read and
+ * dropped, so the stream stays in step. Returns 0, or a transport error.
  */
 static int serve_server_cmd(struct zn_vfuc_conn *c, const struct zn_vfu_hdr *h,
 			    struct rx_fds *rx, int64_t deadline)
 {
+	uint64_t plen = h->msg_size - sizeof(*h);
 	struct zn_vfu_hdr r = {
 		.msg_id = h->msg_id, .cmd = h->cmd, .msg_size = sizeof(r),
-		.flags = ZN_VFU_F_TYPE_REPLY | ZN_VFU_F_ERROR, .error_no = SERVER_CMD_ERRNO,
+		.flags = ZN_VFU_F_TYPE_REPLY,
 	};
-	int rc = recv_bytes(c, NULL, h->msg_size - sizeof(*h), rx, deadline);
+	struct zn_vfu_dma_access a = { 0 };
+	struct iovec iov[2] = { { &a, sizeof(a) }, { NULL, 0 } };
+	uint8_t *va = NULL;
+	int err = 0, rc;
 
+	if ((h->cmd == ZN_VFU_DMA_READ || h->cmd == ZN_VFU_DMA_WRITE) && plen >= sizeof(a)) {
+		rc = recv_bytes(c, &a, sizeof(a), rx, deadline);
+		if (rc < 0)
+			return rc;
+		plen -= sizeof(a);
+		err = -zn_vfuc_dma_check(c->win, c->nwin, h->cmd, &a, plen + sizeof(a), &va);
+	} else {
+		err = h->cmd == ZN_VFU_DMA_READ || h->cmd == ZN_VFU_DMA_WRITE ? EINVAL
+									   : EOPNOTSUPP;
+	}
+	if (!err && (rx->n || rx->overflow))
+		err = EINVAL;	/* no server command carries fds */
+	/* An accepted DMA_WRITE's data (plen == count) lands in the window, a
+	 * refused message's rest is dropped; an accepted DMA_READ has no more. */
+	rc = 0;
+	if (err)
+		rc = recv_bytes(c, NULL, plen, rx, deadline);
+	else if (h->cmd == ZN_VFU_DMA_WRITE)
+		rc = recv_bytes(c, va, plen, rx, deadline);
 	zn_vfuc_close_fds(rx->fd, rx->n);
 	rx->n = 0;
+	rx->overflow = false;
 	if (rc < 0)
 		return rc;
-	ZN_LOG_RL(ZN_LOG_WARN, ZN_VFUC_LOG, "%s: refusing server command %s (%u): "
-		  "DMA memory is shared by fd", c->who, zn_vfuc_cmd_name(h->cmd), h->cmd);
+	if (err) {
+		c->dma_refused++;
+		ZN_LOG_RL(ZN_LOG_WARN, ZN_VFUC_LOG, "%s: refusing server command %s (%u) "
+			  "[%#" PRIx64 ", +%#" PRIx64 "): %s", c->who, zn_vfuc_cmd_name(h->cmd),
+			  h->cmd, a.addr, a.count,
+			  err == EFAULT ? "not inside a DMA window we mapped" : strerror(err));
+		r.flags |= ZN_VFU_F_ERROR;
+		r.error_no = (uint32_t)err;
+		if (h->flags & ZN_VFU_F_NO_REPLY)
+			return 0;
+		return send_msg(c, &r, NULL, 0, NULL, 0, deadline);
+	}
+	if (h->cmd == ZN_VFU_DMA_READ) {
+		c->dma_reads++;
+		iov[1] = (struct iovec){ va, a.count };
+	} else {
+		c->dma_writes++;
+	}
 	if (h->flags & ZN_VFU_F_NO_REPLY)
 		return 0;
-	return send_msg(c, &r, NULL, 0, NULL, 0, deadline);
+	/* The reply repeats address and count (64-bit, as the request and
+	 * libvfio-user have it), then a DMA_READ's data, sent from the window. */
+	r.msg_size = (uint32_t)(sizeof(r) + sizeof(a) + iov[1].iov_len);
+	return send_msg(c, &r, iov, 2, NULL, 0, deadline);
+}
+
+/* A message header from the server is in h: is its size one we can take? */
+static int check_msg_size(struct zn_vfuc_conn *c, const struct zn_vfu_hdr *h, const char *what)
+{
+	if (h->msg_size >= sizeof(*h) && h->msg_size <= ZN_VFU_MAX_MSG_SIZE)
+		return 0;
+	ZN_ERR(ZN_VFUC_LOG, "%s: %s: message of msg_size %u from the server "
+	       "(must be 16..%zu); dropping the connection", c->who, what,
+	       h->msg_size, (size_t)ZN_VFU_MAX_MSG_SIZE);
+	mark_dead(c);
+	return h->msg_size < sizeof(*h) ? -EPROTO : -EMSGSIZE;
+}
+
+int zn_vfuc_service(struct zn_vfuc_conn *c)
+{
+	int served = 0;
+
+	while (served < SERVICE_BUDGET) {
+		struct rx_fds rx = { .n = 0 };
+		struct zn_vfu_hdr h;
+		int64_t deadline;
+		ssize_t n;
+		char b;
+		int rc;
+
+		if (c->dead)
+			return -ENOTCONN;
+		n = recv(c->sock, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			break;
+		if (n <= 0)
+			return transport_error(c, "service", n == 0 ? -ENOTCONN
+								: errno_to_conn(errno), false, 0);
+		/* A message has begun: the rest is due within the timeout. */
+		deadline = (int64_t)zn_now_ms() + c->timeout_ms;
+		rc = recv_bytes(c, &h, sizeof(h), &rx, deadline);
+		if (rc == 0)
+			rc = check_msg_size(c, &h, "service");
+		if (rc == 0 && (h.flags & ZN_VFU_F_TYPE_MASK) != ZN_VFU_F_TYPE_COMMAND) {
+			ZN_ERR(ZN_VFUC_LOG, "%s: a reply (msg_id %u, command %u) with no request "
+			       "outstanding; dropping the connection", c->who, h.msg_id, h.cmd);
+			mark_dead(c);
+			rc = -EPROTO;
+		}
+		if (rc == 0)
+			rc = serve_server_cmd(c, &h, &rx, deadline);
+		zn_vfuc_close_fds(rx.fd, rx.n);
+		if (rc == -EPROTO || rc == -EMSGSIZE)
+			return rc;
+		if (rc < 0)
+			return transport_error(c, "service", rc, false, c->timeout_ms);
+		served++;
+	}
+	return served;
 }
 
 int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
@@ -355,19 +457,15 @@ int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
 	h.msg_size = (uint32_t)size;
 	rc = send_msg(c, &h, x->req, x->nreq, x->fds, x->nfds, deadline);
 	if (rc < 0)
-		return transport_error(c, x->cmd, rc, true, timeout);
+		return transport_error(c, name, rc, true, timeout);
 
 	for (;;) {
 		rc = recv_bytes(c, &h, sizeof(h), &rx, deadline);
 		if (rc < 0)
 			goto transport;
-		if (h.msg_size < sizeof(h) || h.msg_size > ZN_VFU_MAX_MSG_SIZE) {
-			ZN_ERR(ZN_VFUC_LOG, "%s: %s: message of msg_size %u from the server "
-			       "(must be 16..%zu); dropping the connection", c->who, name,
-			       h.msg_size, (size_t)ZN_VFU_MAX_MSG_SIZE);
-			rc = h.msg_size < sizeof(h) ? -EPROTO : -EMSGSIZE;
-			goto dead;
-		}
+		rc = check_msg_size(c, &h, name);
+		if (rc < 0)
+			goto close_fds;
 		if ((h.flags & ZN_VFU_F_TYPE_MASK) != ZN_VFU_F_TYPE_COMMAND)
 			break;
 		rc = serve_server_cmd(c, &h, &rx, deadline);
@@ -383,6 +481,18 @@ int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
 		goto dead;
 	}
 	plen = h.msg_size - sizeof(h);
+	if (h.flags & ZN_VFU_F_ERROR) {
+		/* The spec has an error reply be the header alone, but some servers
+		 * add a payload (or fds): read and drop them, keep the errno. */
+		rc = recv_bytes(c, NULL, plen, &rx, deadline);
+		if (rc < 0)
+			goto transport;
+		zn_vfuc_close_fds(rx.fd, rx.n);
+		rc = h.error_no > 0 && h.error_no <= MAX_ERRNO ? -(int)h.error_no : -EIO;
+		ZN_DEBUG(ZN_VFUC_LOG, "%s: %s: server says %s (error %u; %zu payload bytes, "
+			 "%u fds dropped)", c->who, name, strerror(-rc), h.error_no, plen, rx.n);
+		return rc;
+	}
 	if (plen > x->reply_max) {
 		ZN_ERR(ZN_VFUC_LOG, "%s: %s: reply of %zu payload bytes, at most %zu expected; "
 		       "dropping the connection", c->who, name, plen, x->reply_max);
@@ -400,18 +510,6 @@ int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
 		rc = -EPROTO;
 		goto close_fds;
 	}
-	if (h.flags & ZN_VFU_F_ERROR) {
-		if (plen || rx.n) {
-			ZN_ERR(ZN_VFUC_LOG, "%s: %s: error reply carries %zu bytes and %u fds; "
-			       "it must be the header alone", c->who, name, plen, rx.n);
-			rc = -EPROTO;
-			goto close_fds;
-		}
-		rc = h.error_no > 0 && h.error_no <= MAX_ERRNO ? -(int)h.error_no : -EIO;
-		ZN_DEBUG(ZN_VFUC_LOG, "%s: %s: server says %s (error %u)", c->who, name,
-			 strerror(-rc), h.error_no);
-		return rc;
-	}
 	if (rx.n && (!x->rfds || rx.n > x->rfds_max)) {
 		ZN_ERR(ZN_VFUC_LOG, "%s: %s: reply carries %u fds where %u may come; "
 		       "closed them", c->who, name, rx.n, x->rfds ? x->rfds_max : 0);
@@ -426,7 +524,7 @@ int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x)
 
 transport:
 	zn_vfuc_close_fds(rx.fd, rx.n);
-	return transport_error(c, x->cmd, rc, false, timeout);
+	return transport_error(c, name, rc, false, timeout);
 dead:
 	mark_dead(c);
 close_fds:

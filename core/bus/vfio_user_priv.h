@@ -6,9 +6,11 @@
  *   vfio_user_msg.c    connect, framing, sending and receiving with fds, timeouts
  *   vfio_user_reply.c  reply validation and parsing on plain buffers (fuzzed)
  *   vfio_user_json.c   the VERSION capabilities JSON, both ways
+ *   vfio_user_dma.c    the DMA windows, and server DMA_READ/WRITE checked against them
  *
  * Errors (all negative errno):
- *   -error        the server answered with the ERROR flag (0 there: -EIO)
+ *   -error        the server answered with the ERROR flag (0 there: -EIO); a
+ *                 payload or fds that come with an error reply are dropped
  *   -EPROTO       a malformed reply: header, sizes, caps, fds where none belong
  *   -EMSGSIZE     a reply larger than the request said we could take
  *   -EPROTONOSUPPORT  the server's VERSION is not one we speak
@@ -52,13 +54,23 @@ struct zn_vfuc_caps {
 	uint64_t pgsizes;
 };
 
+/* A DMA window the client mapped: what server DMA_READ/WRITE may reach. */
+struct zn_vfuc_win {
+	uint64_t iova, len;
+	uint8_t *va;
+};
+
 struct zn_vfuc_conn {
 	int sock;
 	bool dead;
 	uint16_t next_id;
 	int timeout_ms;
-	pthread_mutex_t lock;		/* one exchange at a time */
+	pthread_mutex_t lock;		/* one exchange at a time; guards win too */
 	struct zn_vfuc_caps caps;
+	struct zn_vfuc_win *win;
+	size_t nwin, capwin;
+	uint64_t dma_reads, dma_writes;	/* server DMA_READ/WRITE served */
+	uint64_t dma_refused;		/* ... and refused (bounds, sizes) */
 	char who[112];			/* socket path, for log lines */
 };
 
@@ -82,8 +94,25 @@ struct zn_vfuc_xact {
 /* vfio_user_msg.c */
 int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out);
 int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x);
+/*
+ * Serves the commands the server sent (DMA_READ/WRITE) without waiting for
+ * more: the number served, or a negative errno when the connection died.
+ * Called with c->lock held, as zn_vfuc_call (by vfio_user.c's service
+ * thread).
+ */
+int zn_vfuc_service(struct zn_vfuc_conn *c);
 const char *zn_vfuc_cmd_name(uint16_t cmd);
 void zn_vfuc_close_fds(int *fds, unsigned n);
+
+/* vfio_user_dma.c: the windows (under c->lock), and the check of a server
+ * DMA_READ/WRITE (its access header a, payload length plen): 0 and *va, the
+ * client memory to copy, or -EINVAL (sizes), -E2BIG (count above our
+ * max_data_xfer_size), -EFAULT (not inside one window). */
+int zn_vfuc_win_add(struct zn_vfuc_conn *c, uint64_t iova, uint64_t len, void *va);
+void zn_vfuc_win_del(struct zn_vfuc_conn *c, uint64_t iova, uint64_t len);
+void zn_vfuc_win_free(struct zn_vfuc_conn *c);
+int zn_vfuc_dma_check(const struct zn_vfuc_win *win, size_t nwin, uint16_t cmd,
+		      const struct zn_vfu_dma_access *a, uint64_t plen, uint8_t **va);
 
 /* vfio_user_json.c */
 int zn_vfuc_version_json(char *buf, size_t len);

@@ -102,7 +102,9 @@ _Static_assert(sizeof(struct zn_vfu_dma_map) == 32, "dma_map");
 _Static_assert(offsetof(struct zn_vfu_dma_map, addr) == 16, "dma_map.addr");
 
 /* DMA_UNMAP request and reply (the reply echoes the entry); must match a
- * previous map exactly. */
+ * previous map exactly, unless flags is F_ALL (Linux vfio.h
+ * VFIO_DMA_UNMAP_FLAG_ALL) with address and size 0: every window. */
+#define ZN_VFU_DMA_UNMAP_F_ALL	(1u << 1)
 struct zn_vfu_dma_unmap {
 	uint32_t argsz;
 	uint32_t flags;
@@ -209,8 +211,9 @@ struct zn_vfu_region_access {
 };
 _Static_assert(sizeof(struct zn_vfu_region_access) == 16, "region_access");
 
-/* DMA_READ / DMA_WRITE (server -> client; not used by zcnic: DMA memory is
- * always shared by fd). count is 64-bit per the specification. */
+/* DMA_READ / DMA_WRITE (server -> client): zn-nicsim never sends them (it
+ * maps DMA memory by fd); zcnic's client serves them from its DMA windows.
+ * count is 64-bit in requests and, as libvfio-user has it, in replies. */
 struct zn_vfu_dma_access {
 	uint64_t addr;
 	uint64_t count;

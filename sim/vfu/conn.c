@@ -15,6 +15,7 @@
  * fuzzer: one parser, one dispatcher.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -62,11 +63,12 @@ int vfu_conn_open(struct zn_vfu_dev *dev, int sock)
 	c->client_max_xfer = ZN_VFU_DEFAULT_MAX_XFER;
 	c->pgsizes = ZN_VFU_DEFAULT_PGSIZES;
 	c->max_dma_maps = ZN_VFU_DEFAULT_MAX_DMA_MAPS;
+	c->t_open = zn_vfu_now_ns();
 	VFU_INC(dev->stats.clients);
 	return 0;
 }
 
-void vfu_conn_close(struct zn_vfu_dev *dev, const char *why)
+static void conn_close(struct zn_vfu_dev *dev, enum zn_sim_log_level level, const char *why)
 {
 	struct vfu_conn *c = &dev->conn;
 	struct vfu_out *o, *next;
@@ -75,7 +77,7 @@ void vfu_conn_close(struct zn_vfu_dev *dev, const char *why)
 		return;
 	if (rx_mid_message(c))
 		VFU_INC(dev->stats.errors[ZN_VFU_ERR_TRUNCATED]);
-	ZN_SIM_INFO("vfu", "%s: client disconnected: %s", dev->name, why);
+	ZN_SIM_LOG_AT(level, "vfu", "%s: client disconnected: %s", dev->name, why);
 	if (c->sock >= 0)
 		close(c->sock);
 	for (o = c->out_head; o; o = next) {
@@ -93,6 +95,48 @@ void vfu_conn_close(struct zn_vfu_dev *dev, const char *why)
 	vfu_dev_reset(dev, ZN_VFU_RESET_LOST_CONN);
 	/* Counted last: whoever sees the count sees the clean-up done. */
 	VFU_INC(dev->stats.disconnects);
+}
+
+void vfu_conn_close(struct zn_vfu_dev *dev, const char *why)
+{
+	conn_close(dev, ZN_SIM_LOG_INFO, why);
+}
+
+/* Drops a client that keeps the server waiting past its limit. */
+int vfu_conn_check_stall(struct zn_vfu_dev *dev, uint64_t now, uint64_t *deadline)
+{
+	struct vfu_conn *c = &dev->conn;
+	char why[160];
+	uint64_t since, limit;
+	const char *what;
+
+	if (!c->active || c->sock < 0)
+		return 0;
+	if (c->out_head) {
+		since = c->t_tx;
+		limit = dev->stall_ns;
+		what = "did not read its replies";
+	} else if (rx_mid_message(c)) {
+		since = c->t_rx;
+		limit = dev->stall_ns;
+		what = "stopped inside a message";
+	} else if (!c->negotiated) {
+		since = c->t_open;
+		limit = dev->handshake_ns;
+		what = "sent no VERSION";
+	} else {
+		return 0;	/* idle between messages: its right */
+	}
+	if (now - since < limit) {
+		if (since + limit < *deadline)
+			*deadline = since + limit;
+		return 0;
+	}
+	snprintf(why, sizeof(why), "stalled: %s within %llu ms; dropped, serving the next client",
+		 what, (unsigned long long)(limit / 1000000u));
+	VFU_INC(dev->stats.errors[ZN_VFU_ERR_STALLED]);
+	conn_close(dev, ZN_SIM_LOG_WARN, why);
+	return -1;
 }
 
 /* Where the next received bytes go, and how many the parser wants. */
@@ -245,6 +289,8 @@ int vfu_conn_queue(struct zn_vfu_dev *dev, const void *msg, size_t len, const in
 	if (nfds)
 		memcpy(o->fds, fds, sizeof(int) * nfds);
 	memcpy(o->data, msg, len);
+	if (!c->out_head)
+		c->t_tx = zn_vfu_now_ns();
 	*c->out_tail = o;
 	c->out_tail = &o->next;
 	return 0;
@@ -287,6 +333,7 @@ int vfu_sock_writable(struct zn_vfu_dev *dev)
 			return -1;
 		}
 		o->sent += (size_t)n;	/* the fds went with the first byte */
+		c->t_tx = zn_vfu_now_ns();
 		if (o->sent < o->len)
 			continue;
 		c->out_head = o->next;
@@ -359,8 +406,10 @@ int vfu_sock_readable(struct zn_vfu_dev *dev)
 			return -1;
 		}
 		rx_add_fds(dev, fds, nfds, mh.msg_flags & MSG_CTRUNC);
-		if (c->hdr_have == 0 && !c->skip)
+		if (!rx_mid_message(c)) {
 			budget--;
+			c->t_rx = zn_vfu_now_ns();
+		}
 		rx_done(dev, (size_t)n);
 		if (vfu_sock_writable(dev) < 0)
 			return -1;

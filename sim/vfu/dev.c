@@ -33,10 +33,17 @@ int zn_vfu_dev_new(const char *name, struct zn_vfu_dev **out)
 	memcpy(dev->name, name, len + 1);
 	dev->listen_fd = -1;
 	dev->conn.sock = -1;
+	zn_vfu_dev_set_timeouts(dev, 0, 0);
 	for (unsigned i = 0; i < ZN_VFU_NUM_BARS; i++)
 		dev->bar_fd[i] = -1;
 	*out = dev;
 	return 0;
+}
+
+void zn_vfu_dev_set_timeouts(struct zn_vfu_dev *dev, uint32_t handshake_ms, uint32_t stall_ms)
+{
+	dev->handshake_ns = (handshake_ms ? handshake_ms : ZN_VFU_HANDSHAKE_MS) * 1000000ull;
+	dev->stall_ns = (stall_ms ? stall_ms : ZN_VFU_STALL_MS) * 1000000ull;
 }
 
 const char *zn_vfu_dev_name(const struct zn_vfu_dev *dev)

@@ -65,7 +65,8 @@ void vfu_dma_unmap_all(struct zn_vfu_dev *dev)
 		win_release(dev, &dev->win[i]);
 	free(dev->win);
 	dev->win = NULL;
-	dev->nwin = dev->capwin = 0;
+	dev->capwin = 0;
+	__atomic_store_n(&dev->nwin, 0, __ATOMIC_RELAXED);
 }
 
 uint64_t zn_vfu_dev_dma_windows(const struct zn_vfu_dev *dev)
@@ -244,7 +245,20 @@ int vfu_handle_dma_unmap(struct zn_vfu_dev *dev, struct vfu_req *rq)
 	if (u.argsz < sizeof(u))
 		return vfu_refuse(dev, rq, ZN_VFU_ERR_BAD_ARGSZ, 0, "argsz %u < %zu", u.argsz,
 				  sizeof(u));
-	/* "flags is unused in this version" (no dirty bitmap, no unmap-all) */
+	/* The spec says "flags is unused in this version", but clients send
+	 * VFIO's unmap-all (Linux vfio.h VFIO_DMA_UNMAP_FLAG_ALL, which
+	 * libvfio-user serves): address and size 0, every window goes. The
+	 * dirty bitmap flag is not supported. */
+	if (u.flags == ZN_VFU_DMA_UNMAP_F_ALL) {
+		if (u.addr || u.size)
+			return vfu_refuse(dev, rq, ZN_VFU_ERR_BAD_FLAGS, 0,
+					  "unmap-all with address %#llx size %#llx, want 0",
+					  (unsigned long long)u.addr, (unsigned long long)u.size);
+		ZN_SIM_DEBUG("dma", "%s: unmap all (%zu windows)", dev->name, dev->nwin);
+		vfu_dma_unmap_all(dev);
+		VFU_INC(dev->stats.dma_unmaps);
+		return vfu_reply(dev, rq, rq->data, sizeof(u), NULL, 0);
+	}
 	if (u.flags)
 		return vfu_refuse(dev, rq, ZN_VFU_ERR_BAD_FLAGS, 0, "flags %#x", u.flags);
 	pos = lower_bound(dev, u.addr);

@@ -232,6 +232,8 @@ int zn_vfu_loop_run(struct zn_vfu_loop *l)
 		}
 		last_sock = now;
 
+		for (size_t i = 0; i < l->ndev; i++)
+			vfu_conn_check_stall(l->devs[i], now, &deadline);
 		n = build(l, &any_client);
 		if (now - last_activity < ZN_VFU_SPIN_NS) {
 			/* spinning: a shared CPU goes to whoever has work meanwhile */

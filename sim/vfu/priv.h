@@ -121,6 +121,10 @@ struct vfu_conn {
 	bool fds_truncated;
 	/* replies not yet written to the socket */
 	struct vfu_out *out_head, **out_tail;
+	/* Stall clocks (zn_vfu_now_ns): since the accept (until VERSION), since
+	 * the first byte of the message being assembled, since the replies last
+	 * moved. The device is the client's alone, so none may run forever. */
+	uint64_t t_open, t_rx, t_tx;
 	/* the client's capabilities (VERSION), defaults until then */
 	uint32_t client_max_fds;
 	uint64_t client_max_xfer;
@@ -167,6 +171,7 @@ struct zn_vfu_dev {
 	struct vfu_win *win;
 	size_t nwin, capwin;
 	struct vfu_conn conn;
+	uint64_t handshake_ns, stall_ns;	/* zn_vfu_dev_set_timeouts */
 	struct zn_vfu_stats stats;
 	/* log limiters: refusals (client-driven), device-side faults */
 	struct zn_sim_ratelimit rl_refuse, rl_fault;
@@ -179,6 +184,7 @@ int vfu_sock_readable(struct zn_vfu_dev *dev);
 int vfu_sock_writable(struct zn_vfu_dev *dev);
 bool vfu_conn_want_read(const struct zn_vfu_dev *dev);
 bool vfu_conn_want_write(const struct zn_vfu_dev *dev);
+int vfu_conn_check_stall(struct zn_vfu_dev *dev, uint64_t now, uint64_t *deadline);
 int vfu_conn_queue(struct zn_vfu_dev *dev, const void *msg, size_t len, const int *fds,
 		   unsigned nfds);
 

@@ -103,8 +103,11 @@ int vfu_handle_region_info(struct zn_vfu_dev *dev, struct vfu_req *rq)
 	uint32_t full = sizeof(info);
 	int fd = -1;
 
-	if (rq->len != sizeof(in))
-		return vfu_refuse(dev, rq, ZN_VFU_ERR_BAD_SIZE, 0, "payload %u, want %zu",
+	/* The request is sized by msg_size, not argsz (spec, "Message sizes"): a
+	 * client may send its whole argsz-sized reply buffer. What follows the
+	 * structure is that buffer, and is ignored. */
+	if (rq->len < sizeof(in))
+		return vfu_refuse(dev, rq, ZN_VFU_ERR_BAD_SIZE, 0, "payload %u < %zu",
 				  rq->len, sizeof(in));
 	memcpy(&in, rq->data, sizeof(in));
 	if (in.argsz < sizeof(in))

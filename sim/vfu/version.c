@@ -11,6 +11,7 @@
  * "capabilities", means every default. Any failure closes the connection
  * after the error reply, as the spec lets a server do.
  */
+#include <ctype.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +45,29 @@ static int get_int(struct json_object *caps, const char *key, bool *has, int64_t
 
 static int parse_caps(const char *json, struct caps *c, const char **bad)
 {
-	struct json_object *top, *caps;
+	struct json_object *top = NULL, *caps;
+	json_tokener *tok = json_tokener_new();
+	size_t len = strlen(json);
 	int ret = -EINVAL;
 
-	top = json_tokener_parse(json);
-	if (!top || json_object_get_type(top) != json_type_object) {
+	if (!tok) {
+		*bad = "out of memory";
+		return -ENOMEM;
+	}
+	if (len <= INT32_MAX)
+		top = json_tokener_parse_ex(tok, json, (int)len);
+	if (!top || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_object_get_type(top) != json_type_object) {
 		*bad = "not a JSON object";
 		goto out;
+	}
+	/* One object and nothing after it but blanks: text json-c would stop
+	 * before and ignore is still malformed. */
+	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++) {
+		if (!isspace((unsigned char)json[i])) {
+			*bad = "text after the JSON object";
+			goto out;
+		}
 	}
 	if (!json_object_object_get_ex(top, "capabilities", &caps)) {
 		ret = 0;
@@ -69,6 +86,7 @@ static int parse_caps(const char *json, struct caps *c, const char **bad)
 	ret = 0;
 out:
 	json_object_put(top);
+	json_tokener_free(tok);
 	return ret;
 }
 

@@ -115,6 +115,17 @@ int zn_vfu_dev_realize(struct zn_vfu_dev *dev, const struct zn_vfu_dev_desc *des
 /* Listens on a UNIX socket at path (a stale socket file is replaced, a live
  * one is -EADDRINUSE). Clients are served one at a time, in order. */
 int zn_vfu_dev_listen(struct zn_vfu_dev *dev, const char *path);
+/*
+ * A client holds its device alone, so one that stalls is dropped (one log
+ * line, errors.stalled) and the next is served: VERSION must complete within
+ * handshake_ms of the accept; a message, once its first byte arrived, must
+ * complete within stall_ms; replies the client does not read must move
+ * within stall_ms. A connected client may stay idle between messages for
+ * ever. 0 keeps the default (ZN_VFU_HANDSHAKE_MS, ZN_VFU_STALL_MS).
+ */
+#define ZN_VFU_HANDSHAKE_MS	2000u
+#define ZN_VFU_STALL_MS		2000u
+void zn_vfu_dev_set_timeouts(struct zn_vfu_dev *dev, uint32_t handshake_ms, uint32_t stall_ms);
 /* Closes the client and the socket (unlinking it), frees everything. */
 void zn_vfu_dev_free(struct zn_vfu_dev *dev);
 
@@ -225,7 +236,8 @@ int zn_vfu_irq_err(struct zn_vfu_dev *dev);
 	X(IRQ_UNSUPPORTED, "irq_unsupported", EINVAL, "action not supported for this IRQ index")    \
 	X(MEM_DISABLED, "mem_disabled", EIO, "BAR access with COMMAND.MEMORY/IO off")            \
 	X(DEVICE_ERROR, "device_error", EIO, "the model refused the access")                     \
-	X(TRUNCATED, "truncated", 0, "connection closed inside a message")
+	X(TRUNCATED, "truncated", 0, "connection closed inside a message")                 \
+	X(STALLED, "stalled", 0, "client dropped: no VERSION, a partial message or unread replies too long")
 
 enum zn_vfu_err {
 #define ZN_VFU_X(name, key, err, what) ZN_VFU_ERR_##name,

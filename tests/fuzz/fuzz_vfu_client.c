@@ -1,6 +1,6 @@
 /*
- * libFuzzer target: the vfio-user client's reply parsers, fed what a hostile
- * server could send. Input: byte 0 picks the parser, byte 1 is what the
+ * libFuzzer target: the vfio-user client's reply parsers and its check of a
+ * server's DMA_READ/WRITE, fed what a hostile server could send. Input: byte 0 picks the parser, byte 1 is what the
  * client asked for (region/irq index, fd count, byte count), the rest is the
  * reply payload. After a successful parse the results must be sane.
  */
@@ -61,6 +61,30 @@ static void region_access(const uint8_t *p, size_t len, uint8_t arg, uint16_t cm
 		CHECK(len == sizeof(ra) + arg && !memcmp(out, p + sizeof(ra), arg));
 }
 
+/* A server DMA_READ/WRITE (arg bit 0: which) against two fixed windows: a
+ * request that passes must lie wholly inside one of them. */
+static void dma_access(const uint8_t *p, size_t len, uint8_t arg)
+{
+	static uint8_t mem[0x3000];
+	const struct zn_vfuc_win win[2] = {
+		{ 0x10000, 0x2000, mem }, { 0x12000, 0x1000, mem + 0x2000 },
+	};
+	uint16_t cmd = arg & 1 ? ZN_VFU_DMA_WRITE : ZN_VFU_DMA_READ;
+	struct zn_vfu_dma_access a = { 0 };
+	uint8_t *va;
+
+	if (len >= sizeof(a))
+		memcpy(&a, p, sizeof(a));
+	if (zn_vfuc_dma_check(win, 2, cmd, &a, len, &va) != 0)
+		return;
+	CHECK(len == sizeof(a) + (cmd == ZN_VFU_DMA_WRITE ? a.count : 0));
+	CHECK(va >= mem && a.count <= (uint64_t)(mem + sizeof(mem) - va));
+	CHECK((va < mem + 0x2000) == (va + a.count <= mem + 0x2000) || a.count == 0 ||
+	      va + a.count == mem + 0x2000);
+	if (cmd == ZN_VFU_DMA_WRITE)
+		memcpy(va, p + sizeof(a), a.count);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data + 2;
@@ -71,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	arg = data[1];
 	len = size - 2;
-	switch (data[0] % 8) {
+	switch (data[0] % 9) {
 	case 0: {
 		struct zn_vfuc_caps caps;
 
@@ -117,6 +141,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(caps.max_msg_fds >= 1 && caps.max_msg_fds <= 1024);
 		break;
 	}
+	case 8:
+		dma_access(p, len, arg);
+		break;
 	}
 	return 0;
 }

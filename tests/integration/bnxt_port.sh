@@ -49,14 +49,17 @@ run_tap() {
 }
 
 # Start zn-nicsim with bnxt0 and bnxt1 on a pair wire; $1: extra model options.
+# The previous run's log goes first: the background job truncates it only
+# when it gets to run, and until then its "ready" line would be read as this
+# run's (under load the second start then went on before any socket existed).
 start_sim() {
-	rm -f "$tmp"/*.sock
+	rm -f "$tmp"/*.sock "$tmp/sim.log"
 	"$NICSIM" --dir "$tmp" --dev "bnxt0=bnxt$1" --dev "bnxt1=bnxt$1" \
 		--wire pair:bnxt0,bnxt1 >"$tmp/sim.log" 2>&1 &
 	sim_pid=$!
 	pids+=("$sim_pid")
 	for _ in $(seq 200); do
-		grep -q "zn-nicsim: ready" "$tmp/sim.log" && return 0
+		grep -qs "zn-nicsim: ready" "$tmp/sim.log" && return 0
 		kill -0 "$sim_pid" 2>/dev/null || break
 		sleep 0.05
 	done

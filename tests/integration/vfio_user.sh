@@ -91,6 +91,40 @@ if start_sim edu0; then
 	run_tap "$E2E" device "$sock"
 	run_tap "$E2E" client-death "$sock"
 
+	# A client that holds the device without talking (connects and never
+	# sends; stops inside a message) is dropped after the server's 2 s limit,
+	# and the next one is served within its own 5 s.
+	for how in silent half; do
+		python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+if sys.argv[2] == "half":
+    s.send(b"\x01\x00\x01\x00\x20")   # 5 bytes of a VERSION header
+print("connected", flush=True)
+time.sleep(30)
+' "$sock" "$how" >"$tmp/stall.out" 2>&1 &
+		stall_pid=$!
+		pids+=("$stall_pid")
+		for _ in $(seq 100); do
+			grep -q connected "$tmp/stall.out" && break
+			sleep 0.05
+		done
+		t0=$(date +%s%N)
+		run_tap "$E2E" device "$sock"
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		kill "$stall_pid" 2>/dev/null
+		wait "$stall_pid" 2>/dev/null
+		what="sent no VERSION"
+		[ $how = half ] && what="stopped inside a message"
+		if [ "$(grep -c "client disconnected: stalled: $what within 2000 ms" "$tmp/edu0.log")" = 1 ]; then
+			tap ok "a $how client is dropped with one line after 2 s; the next was served ($ms ms after it came)"
+		else
+			grep stalled "$tmp/edu0.log" | sed 's/^/# zn-nicsim: /'
+			tap "not ok" "a $how client: no single 'stalled: $what' line"
+		fi
+	done
+
 	# 2. Latency of a trapped register write and of a doorbell; the CPU an
 	#    idle client costs the server.
 	if out=$(timeout 120 "$LAT" "$sock" "$SAMPLES" "$sim_pid" 2>&1); then

@@ -62,9 +62,10 @@ static char log_last[512];
 static void log_sink(enum zn_log_level level, const char *comp, const char *msg, void *arg)
 {
 	(void)arg;
+	/* The client's service thread may log too: the text, then the count. */
 	if (level == ZN_LOG_ERR && comp && !strcmp(comp, "vfio-user")) {
-		log_errs++;
 		snprintf(log_last, sizeof(log_last), "%s", msg);
+		__atomic_add_fetch(&log_errs, 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -1121,6 +1122,294 @@ static void test_error_replies(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* What another implementation sends                                   */
+
+/* Error replies with a payload (and an fd): the server's errno counts. */
+static void script_err_payload(int s, const void *arg)
+{
+	static uint8_t junk[4096];
+	struct zn_vfu_hdr h = { .flags = ZN_VFU_F_TYPE_REPLY | ZN_VFU_F_ERROR };
+	int pf[2];
+
+	(void)arg;
+	memset(junk, 0xab, sizeof(junk));
+	srv_handshake(s, &hs_default);
+	srv_expect_access(s, ZN_VFU_REGION_READ, 0, 8, 4);
+	h.msg_id = m.h.msg_id;
+	h.cmd = m.h.cmd;
+	h.msg_size = 16 + 20;	/* the request echoed back, as one server does */
+	h.error_no = EINVAL;
+	srv_send(s, &h, m.p, 16, NULL, 0);
+	SCHECK(write(s, junk, 4) == 4, "write");
+	srv_expect_irq_info(s, 2);
+	SCHECK(pipe(pf) == 0, "pipe");
+	h.msg_id = m.h.msg_id;
+	h.cmd = m.h.cmd;
+	h.error_no = ENODEV;
+	srv_send(s, &h, junk, 20, pf, 1);
+	close(pf[0]);
+	close(pf[1]);
+	srv_expect(s, &m, ZN_VFU_DEVICE_RESET, 0, 0);
+	h.msg_id = m.h.msg_id;
+	h.cmd = m.h.cmd;
+	h.msg_size = 16 + sizeof(junk);	/* more than the request could take */
+	h.error_no = EBUSY;
+	srv_send(s, &h, junk, sizeof(junk), NULL, 0);
+	srv_good_irq_info(s, 2);
+	srv_expect_eof(s);
+}
+
+static void test_error_reply_with_payload(void **state)
+{
+	struct zn_irq_info ii;
+	struct zn_bus_dev *d;
+	uint32_t v = 0;
+	int nfd = count_fds();
+
+	(void)state;
+	srv_start(&cur_srv, script_err_payload, NULL);
+	d = open_dev(&cur_srv, TEST_TIMEOUT_MS);
+	assert_int_equal(d->ops->region_read(d, 0, 8, &v, 4), -EINVAL);
+	assert_int_equal(d->ops->get_irq_info(d, 2, &ii), -ENODEV);
+	assert_int_equal(zn_bus_reset(d), -EBUSY);
+	assert_int_equal(d->ops->get_irq_info(d, 2, &ii), 0);	/* in step */
+	assert_int_equal(ii.count, 16);
+	assert_int_equal(log_errs, 0);
+	zn_bus_close(d);
+	srv_finish(&cur_srv);
+	assert_int_equal(count_fds(), nfd);
+}
+
+#define SDMA_IOVA	0x200000ull
+#define SDMA_LEN1	0x2000
+#define SDMA_LEN2	0x1000
+#define SDMA_IOVA2	(SDMA_IOVA + SDMA_LEN1)	/* right after the first */
+
+static const char dma_hello[16] = "hello, client!";
+
+/* Sends a server DMA_READ/WRITE (data: a DMA_WRITE's plen bytes). */
+static uint16_t srv_dma(int s, uint16_t cmd, uint32_t flags, uint64_t addr, uint64_t count,
+			const void *data, size_t plen, const int *fds, int nfds)
+{
+	static uint16_t id = 0x4000;
+	static uint8_t b[MAX_PAYLOAD];
+	struct zn_vfu_dma_access a = { addr, count };
+	struct zn_vfu_hdr h = {
+		.msg_id = ++id, .cmd = cmd, .msg_size = (uint32_t)(16 + sizeof(a) + plen),
+		.flags = ZN_VFU_F_TYPE_COMMAND | flags,
+	};
+
+	memcpy(b, &a, sizeof(a));
+	if (plen)
+		memcpy(b + sizeof(a), data, plen);
+	srv_send(s, &h, b, sizeof(a) + plen, fds, nfds);
+	return id;
+}
+
+/* The client's answer to our DMA command: err, or the access echoed and,
+ * for a DMA_READ, count bytes of data that must equal want. */
+static void srv_dma_answer(int s, uint16_t id, uint16_t cmd, uint32_t err, uint64_t addr,
+			   uint64_t count, const void *want)
+{
+	static struct rmsg r;
+	struct zn_vfu_dma_access a;
+
+	SCHECK(srv_recv(s, &r, false), "no answer to DMA command %u", id);
+	SEQ(r.h.msg_id, id);
+	SEQ(r.h.cmd, cmd);
+	SEQ(r.nfds, 0);
+	if (err) {
+		SEQ(r.h.flags, ZN_VFU_F_TYPE_REPLY | ZN_VFU_F_ERROR);
+		SEQ(r.h.error_no, err);
+		SEQ(r.h.msg_size, 16);
+		return;
+	}
+	SEQ(r.h.flags, ZN_VFU_F_TYPE_REPLY);
+	SEQ(r.plen, sizeof(a) + (cmd == ZN_VFU_DMA_READ ? count : 0));
+	memcpy(&a, r.p, sizeof(a));
+	SEQ(a.addr, addr);
+	SEQ(a.count, count);
+	if (cmd == ZN_VFU_DMA_READ)
+		SCHECK(!memcmp(r.p + sizeof(a), want, count), "DMA_READ data differs");
+}
+
+static void srv_expect_dma_map(int s, uint64_t iova, uint64_t len)
+{
+	struct zn_vfu_dma_map dm;
+
+	srv_expect(s, &m, ZN_VFU_DMA_MAP, sizeof(dm), 1);
+	memcpy(&dm, m.p, sizeof(dm));
+	SEQ(dm.addr, iova);
+	SEQ(dm.size, len);
+	srv_close_fds(&m);	/* this server never maps client memory */
+	srv_reply(s, &m, NULL, 0, NULL, 0);
+}
+
+static void script_server_dma(int s, const void *arg)
+{
+	static uint8_t big[64], pattern[64];
+	struct zn_vfu_irq_info ii = { 16, ZN_VFU_IRQ_INFO_EVENTFD, 2, 16 };
+	struct zn_vfu_dma_unmap un;
+	struct zn_vfu_hdr bogus = { .msg_id = 1, .cmd = ZN_VFU_DEVICE_GET_INFO, .msg_size = 16,
+				    .flags = ZN_VFU_F_TYPE_REPLY };
+	uint16_t id;
+	int pf[2];
+
+	(void)arg;
+	for (int i = 0; i < 64; i++)
+		pattern[i] = pat(0x100 + (uint64_t)i);
+	srv_handshake(s, &hs_default);
+	srv_expect_dma_map(s, SDMA_IOVA, SDMA_LEN1);
+	srv_expect_dma_map(s, SDMA_IOVA2, SDMA_LEN2);
+
+	/* While the client waits for its reply: we need its memory first. */
+	srv_expect_irq_info(s, 2);
+	id = srv_dma(s, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA + 0x10, 16, dma_hello, 16, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA + 0x10, 16, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x100, 64, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x100, 64, pattern);
+	/* the last byte of the first window, the whole second one */
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA + SDMA_LEN1 - 1, 1, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, 0, SDMA_IOVA + SDMA_LEN1 - 1, 1,
+		       (uint8_t[]){ pat(SDMA_LEN1 - 1) });
+	/* refused: across two windows, below, past the end, wrapping, too big,
+	 * a write whose data does not match its count, one with an fd, a
+	 * command we do not know */
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA2 - 8, 16, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, EFAULT, 0, 0, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA - 8, 16, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, EFAULT, 0, 0, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA2 + SDMA_LEN2 - 8, 16, big, 16, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_WRITE, EFAULT, 0, 0, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, ~0ull - 7, 16, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, EFAULT, 0, 0, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA, (2u << 20), NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, E2BIG, 0, 0, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA + 0x200, 32, big, 16, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_WRITE, EINVAL, 0, 0, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA, 16, big, 8, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, EINVAL, 0, 0, NULL);
+	SCHECK(pipe(pf) == 0, "pipe");
+	id = srv_dma(s, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA + 0x200, 16, big, 16, pf, 1);
+	close(pf[0]);
+	close(pf[1]);
+	srv_dma_answer(s, id, ZN_VFU_DMA_WRITE, EINVAL, 0, 0, NULL);
+	{
+		struct zn_vfu_hdr c = { .msg_id = 0x5555, .cmd = 99, .msg_size = 16 + 8,
+					.flags = ZN_VFU_F_TYPE_COMMAND };
+
+		srv_send(s, &c, big, 8, NULL, 0);
+		srv_dma_answer(s, 0x5555, 99, EOPNOTSUPP, 0, 0, NULL);
+	}
+	srv_reply(s, &m, &ii, sizeof(ii), NULL, 0);
+
+	/* Between requests, while the client makes no call: served all the
+	 * same. The last write (no reply wanted) tells the client we are done,
+	 * so that its next command cannot come before an answer we wait for. */
+	srv_dma(s, ZN_VFU_DMA_WRITE, ZN_VFU_F_NO_REPLY, SDMA_IOVA + 0x300, 16, dma_hello, 16,
+		NULL, 0);
+	id = srv_dma(s, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA + 0x400, 16, dma_hello, 16, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_WRITE, 0, SDMA_IOVA + 0x400, 16, NULL);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x10, 16, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x10, 16, dma_hello);
+	srv_dma(s, ZN_VFU_DMA_WRITE, ZN_VFU_F_NO_REPLY, SDMA_IOVA2, 16, dma_hello, 16, NULL, 0);
+
+	/* An unmap: the window is ours until we answer it, then gone. */
+	srv_expect(s, &m, ZN_VFU_DMA_UNMAP, sizeof(un), 0);
+	memcpy(&un, m.p, sizeof(un));
+	SEQ(un.addr, SDMA_IOVA);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x100, 64, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x100, 64, pattern);
+	srv_reply(s, &m, &un, sizeof(un), NULL, 0);
+	id = srv_dma(s, ZN_VFU_DMA_READ, 0, SDMA_IOVA + 0x100, 64, NULL, 0, NULL, 0);
+	srv_dma_answer(s, id, ZN_VFU_DMA_READ, EFAULT, 0, 0, NULL);
+
+	/* A reply to nothing: the stream cannot be trusted any more. */
+	srv_send(s, &bogus, NULL, 0, NULL, 0);
+	srv_expect_eof(s);
+}
+
+/* Waits up to 3 s for n bytes at p to equal want. */
+static bool mem_becomes(const volatile uint8_t *p, const void *want, size_t n)
+{
+	int64_t end = (int64_t)zn_now_ms() + 3000;
+
+	while ((int64_t)zn_now_ms() < end) {
+		size_t i = 0;
+
+		while (i < n && p[i] == ((const uint8_t *)want)[i])
+			i++;
+		if (i == n)
+			return true;
+		poll(NULL, 0, 1);
+	}
+	return false;
+}
+
+static bool log_errs_become(int n)
+{
+	int64_t end = (int64_t)zn_now_ms() + 3000;
+
+	while (__atomic_load_n(&log_errs, __ATOMIC_ACQUIRE) != n && (int64_t)zn_now_ms() < end)
+		poll(NULL, 0, 1);
+	return __atomic_load_n(&log_errs, __ATOMIC_ACQUIRE) == n;
+}
+
+static void test_server_dma_read_write(void **state)
+{
+	struct zn_dma_region r1 = { 0 }, r2 = { 0 };
+	struct zn_irq_info ii;
+	struct zn_bus_dev *d;
+	uint8_t *va;
+	int fd, nfd;
+
+	(void)state;
+	fd = memfd_create("sdma", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, SDMA_LEN1 + SDMA_LEN2), 0);
+	va = mmap(NULL, SDMA_LEN1 + SDMA_LEN2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(va != MAP_FAILED);
+	for (uint32_t i = 0; i < SDMA_LEN1 + SDMA_LEN2; i++)
+		va[i] = pat(i);
+	r1 = (struct zn_dma_region){ .va = va, .iova = SDMA_IOVA, .len = SDMA_LEN1, .fd = fd };
+	r2 = (struct zn_dma_region){ .va = va + SDMA_LEN1, .iova = SDMA_IOVA2, .len = SDMA_LEN2,
+				     .fd = fd, .fd_offset = SDMA_LEN1 };
+	nfd = count_fds();
+	srv_start(&cur_srv, script_server_dma, NULL);
+	d = open_dev(&cur_srv, TEST_TIMEOUT_MS);
+	assert_int_equal(zn_bus_dma_map(d, &r1), 0);
+	assert_int_equal(zn_bus_dma_map(d, &r2), 0);
+
+	/* served while we wait for our reply */
+	assert_int_equal(d->ops->get_irq_info(d, 2, &ii), 0);
+	assert_int_equal(ii.count, 16);
+	assert_memory_equal(va + 0x10, dma_hello, 16);
+	assert_int_equal(va[0x0f], pat(0x0f));
+	assert_int_equal(va[0x20], pat(0x20));
+	assert_int_equal(va[0x200], pat(0x200));	/* refused writes moved nothing */
+	assert_int_equal(va[SDMA_LEN1 + SDMA_LEN2 - 8], pat(SDMA_LEN1 + SDMA_LEN2 - 8));
+
+	/* served while we make no call at all (the server checks the answers) */
+	assert_true(mem_becomes(va + SDMA_LEN1, dma_hello, 16));
+	assert_memory_equal(va + 0x300, dma_hello, 16);
+	assert_memory_equal(va + 0x400, dma_hello, 16);
+	assert_int_equal(__atomic_load_n(&log_errs, __ATOMIC_ACQUIRE), 0);
+
+	assert_int_equal(zn_bus_dma_unmap(d, &r1), 0);
+	/* a read of the unmapped window (refused: the server checks the
+	 * answer), then a reply to nothing, which ends the connection with
+	 * one line */
+	assert_true(log_errs_become(1));
+	assert_true(strstr(log_last, "no request outstanding") != NULL);
+	assert_int_equal(d->ops->get_irq_info(d, 2, &ii), -ENOTCONN);
+	zn_bus_close(d);
+	srv_finish(&cur_srv);
+	assert_int_equal(count_fds(), nfd);
+	munmap(va, SDMA_LEN1 + SDMA_LEN2);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ */
 /* Malformed replies, one connection each                              */
 
 enum mop { OP_OPEN, OP_IRQ_INFO, OP_REGION_INFO, OP_READ, OP_WRITE };
@@ -1135,7 +1424,7 @@ struct mcase {
 
 enum {
 	M_MSG_ID, M_CMD, M_TRUNC, M_OVERSIZE, M_SMALL_SIZE, M_TYPE, M_INDEX, M_FD,
-	M_ERR_PAYLOAD, M_TOO_MANY_FDS, M_SERVER_CMD,
+	M_TOO_MANY_FDS, M_SERVER_CMD,
 	M_CAP_SELF, M_CAP_CYCLE, M_CAP_OOB, M_CAP_NEXT_OOB, M_AREA_OOB, M_AREA_COUNT,
 	M_MMAP_NO_FD, M_FD_NO_MMAP, M_TWO_FDS, M_ARGSZ_TWICE, M_LEN_ARGSZ, M_SPARSE_VER,
 	M_READ_ECHO, M_READ_SHORT, M_WRITE_COUNT,
@@ -1151,7 +1440,6 @@ static const struct mcase mcases[] = {
 	{ "not a reply", OP_IRQ_INFO, -EPROTO, true, M_TYPE },
 	{ "wrong irq index", OP_IRQ_INFO, -EPROTO, false, M_INDEX },
 	{ "unexpected fd", OP_IRQ_INFO, -EPROTO, false, M_FD },
-	{ "error reply with payload", OP_IRQ_INFO, -EPROTO, false, M_ERR_PAYLOAD },
 	{ "more fds than announced", OP_IRQ_INFO, -EPROTO, false, M_TOO_MANY_FDS },
 	{ "server command first", OP_IRQ_INFO, 0, false, M_SERVER_CMD },
 	{ "cap chain loops on itself", OP_REGION_INFO, -EPROTO, false, M_CAP_SELF },
@@ -1207,7 +1495,6 @@ static void send_bad_irq_info(int s, int id)
 		close(pf[1]);
 		close(pf[0]);
 		return;
-	case M_ERR_PAYLOAD: h.flags |= ZN_VFU_F_ERROR; h.error_no = EINVAL; break;
 	case M_TOO_MANY_FDS:
 		for (int i = 0; i < 9; i++)
 			fds[i] = eventfd(0, 0);
@@ -1216,7 +1503,8 @@ static void send_bad_irq_info(int s, int id)
 			close(fds[i]);
 		return;
 	case M_SERVER_CMD: {
-		/* A DMA_READ from the server before the reply: refused, then ours. */
+		/* A DMA_READ from the server before the reply, outside any DMA
+		 * window: refused, then ours. */
 		struct zn_vfu_hdr c = { .msg_id = 0x7777, .cmd = ZN_VFU_DMA_READ,
 					.msg_size = 32, .flags = ZN_VFU_F_TYPE_COMMAND };
 		struct zn_vfu_dma_access da = { 0x1000, 8 };
@@ -1228,7 +1516,7 @@ static void send_bad_irq_info(int s, int id)
 		SEQ(r->h.cmd, ZN_VFU_DMA_READ);
 		SEQ(r->h.msg_size, 16);
 		SEQ(r->h.flags, ZN_VFU_F_TYPE_REPLY | ZN_VFU_F_ERROR);
-		SEQ(r->h.error_no, EOPNOTSUPP);
+		SEQ(r->h.error_no, EFAULT);
 		free(r);
 		break;
 	}
@@ -1639,6 +1927,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_irqs_chunked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dma_map_shares_memfd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_error_replies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_error_reply_with_payload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_server_dma_read_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_dies_after_request, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_dies_in_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_gone_no_sigpipe, setup, teardown),

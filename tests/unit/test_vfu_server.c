@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <poll.h>
 #include <pthread.h>
@@ -1829,6 +1830,538 @@ static void test_model_options(void **state)
 	zn_sim_device_free(d);
 }
 
+/* ---- Foreign clients (messages another implementation sends) ---- */
+
+/* A client that sends its whole argsz-sized reply buffer as the request. */
+static void test_region_info_long_request(void **state)
+{
+	uint8_t req[4096] = { 0 };
+	struct zn_vfu_region_info in = { .argsz = 64, .index = 0 }, out;
+	int fd = connect_ready();
+	struct reply r;
+
+	(void)state;
+	memcpy(req, &in, sizeof(in));
+	assert_int_equal(xact(fd, ZN_VFU_DEVICE_GET_REGION_INFO, req, 64, &r), 0);
+	assert_int_equal(r.len, sizeof(out));
+	memcpy(&out, r.data, sizeof(out));
+	assert_int_equal(out.index, 0);
+	assert_int_equal(out.size, EDU_BAR0_SIZE);
+	reply_free(&r);
+	/* the mappable BAR, asked with a 4 KiB buffer sent whole (junk after
+	 * the structure is the client's buffer, not a field) */
+	in.argsz = sizeof(req);
+	in.index = 2;
+	memset(req, 0xa5, sizeof(req));
+	memcpy(req, &in, sizeof(in));
+	assert_int_equal(xact(fd, ZN_VFU_DEVICE_GET_REGION_INFO, req, sizeof(req), &r), 0);
+	memcpy(&out, r.data, sizeof(out));
+	assert_int_equal(out.size, EDU_BAR2_SIZE);
+	assert_true(out.flags & ZN_VFU_REGION_F_MMAP);
+	assert_true(out.flags & ZN_VFU_REGION_F_CAPS);
+	assert_int_equal(out.cap_offset, sizeof(out));
+	assert_int_equal(r.len, out.argsz);
+	assert_int_equal(r.nfds, 1);
+	reply_free(&r);
+	/* shorter than the structure is still refused */
+	assert_int_equal(xact(fd, ZN_VFU_DEVICE_GET_REGION_INFO, req, 24, &r), EINVAL);
+	reply_free(&r);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_BAD_SIZE], 1);
+	close(fd);
+}
+
+static int dma_unmap_flags(int fd, uint32_t flags, uint64_t iova, uint64_t size,
+			   struct reply *r)
+{
+	struct zn_vfu_dma_unmap u = { sizeof(u), flags, iova, size };
+
+	return xact(fd, ZN_VFU_DMA_UNMAP, &u, sizeof(u), r);
+}
+
+static void test_dma_unmap_all(void **state)
+{
+	int fd = connect_ready();
+	int mfd = new_memfd(2 * 4096);
+	uint8_t *mem = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	struct zn_vfu_dma_unmap u;
+	struct reply r;
+
+	(void)state;
+	assert_true(mem != MAP_FAILED);
+	/* nothing mapped: unmapping everything is a success that does nothing */
+	assert_int_equal(dma_unmap_flags(fd, ZN_VFU_DMA_UNMAP_F_ALL, 0, 0, &r), 0);
+	reply_free(&r);
+	assert_int_equal(dma_map(fd, IOVA, 4096, 0, 3, mfd), 0);
+	assert_int_equal(dma_map(fd, IOVA + 0x10000, 4096, 4096, 3, mfd), 0);
+	assert_int_equal(dma_map(fd, 0x200000, 4096, 0, 3, -1), 0);
+	assert_int_equal(zn_vfu_dev_dma_windows(S.sim->dev), 3);
+	/* unmap-all takes address and size 0, nothing else; dirty bitmaps no */
+	assert_int_equal(dma_unmap_flags(fd, ZN_VFU_DMA_UNMAP_F_ALL, IOVA, 4096, &r), EINVAL);
+	reply_free(&r);
+	assert_int_equal(dma_unmap_flags(fd, ZN_VFU_DMA_UNMAP_F_ALL | 1, 0, 0, &r), EINVAL);
+	reply_free(&r);
+	assert_int_equal(zn_vfu_dev_dma_windows(S.sim->dev), 3);
+
+	assert_int_equal(dma_unmap_flags(fd, ZN_VFU_DMA_UNMAP_F_ALL, 0, 0, &r), 0);
+	assert_int_equal(r.len, sizeof(u));	/* the entry, echoed */
+	memcpy(&u, r.data, sizeof(u));
+	assert_int_equal(u.argsz, sizeof(u));
+	assert_int_equal(u.flags, ZN_VFU_DMA_UNMAP_F_ALL);
+	assert_int_equal(u.addr, 0);
+	assert_int_equal(u.size, 0);
+	reply_free(&r);
+	assert_int_equal(zn_vfu_dev_dma_windows(S.sim->dev), 0);
+	assert_int_equal(stats().dma_unmaps, 2);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_BAD_FLAGS], 2);
+	/* the device reaches none of them now */
+	enable(fd, MEM_MASTER);
+	memset(mem, 0xee, 4096);
+	edu_dma(fd, EDU_DMA_BUF_ADDR, IOVA, 16, EDU_DMA_CMD_RUN | EDU_DMA_CMD_TO_RAM);
+	assert_int_equal(mem[0], 0xee);
+	assert_int_equal(stats().dma_err_unmapped, 1);
+	/* and the same addresses map again */
+	assert_int_equal(dma_map(fd, IOVA, 4096, 0, 3, mfd), 0);
+	munmap(mem, 2 * 4096);
+	close(mfd);
+	close(fd);
+}
+
+/* ---- Stalled clients ---- */
+
+#define STALL_MS	150
+
+/* The connection is closed by the server within WAIT_MS (bytes before the
+ * end are read and dropped). */
+static bool dropped(int fd)
+{
+	char buf[65536];
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, WAIT_MS) != 1)
+			return false;
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n <= 0)
+			return true;
+	}
+}
+
+/* A well-behaved client is served: VERSION and DEVICE_GET_INFO. */
+static void served(void)
+{
+	struct zn_vfu_device_info info = { .argsz = sizeof(info) };
+	int fd = connect_ready();
+
+	assert_int_equal(call(fd, ZN_VFU_DEVICE_GET_INFO, &info, sizeof(info), NULL, 0), 0);
+	close(fd);
+}
+
+static void test_stalled_handshake_dropped(void **state)
+{
+	uint64_t t0;
+	int a, b;
+	struct reply r;
+	struct zn_vfu_version v = { 0, 2 };
+
+	(void)state;
+	zn_vfu_dev_set_timeouts(S.sim->dev, STALL_MS, STALL_MS);
+	a = cli_connect();		/* connects, never sends */
+	sleep_ms(20);
+	t0 = zn_now_ms();
+	b = cli_connect();		/* waits in the backlog meanwhile */
+	send_msg(b, ZN_VFU_VERSION, &v, sizeof(v), NULL, 0);
+	assert_int_equal(recv_reply(b, &r), 0);
+	assert_false(r.hdr.flags & ZN_VFU_F_ERROR);
+	reply_free(&r);
+	/* served once a's time ran out, not after b's own timeout */
+	assert_true(zn_now_ms() - t0 < 5 * STALL_MS + 1000);
+	assert_true(dropped(a));
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 1);
+	assert_true(log_has("stalled: sent no VERSION within 150 ms"));
+	close(a);
+	close(b);
+	served();
+	assert_int_equal(stats().clients, 3);
+}
+
+static void test_stalled_message_dropped(void **state)
+{
+	struct zn_vfu_device_info info = { .argsz = sizeof(info) };
+	struct zn_vfu_hdr h = { .msg_id = 9, .cmd = ZN_VFU_DEVICE_GET_INFO,
+				.msg_size = sizeof(h) + sizeof(info) };
+	int fd;
+
+	(void)state;
+	zn_vfu_dev_set_timeouts(S.sim->dev, STALL_MS, STALL_MS);
+	/* half a header */
+	fd = connect_ready();
+	send_raw(fd, &h, 7, NULL, 0);
+	assert_true(dropped(fd));
+	close(fd);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 1);
+	assert_true(log_has("stalled: stopped inside a message within 150 ms"));
+	/* a header and half its body */
+	fd = connect_ready();
+	send_raw(fd, &h, sizeof(h), NULL, 0);
+	send_raw(fd, &info, 5, NULL, 0);
+	assert_true(dropped(fd));
+	close(fd);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 2);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_TRUNCATED], 2);
+	/* half a VERSION counts against the handshake too */
+	fd = cli_connect();
+	send_raw(fd, &h, 3, NULL, 0);
+	assert_true(dropped(fd));
+	close(fd);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 3);
+	served();
+}
+
+static void test_idle_client_kept(void **state)
+{
+	struct zn_vfu_device_info info = { .argsz = sizeof(info) };
+	int fd;
+
+	(void)state;
+	zn_vfu_dev_set_timeouts(S.sim->dev, STALL_MS, STALL_MS);
+	fd = connect_ready();
+	/* idle between messages for longer than any limit: still its device */
+	assert_true(quiet(fd, 3 * STALL_MS));
+	assert_int_equal(call(fd, ZN_VFU_DEVICE_GET_INFO, &info, sizeof(info), NULL, 0), 0);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 0);
+	assert_int_equal(stats().disconnects, 0);
+	close(fd);
+}
+
+static void test_unread_replies_dropped(void **state)
+{
+	struct zn_vfu_region_access a = { .offset = 0, .region = 0, .count = ZN_VFU_MAX_XFER };
+	int fd;
+
+	(void)state;
+	zn_vfu_dev_set_timeouts(S.sim->dev, STALL_MS, STALL_MS);
+	fd = connect_ready();
+	enable(fd, 0x2);
+	/* a 1 MiB reply the client never reads: more than the socket holds */
+	send_msg(fd, ZN_VFU_REGION_READ, &a, sizeof(a), NULL, 0);
+	sleep_ms(3 * STALL_MS);
+	assert_true(dropped(fd));
+	close(fd);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 1);
+	assert_true(log_has("stalled: did not read its replies within 150 ms"));
+	served();
+}
+
+/* ---- A hostile client campaign ---- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: a fixed seed, so every run replays the same campaign */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* Sends one message and expects exactly its reply (error or not). */
+static int hostile_call(int fd, uint16_t cmd, uint32_t flags, const void *p, size_t len,
+			const int *fds, unsigned nfds)
+{
+	uint16_t id = send_msg_flags(fd, cmd, flags, p, len, fds, nfds);
+	struct reply r;
+	int err;
+
+	assert_int_equal(recv_reply(fd, &r), 0);
+	assert_int_equal(r.hdr.msg_id, id);
+	assert_int_equal(r.hdr.cmd, cmd);
+	err = r.hdr.flags & ZN_VFU_F_ERROR ? (int)r.hdr.error_no : 0;
+	reply_free(&r);
+	return err;
+}
+
+static void hostile_headers(void)
+{
+	struct zn_vfu_device_info info = { .argsz = sizeof(info) };
+	int fd;
+
+	/* msg_size below the header: refused and closed, every value */
+	for (uint32_t sz = 0; sz < sizeof(struct zn_vfu_hdr); sz++) {
+		struct zn_vfu_hdr h = { .msg_id = 1, .cmd = ZN_VFU_DEVICE_GET_INFO, .msg_size = sz };
+		struct reply r;
+
+		fd = connect_ready();
+		send_raw(fd, &h, sizeof(h), NULL, 0);
+		assert_int_equal(recv_reply(fd, &r), 0);
+		assert_int_equal(r.hdr.error_no, EINVAL);
+		reply_free(&r);
+		assert_true(at_eof(fd));
+		close(fd);
+	}
+	fd = connect_ready();
+	/* every type and flag bit but NO_REPLY, unknown and removed commands */
+	for (uint32_t bit = 0; bit < 32; bit++)
+		if (bit != 4)
+			assert_int_not_equal(hostile_call(fd, ZN_VFU_DEVICE_GET_INFO, 1u << bit, &info,
+							  sizeof(info), NULL, 0), 0);
+	assert_int_equal(hostile_call(fd, 0, 0, NULL, 0, NULL, 0), ENOSYS);
+	assert_int_equal(hostile_call(fd, 14, 0, NULL, 0, NULL, 0), ENOSYS);
+	assert_int_equal(hostile_call(fd, 19, 0, &info, sizeof(info), NULL, 0), ENOSYS);
+	assert_int_equal(hostile_call(fd, 0xffff, 0, NULL, 0, NULL, 0), ENOSYS);
+	assert_int_equal(hostile_call(fd, ZN_VFU_DMA_READ, 0, &info, sizeof(info), NULL, 0),
+			 ENOTSUP);
+	close(fd);
+}
+
+static void hostile_json(void)
+{
+	static const char *const bad[] = {
+		"", "{", "}", "[]", "null", "42", "\"x\"", "{\"capabilities\":[]}",
+		"{\"capabilities\":{\"max_msg_fds\":\"8\"}}",
+		"{\"capabilities\":{\"max_msg_fds\":-1}}",
+		"{\"capabilities\":{\"max_msg_fds\":100000}}",
+		"{\"capabilities\":{\"max_data_xfer_size\":18446744073709551616}}",
+		"{\"capabilities\":{\"pgsizes\":0}}",
+		"{\"capabilities\":{\"pgsizes\":1}}",
+		"{\"capabilities\":{\"max_dma_maps\":1e99}}",
+		"{\"capabilities\":{\"max_msg_fds\":1}} trailing",
+	};
+	uint8_t buf[16384];
+	struct zn_vfu_version v = { 0, 2 };
+	int fd;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t jl = strlen(bad[i]) + 1;
+
+		fd = cli_connect();
+		memcpy(buf, &v, sizeof(v));
+		memcpy(buf + sizeof(v), bad[i], jl);
+		assert_int_equal(hostile_call(fd, ZN_VFU_VERSION, 0, buf, sizeof(v) + jl, NULL, 0),
+				 EINVAL);
+		assert_true(at_eof(fd));
+		close(fd);
+	}
+	/* no NUL, a NUL inside, deep nesting, 16 KiB of brackets */
+	fd = cli_connect();
+	memcpy(buf, &v, sizeof(v));
+	memcpy(buf + sizeof(v), "{}", 2);
+	assert_int_equal(hostile_call(fd, ZN_VFU_VERSION, 0, buf, sizeof(v) + 2, NULL, 0), EINVAL);
+	close(fd);
+	fd = cli_connect();
+	memcpy(buf + sizeof(v), "{}\0{}", 6);
+	assert_int_equal(hostile_call(fd, ZN_VFU_VERSION, 0, buf, sizeof(v) + 6, NULL, 0), EINVAL);
+	close(fd);
+	fd = cli_connect();
+	memset(buf + sizeof(v), '[', sizeof(buf) - sizeof(v) - 1);
+	buf[sizeof(buf) - 1] = '\0';
+	assert_int_equal(hostile_call(fd, ZN_VFU_VERSION, 0, buf, sizeof(buf), NULL, 0), EINVAL);
+	close(fd);
+}
+
+static void hostile_dma(void)
+{
+	static const struct { uint64_t iova, size, off; uint32_t flags; } maps[] = {
+		{ 1, 4096, 0, 3 }, { 0, 4095, 0, 3 }, { 0, 4096, 1, 3 }, { 0, 0, 0, 3 },
+		{ ~0ull & ~4095ull, 8192, 0, 3 }, { 0, ~0ull & ~4095ull, 0, 3 },
+		{ 0, 4096, ~0ull & ~4095ull, 3 }, { 0, 4096, 0, 0xfc }, { 0, 1ull << 40, 0, 3 },
+	};
+	int fd = cli_connect(), mfd = new_memfd(4096), efd = eventfd(0, EFD_CLOEXEC);
+	int sp[2], pp[2];
+	struct reply r;
+
+	assert_int_equal(version(fd, 0, 2, "{\"capabilities\":{\"max_msg_fds\":8,"
+				 "\"max_dma_maps\":3}}", &r), 0);
+	reply_free(&r);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+	assert_int_equal(pipe2(pp, O_CLOEXEC), 0);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		assert_int_not_equal(dma_map(fd, maps[i].iova, maps[i].size, maps[i].off,
+					     maps[i].flags, mfd), 0);
+	assert_int_equal(dma_map(fd, IOVA, 4096, 0, 3, efd), EINVAL);
+	assert_int_equal(dma_map(fd, IOVA, 4096, 0, 3, sp[0]), EINVAL);
+	assert_int_equal(dma_map(fd, IOVA, 4096, 0, 3, pp[0]), EINVAL);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(dma_map(fd, IOVA + (uint64_t)i * 0x10000, 4096, 0, 3, mfd), 0);
+	assert_int_equal(dma_map(fd, IOVA + 0x100000, 4096, 0, 3, mfd), ENOSPC);
+	assert_int_equal(dma_unmap(fd, ~0ull - 4095, 4096, &r), ENOENT);
+	reply_free(&r);
+	assert_int_equal(dma_unmap(fd, IOVA, ~0ull, &r), ENOENT);
+	reply_free(&r);
+	assert_int_equal(zn_vfu_dev_dma_windows(S.sim->dev), 3);
+	close(sp[0]);
+	close(sp[1]);
+	close(pp[0]);
+	close(pp[1]);
+	close(efd);
+	close(mfd);
+	close(fd);
+}
+
+static void hostile_regions_and_irqs(void)
+{
+	static const uint64_t offs[] = { 0, 1, 0xff, 0x100, 0xfff, 0x1000, 0xfffff, 0x100000,
+					 ~0ull, ~0ull - 3, 1ull << 63 };
+	static const uint32_t counts[] = { 0, 1, 3, 4, 8, 4096, ZN_VFU_MAX_XFER,
+					   ZN_VFU_MAX_XFER + 1, ~0u };
+	int fd = connect_ready();
+	int efd[8], sp[2];
+
+	enable(fd, MEM_MASTER);
+	for (uint32_t reg = 0; reg < 12; reg++)
+		for (size_t o = 0; o < sizeof(offs) / sizeof(offs[0]); o++)
+			for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+				struct zn_vfu_region_access a = { offs[o], reg, counts[c] };
+
+				/* a read: the count asks, the payload stays 16 bytes */
+				hostile_call(fd, ZN_VFU_REGION_READ, 0, &a, sizeof(a), NULL, 0);
+				/* a write that claims more than it carries */
+				if (counts[c] > 8)
+					assert_int_not_equal(hostile_call(fd, ZN_VFU_REGION_WRITE, 0,
+									  &a, sizeof(a), NULL, 0), 0);
+			}
+	for (int i = 0; i < 8; i++)
+		efd[i] = eventfd(0, EFD_CLOEXEC);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+	for (int k = 0; k < 3000; k++) {
+		struct zn_vfu_irq_set s = {
+			.argsz = sizeof(s),
+			.flags = (uint32_t)(1u << (rnd() % 3)) | (uint32_t)(8u << (rnd() % 3)),
+			.index = (uint32_t)(rnd() % 7),
+			.start = (uint32_t)(rnd() % 4 == 0 ? ~0u - (rnd() % 4) : rnd() % 6),
+			.count = (uint32_t)(rnd() % 6),
+		};
+		uint8_t buf[sizeof(s) + 8];
+		unsigned nfds = (unsigned)(rnd() % 5);
+		int fds[4];
+		size_t len = sizeof(s);
+
+		if (rnd() % 8 == 0)
+			s.flags = (uint32_t)rnd();
+		for (unsigned i = 0; i < nfds; i++)
+			fds[i] = rnd() % 6 == 0 ? sp[0] : efd[rnd() % 8];
+		if (rnd() % 2)
+			len += rnd() % 8;
+		s.argsz = rnd() % 8 ? (uint32_t)len : (uint32_t)rnd();
+		memset(buf, 1, sizeof(buf));
+		memcpy(buf, &s, sizeof(s));
+		hostile_call(fd, ZN_VFU_DEVICE_SET_IRQS, 0, buf, len, fds, nfds);
+	}
+	for (int i = 0; i < 8; i++)
+		close(efd[i]);
+	close(sp[0]);
+	close(sp[1]);
+	close(fd);
+}
+
+static void hostile_fd_flood(void)
+{
+	struct zn_vfu_device_info info = { .argsz = sizeof(info) };
+	int fd = connect_ready(), efd[16];
+
+	for (int i = 0; i < 16; i++)
+		efd[i] = eventfd(0, EFD_CLOEXEC);
+	for (int k = 0; k < 500; k++) {
+		unsigned n = 1 + (unsigned)(k % 16);
+
+		/* fds with commands that take none, and more than max_msg_fds */
+		assert_int_equal(hostile_call(fd, k % 2 ? ZN_VFU_DEVICE_GET_INFO : ZN_VFU_DMA_MAP,
+					      0, &info, sizeof(info), efd, n), EINVAL);
+	}
+	for (int i = 0; i < 16; i++)
+		close(efd[i]);
+	close(fd);
+}
+
+static void hostile_random_messages(void)
+{
+	int fd = connect_ready();
+
+	for (int k = 0; k < 5000; k++) {
+		uint8_t p[96];
+		size_t len = (size_t)(rnd() % sizeof(p));
+		uint16_t cmd = (uint16_t)(1 + rnd() % 20);
+		uint32_t flags = rnd() % 16 == 0 ? (uint32_t)rnd() & ~ZN_VFU_F_NO_REPLY : 0;
+
+		for (size_t i = 0; i < len; i++)
+			p[i] = (uint8_t)rnd();
+		/* plausible sizes and argsz often, so the handlers' checks run */
+		if (rnd() % 2 && len >= 4) {
+			uint32_t argsz = (uint32_t)len;
+
+			memcpy(p, &argsz, sizeof(argsz));
+		}
+		if (cmd == ZN_VFU_DEVICE_RESET && rnd() % 2)
+			len = 0;
+		hostile_call(fd, cmd, flags, p, len, NULL, 0);
+	}
+	close(fd);
+}
+
+static void hostile_connections(void)
+{
+	struct zn_vfu_hdr h = { .msg_id = 1, .cmd = ZN_VFU_VERSION, .msg_size = 20 };
+
+	for (int k = 0; k < 2000; k++) {
+		int fd = cli_connect();
+
+		/* gone at once, after a byte, mid-header, mid-body */
+		if (k % 4 == 1)
+			send_raw(fd, &h, 1, NULL, 0);
+		else if (k % 4 == 2)
+			send_raw(fd, &h, 9, NULL, 0);
+		else if (k % 4 == 3)
+			send_raw(fd, &h, sizeof(h), NULL, 0);
+		close(fd);
+	}
+	WAIT_FOR(stats().disconnects >= stats().clients && !zn_vfu_dev_connected(S.sim->dev));
+}
+
+/* The cases of a hostile-client campaign against the server, replayed: it
+ * must answer each as the spec says, leak nothing, and keep serving. */
+static void test_hostile_client_campaign(void **state)
+{
+	int base = count_fds();
+	int fd, mfd;
+	uint8_t *mem;
+
+	(void)state;
+	zn_vfu_dev_set_timeouts(S.sim->dev, 1000, 1000);
+	hostile_headers();
+	hostile_json();
+	hostile_dma();
+	hostile_regions_and_irqs();
+	hostile_fd_flood();
+	hostile_random_messages();
+	hostile_connections();
+	/* connections still in the backlog are accepted and closed after ours
+	 * are gone: wait for the server to get through them */
+	WAIT_FOR(!zn_vfu_dev_connected(S.sim->dev) && count_fds() == base);
+	assert_int_equal(stats().errors[ZN_VFU_ERR_STALLED], 0);
+	assert_true(stats().clients > 2000);
+
+	/* a well-behaved client gets a working device: DMA both ways, an MSI-X */
+	fd = connect_ready();
+	mfd = new_memfd(2 * 4096);
+	mem = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	assert_true(mem != MAP_FAILED);
+	for (int i = 0; i < 4096; i++)
+		mem[i] = (uint8_t)(i * 13 + 1);
+	assert_int_equal(dma_map(fd, IOVA, 2 * 4096, 0, 3, mfd), 0);
+	enable(fd, MEM_MASTER);
+	edu_dma(fd, IOVA, EDU_DMA_BUF_ADDR, 4096, EDU_DMA_CMD_RUN);
+	edu_dma(fd, EDU_DMA_BUF_ADDR, IOVA + 4096, 4096, EDU_DMA_CMD_RUN | EDU_DMA_CMD_TO_RAM);
+	assert_memory_equal(mem, mem + 4096, 4096);
+	wr(fd, 0, EDU_REG_LIVENESS, 0x12345678, 4);
+	assert_int_equal(rd(fd, 0, EDU_REG_LIVENESS, 4), ~0x12345678u);
+	munmap(mem, 2 * 4096);
+	close(mfd);
+	close(fd);
+	WAIT_FOR(!zn_vfu_dev_connected(S.sim->dev) && count_fds() == base);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1865,6 +2398,13 @@ int main(void)
 		T(test_framing_partial_and_pipelined),
 		T(test_disconnect_cleans_up),
 		T(test_second_client_waits),
+		T(test_region_info_long_request),
+		T(test_dma_unmap_all),
+		T(test_stalled_handshake_dropped),
+		T(test_stalled_message_dropped),
+		T(test_idle_client_kept),
+		T(test_unread_replies_dropped),
+		T(test_hostile_client_campaign),
 		cmocka_unit_test(test_buffer_feed_matches_socket),
 		cmocka_unit_test(test_model_options),
 		cmocka_unit_test_setup_teardown(test_pcie_config_space, setup_pcie, teardown_pcie),
