@@ -561,6 +561,31 @@ static void test_kbuf_udp_legacy(void **state)
 		sqe->flags |= IOSQE_BUFFER_SELECT;
 		assert_int_equal(res_of(68), -EINVAL);
 	}
+	/* a 0-byte datagram: res 0, no buffer named, the buffer is first again */
+	provide(pool, KB_LEN, 2, 9, 40);
+	assert_int_equal(ring_send(bfd, dg[0], 0), 0);
+	recv_bsel(69, afd, 0, 9, 0);
+	g = wait_ud(69);
+	assert_int_equal(g.res, 0);
+	assert_int_equal(g.flags, 0);
+	assert_int_equal(ring_send(bfd, dg[1], 5), 5);
+	recv_bsel(69, afd, 0, 9, 0);
+	got_buf(wait_ud(69), 5, 40, pool, dg[1]);
+	/* ... and it ends a multishot, as in Linux (res 0, no F_MORE) */
+	recv_bsel(69, afd, 0, 9, IORING_RECV_MULTISHOT);
+	assert_int_equal(ring_send(bfd, dg[0], 0), 0);
+	g = wait_ud(69);
+	assert_int_equal(g.res, 0);
+	assert_int_equal(g.flags, 0);
+	/* an armed multishot cancelled: -ECANCELED, no F_MORE; bid 41 unused */
+	recv_bsel(69, afd, 0, 9, IORING_RECV_MULTISHOT);
+	io_uring_prep_cancel64(sqe_ud(112), 69, 0);
+	assert_int_equal(res_of(112), 0);
+	g = wait_ud(69);
+	assert_int_equal(g.res, -ECANCELED);
+	assert_int_equal(g.flags, 0);
+	io_uring_prep_remove_buffers(sqe_ud(113), 8, 9);
+	assert_int_equal(res_of(113), 1);
 	assert_int_equal(ring_close(afd), 0);
 	assert_int_equal(ring_close(bfd), 0);
 }
@@ -660,6 +685,22 @@ static void test_kbuf_tcp(void **state)
 	/* nothing was lost: the rest is still there */
 	assert_int_equal(ring_recv(afd, rx, 300), 300);
 	assert_memory_equal(rx, tx + 260, 300);
+	/* an incremental ring: one entry, used bit by bit (F_BUF_MORE) */
+	br = io_uring_setup_buf_ring(&ring, 1, 6, IOU_PBUF_RING_INC, &ret);
+	assert_non_null(br);
+	io_uring_buf_ring_add(br, bufs[0], KB_TCPB, 3, io_uring_buf_ring_mask(1), 0);
+	io_uring_buf_ring_advance(br, 1);
+	assert_int_equal(ring_send(bfd, tx, 300), 300);
+	recv_bsel(86, afd, 0, 6, 0);
+	g = wait_ud(86);
+	got_buf(g, 300, 3, bufs[0], tx);
+	assert_true(g.flags & IORING_CQE_F_BUF_MORE);
+	assert_int_equal(ring_send(bfd, tx + 300, 200), 200);
+	recv_bsel(86, afd, 0, 6, 0);
+	g = wait_ud(86);
+	got_buf(g, 200, 3, bufs[0] + 300, tx + 300);
+	assert_true(g.flags & IORING_CQE_F_BUF_MORE);
+	assert_int_equal(io_uring_free_buf_ring(&ring, br, 1, 6), 0);
 
 	/* ring-mapped group, multishot across the whole stream until EOF; each
 	 * buffer goes back to the ring once its bytes are checked (the ring
@@ -717,6 +758,14 @@ static void test_kbuf_tcp(void **state)
 	assert_memory_equal(rx, tx, KB_XFER);
 	assert_true(cqes >= KB_XFER / KB_TCPB);
 	assert_int_equal(io_uring_free_buf_ring(&ring, br, KB_NBUF, 5), 0);
+	/* at EOF: res 0 and the buffer goes back (REMOVE finds it) */
+	provide(pool, 100, 1, 4, 9);
+	recv_bsel(87, afd, 0, 4, 0);
+	g = wait_ud(87);
+	assert_int_equal(g.res, 0);
+	assert_int_equal(g.flags, 0);
+	io_uring_prep_remove_buffers(sqe_ud(113), 8, 4);
+	assert_int_equal(res_of(113), 1);
 	assert_int_equal(ring_close(afd), 0);
 	assert_int_equal(ring_close(bfd), 0);
 	assert_int_equal(ring_close(lfd), 0);
