@@ -21,8 +21,23 @@
  * res = bytes copied: a datagram longer than len is cut (the rest lost);
  * with MSG_TRUNC res is the datagram's real length, as UDP reports it.
  *
- * Not offered (-EINVAL, one log line): provided buffers
- * (IOSQE_BUFFER_SELECT), IORING_RECV_MULTISHOT (it needs them), BUNDLE.
+ * Provided buffers (IOSQE_BUFFER_SELECT, core/uring/kbuf.c), as io_recv:
+ * the group's next buffer is taken when data is there (len, if not 0, caps
+ * it; RECVMSG: the one iovec's length, more than one iovec -EINVAL); the
+ * CQE names it (IORING_CQE_F_BUFFER | bid << IORING_CQE_BUFFER_SHIFT); a
+ * result <= 0 gives it back, first in its group. As the kernel picks the
+ * buffer before it looks for data, an empty group fails the issue with
+ * -ENOBUFS at once (unless POLL_FIRST); data that finds the group empty
+ * stays queued and the request ends with -ENOBUFS.
+ * RECV multishot (IORING_RECV_MULTISHOT; needs BUFFER_SELECT, no
+ * MSG_WAITALL, else -EINVAL): one CQE with IORING_CQE_F_MORE per datagram
+ * or per buffer's worth of stream, until a result <= 0 ends it without
+ * F_MORE: -ENOBUFS (group dry), 0 (EOF; also a UDP datagram of 0 bytes, as
+ * Linux), an error; optlen, if not 0, is the total byte budget, the CQE
+ * that spends it is the last.
+ *
+ * Not offered (-EINVAL, one log line): RECVMSG multishot (the
+ * io_uring_recvmsg_out layout), BUNDLE.
  * msg_flags: MSG_DONTWAIT (nothing there: -EAGAIN), MSG_TRUNC, MSG_WAITALL
  * (a datagram is whole anyway), MSG_NOSIGNAL, MSG_CMSG_CLOEXEC accepted;
  * MSG_ERRQUEUE -EAGAIN (the error queue is always empty); others -EINVAL.
@@ -49,9 +64,13 @@ struct recv_pdu {
 	struct rx_state *rx;		/* while waiting */
 	uint32_t len;
 	uint32_t msg_flags;
+	uint32_t mshot_left;		/* multishot byte budget (mshot_lim) */
 	uint16_t flags;
 	uint16_t buf_index;
 	uint8_t msg;			/* RECVMSG */
+	uint8_t bsel;			/* IOSQE_BUFFER_SELECT */
+	uint8_t mshot;			/* IORING_RECV_MULTISHOT */
+	uint8_t mshot_lim;		/* mshot_left counts */
 };
 _Static_assert(sizeof(struct recv_pdu) <= ZN_URING_REQ_PDU, "recv pdu too big");
 
@@ -72,17 +91,22 @@ struct sink {
 	uint64_t cap;
 };
 
-static int sink_init(const struct recv_pdu *p, struct sink *k, struct msghdr *m)
+static int sink_init(const struct recv_pdu *p, struct sink *k, struct msghdr *m,
+		     void *buf, uint32_t blen)
 {
 	k->cap = 0;
-	if (!p->msg) {
-		k->v[0] = (struct iovec){ (void *)(uintptr_t)p->addr, p->len };
+	if (p->msg && zn_ucopy_from(m, (const void *)(uintptr_t)p->addr, sizeof(*m)))
+		return -EFAULT;
+	if (!p->msg || p->bsel) {
+		if (!p->bsel) {
+			buf = (void *)(uintptr_t)p->addr;
+			blen = p->len;
+		}
+		k->v[0] = (struct iovec){ buf, blen };
 		k->n = 1;
-		k->cap = p->len;
+		k->cap = blen;
 		return 0;
 	}
-	if (zn_ucopy_from(m, (const void *)(uintptr_t)p->addr, sizeof(*m)))
-		return -EFAULT;
 	if (m->msg_iovlen > RECVMSG_MAX_IOV)
 		return -EMSGSIZE;
 	k->n = (uint32_t)m->msg_iovlen;
@@ -180,8 +204,9 @@ static int recv_stream(struct zn_sock *s, const struct sink *k)
 	return rc > 0 || !k->cap ? 0 : rc < 0 ? rc : -EAGAIN;
 }
 
-/* Take one datagram (or a stream's bytes) into req's buffer: the CQE's res. */
-static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
+/* Take one datagram (or a stream's bytes) into (buf, blen) (a provided
+ * buffer) or the request's own buffers: the CQE's res. */
+static int recv_into(struct zn_sock *s, struct zn_uring_req *req, void *buf, uint32_t blen)
 {
 	struct recv_pdu *p = PDU(req);
 	struct zn_udp_rx d;
@@ -190,7 +215,7 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 	uint32_t off = 0;
 	int rc;
 
-	rc = sink_init(p, &k, &m);
+	rc = sink_init(p, &k, &m, buf, blen);
 	if (rc)
 		return rc;
 	if (s->proto->stream) {
@@ -225,6 +250,78 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req)
 	return (int)((p->msg_flags & MSG_TRUNC) ? d.len : off);
 }
 
+/* recv_into, with a provided buffer picked first if the request selects
+ * one: *cflags names the buffer that holds the result; none used (res <=
+ * 0), it goes back to its group. */
+static int recv_one(struct zn_sock *s, struct zn_uring_req *req, uint32_t *cflags)
+{
+	struct recv_pdu *p = PDU(req);
+	uint32_t blen = p->len;
+	void *buf = NULL;
+	int bid, rc;
+
+	*cflags = 0;
+	if (!p->bsel)
+		return recv_into(s, req, NULL, 0);
+	if (p->mshot_lim && (!blen || blen > p->mshot_left))
+		blen = p->mshot_left;
+	bid = zn_uring_buf_select(req, &buf, &blen);
+	if (bid < 0)
+		return bid;
+	rc = recv_into(s, req, buf, blen);
+	if (rc > 0)
+		*cflags = zn_uring_buf_done(req, bid, (uint32_t)rc);
+	else
+		zn_uring_buf_recycle(req, bid);
+	return rc;
+}
+
+/*
+ * Serve req with the data there: true when it is finished with *res and
+ * *cflags; false when a multishot RECV posted what there was (F_MORE) and
+ * waits for more.
+ */
+static bool recv_serve(struct zn_sock *s, struct zn_uring_req *req, int *res, uint32_t *cflags)
+{
+	struct recv_pdu *p = PDU(req);
+	int rc;
+
+	for (;;) {
+		rc = recv_one(s, req, cflags);
+		if (!p->mshot)
+			break;
+		if (rc == -EAGAIN)
+			return false;
+		if (rc <= 0)
+			break;
+		if (p->mshot_lim) {
+			p->mshot_left -= (uint32_t)rc < p->mshot_left ? (uint32_t)rc : p->mshot_left;
+			if (!p->mshot_left)
+				break;	/* the budget is spent: this CQE is the last */
+		}
+		zn_uring_post_cqe(req->ring, req->user_data, rc, *cflags | IORING_CQE_F_MORE,
+				  NULL, 0);
+		if (!zn_sock_rx_pending(s))
+			return false;
+	}
+	*res = rc;
+	return true;
+}
+
+/* The kernel takes the buffer before it looks for data: an empty group
+ * fails the issue even with nothing received. The buffer goes back. */
+static int buf_probe(struct zn_uring_req *req)
+{
+	uint32_t len = 0;
+	void *addr;
+	int bid = zn_uring_buf_select(req, &addr, &len);
+
+	if (bid < 0)
+		return bid;
+	zn_uring_buf_recycle(req, bid);
+	return 0;
+}
+
 static void rx_push(struct rx_state *rx, struct zn_uring_req *req)
 {
 	PDU(req)->next = NULL;
@@ -254,10 +351,14 @@ static void rx_serve(struct zn_sock *s)
 {
 	struct rx_state *rx = s->rx_priv;
 	struct zn_uring_req *req;
+	uint32_t cflags;
+	int res;
 
-	while (rx && rx->wait_head && zn_sock_rx_pending(s)) {
-		req = rx_pop(rx);
-		zn_uring_req_complete(req, recv_one(s, req), 0);
+	while (rx && (req = rx->wait_head) && zn_sock_rx_pending(s)) {
+		if (!recv_serve(s, req, &res, &cflags))
+			break;	/* a multishot stays first, waiting for more */
+		rx_pop(rx);
+		zn_uring_req_complete(req, res, cflags);
 		rx = s->rx_priv;	/* a completed link may have gone on to anything */
 	}
 }
@@ -326,10 +427,19 @@ static int recv_issue(struct zn_uring_req *req)
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (!rx->wait_head && !(p->flags & IORING_RECVSEND_POLL_FIRST) &&
-	    zn_sock_rx_pending(s)) {
-		rc = recv_one(s, req);
-		goto out;
+	if (!(p->flags & IORING_RECVSEND_POLL_FIRST)) {
+		if (!rx->wait_head && zn_sock_rx_pending(s)) {
+			uint32_t cflags;
+
+			if (recv_serve(s, req, &rc, &cflags)) {
+				req->cflags = cflags;
+				goto out;
+			}
+		} else if (p->bsel) {
+			rc = buf_probe(req);
+			if (rc)
+				goto out;
+		}
 	}
 	if (p->msg_flags & MSG_DONTWAIT) {
 		rc = -EAGAIN;
@@ -381,15 +491,21 @@ static int recv_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 		return -EINVAL;
 	p->buf_index = sqe->buf_index;
 	p->msg_flags = sqe->msg_flags;
-	if ((req->sqe_flags & IOSQE_BUFFER_SELECT) ||
-	    (p->flags & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE))) {
-		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECV with provided buffers, MULTISHOT or "
-			  "BUNDLE is not supported by zcnic (use RECV_ZC for a stream of "
-			  "datagrams): -EINVAL");
+	p->bsel = !!(req->sqe_flags & IOSQE_BUFFER_SELECT);
+	if (p->flags & IORING_RECVSEND_BUNDLE) {
+		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECV with BUNDLE is not supported by "
+			  "zcnic: -EINVAL");
 		return -EINVAL;
 	}
-	if (sqe->optlen)
+	if (p->flags & IORING_RECV_MULTISHOT) {
+		if (!p->bsel || (p->msg_flags & MSG_WAITALL))
+			return -EINVAL;
+		p->mshot = 1;
+		p->mshot_left = sqe->optlen;
+		p->mshot_lim = sqe->optlen != 0;
+	} else if (sqe->optlen) {
 		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -408,11 +524,27 @@ static int recvmsg_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe
 		return rc;
 	if (p->flags & IORING_RECVSEND_FIXED_BUF)
 		return -EINVAL;	/* a msghdr names its own buffers */
+	if (p->mshot) {
+		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECVMSG multishot (io_uring_recvmsg_out) "
+			  "is not supported by zcnic; RECV multishot is: -EINVAL");
+		return -EINVAL;
+	}
 	p->msg = 1;
 	if (zn_ucopy_from(&m, (const void *)(uintptr_t)p->addr, sizeof(m)))
 		return -EFAULT;
 	if ((int)m.msg_namelen < 0)
 		return -EINVAL;
+	if (p->bsel) {
+		struct iovec v = { 0 };
+
+		/* the provided buffer stands in for the one iovec, whose length caps it */
+		if (m.msg_iovlen > 1)
+			return -EINVAL;
+		if (m.msg_iovlen && zn_ucopy_from(&v, m.msg_iov, sizeof(v)))
+			return -EFAULT;
+		p->len = v.iov_len > INT32_MAX ? INT32_MAX : (uint32_t)v.iov_len;
+		return 0;
+	}
 	if (m.msg_iovlen > 1024)	/* UIO_MAXIOV */
 		return -EMSGSIZE;
 	if (m.msg_iovlen > RECVMSG_MAX_IOV) {

@@ -104,8 +104,11 @@ static int net_result(const struct io_uring_sqe *s, int *at_init)
 	case IORING_OP_RECV:
 		if ((int)s->len < 0 || (pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |
 		     IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)) ||
-		    (fl & IOSQE_BUFFER_SELECT) ||
-		    (pr & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE)) || s->optlen)
+		    (pr & IORING_RECVSEND_BUNDLE) ||
+		    ((pr & IORING_RECVSEND_FIXED_BUF) && (fl & IOSQE_BUFFER_SELECT)) ||
+		    ((pr & IORING_RECV_MULTISHOT) &&
+		     (!(fl & IOSQE_BUFFER_SELECT) || (s->msg_flags & MSG_WAITALL))) ||
+		    (!(pr & IORING_RECV_MULTISHOT) && s->optlen))
 			return -EINVAL;
 		break;
 	case IORING_OP_SEND_ZC:
@@ -291,7 +294,7 @@ static int sock_result(const struct io_uring_sqe *s, int *at_init)
 	case IORING_OP_RECVMSG:
 		if (s->addr2 || (pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |
 		     IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)) ||
-		    (fl & IOSQE_BUFFER_SELECT) ||
+		    /* multishot RECVMSG is not offered, with buffers or not */
 		    (pr & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)))
 			return -EINVAL;
 		return -EFAULT;

@@ -3,7 +3,7 @@
  * Socket set-up and data ops through the ring, written with liburing names
  * only (after the netdevs are open): SOCKET, BIND, LISTEN, CONNECT,
  * ACCEPT (single and multishot), SHUTDOWN, CLOSE, SEND, RECV, SENDMSG,
- * RECVMSG, on TCP and UDP, between two zcnic netdevs over an in-process
+ * RECVMSG (also with provided buffers, and RECV multishot), on TCP and UDP, between two zcnic netdevs over an in-process
  * zn-nicsim pair (tests/unit/support/netdev_pair.c). Every result and error
  * code is the one Linux gives for the same call (io_uring/net.c and the
  * socket layer under it), except where core/sock/op_sock.c names a
@@ -441,6 +441,336 @@ static void test_udp_msg(void **state)
 	assert_int_equal(ring_close(bfd), 0);
 }
 
+/* ---- provided buffers (IOSQE_BUFFER_SELECT) and RECV multishot ---- */
+
+#define KB_LEN	64
+
+static void provide(void *base, int len, int nr, int bgid, int bid0)
+{
+	io_uring_prep_provide_buffers(sqe_ud(110), base, len, nr, bgid, bid0);
+	assert_int_equal(res_of(110), 0);
+}
+
+static struct io_uring_sqe *recv_bsel(uint64_t ud, int fd, size_t len, int bgid, unsigned ioprio)
+{
+	struct io_uring_sqe *sqe = sqe_ud(ud);
+
+	io_uring_prep_recv(sqe, fd, NULL, len, 0);
+	sqe->ioprio |= ioprio;
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = (__u16)bgid;
+	return sqe;
+}
+
+/* A completion that names buffer bid and holds len bytes equal to want. */
+static void got_buf(struct got g, int len, unsigned bid, const uint8_t *buf, const void *want)
+{
+	assert_int_equal(g.res, len);
+	assert_true(g.flags & IORING_CQE_F_BUFFER);
+	assert_int_equal(g.flags >> IORING_CQE_BUFFER_SHIFT, bid);
+	assert_memory_equal(buf, want, (size_t)len);
+}
+
+static void udp_pair(uint16_t port, int *afd, int *bfd)
+{
+	struct sockaddr_in a = sin_of(n.ip_a, port);
+
+	*afd = ring_socket(SOCK_DGRAM, IPPROTO_UDP);
+	*bfd = ring_socket(SOCK_DGRAM, 0);
+	assert_int_equal(ring_bind(*afd, &a, sizeof(a)), 0);
+	io_uring_prep_connect(sqe_ud(111), *bfd, (struct sockaddr *)&a, sizeof(a));
+	assert_int_equal(res_of(111), 0);
+}
+
+static void test_kbuf_udp_legacy(void **state)
+{
+	static uint8_t pool[4 * KB_LEN], dg[3][100];
+	struct io_uring_sqe *sqe;
+	struct got g;
+	int afd, bfd;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned j = 0; j < sizeof(dg[i]); j++)
+			dg[i][j] = pat(i * 1000 + j);
+	udp_pair(PORT + 4, &afd, &bfd);
+	/* no group: -ENOBUFS at once, as the kernel selects before it looks */
+	recv_bsel(60, afd, 0, 1, 0);
+	assert_int_equal(res_of(60), -ENOBUFS);
+	/* the kernel's prep rules: FIXED_BUF or BUNDLE with it, MULTISHOT without it */
+	recv_bsel(61, afd, 0, 1, IORING_RECVSEND_FIXED_BUF);
+	assert_int_equal(res_of(61), -EINVAL);
+	recv_bsel(61, afd, 0, 1, IORING_RECVSEND_BUNDLE);
+	assert_int_equal(res_of(61), -EINVAL);
+	io_uring_prep_recv_multishot(sqe_ud(61), afd, pool, 0, 0);
+	assert_int_equal(res_of(61), -EINVAL);
+	sqe = sqe_ud(61);
+	io_uring_prep_recv_multishot(sqe, afd, NULL, 0, MSG_WAITALL);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	assert_int_equal(res_of(61), -EINVAL);
+
+	provide(pool, KB_LEN, 3, 1, 10);
+	/* a RECV waiting with buffers in the group takes one when data comes */
+	recv_bsel(62, afd, 0, 1, 0);
+	assert_int_equal(ring_send(bfd, dg[0], 20), 20);
+	got_buf(wait_ud(62), 20, 10, pool, dg[0]);
+	/* data there: 64 fills bid 11; 100 is cut to bid 12's 64 bytes */
+	assert_int_equal(ring_send(bfd, dg[1], 64), 64);
+	assert_int_equal(ring_send(bfd, dg[2], 100), 100);
+	recv_bsel(63, afd, 0, 1, 0);
+	got_buf(wait_ud(63), 64, 11, pool + KB_LEN, dg[1]);
+	recv_bsel(64, afd, 0, 1, 0);
+	got_buf(wait_ud(64), 64, 12, pool + 2 * KB_LEN, dg[2]);
+	/* the group is empty: the datagram there stays queued */
+	assert_int_equal(ring_send(bfd, dg[0], 30), 30);
+	recv_bsel(65, afd, 0, 1, 0);
+	g = wait_ud(65);
+	assert_int_equal(g.res, -ENOBUFS);
+	assert_int_equal(g.flags, 0);
+	provide(pool + 3 * KB_LEN, KB_LEN, 1, 1, 7);
+	/* len caps the buffer: 8 of the 30 bytes */
+	recv_bsel(66, afd, 8, 1, 0);
+	got_buf(wait_ud(66), 8, 7, pool + 3 * KB_LEN, dg[0]);
+	/* RECVMSG: the one iovec's length caps the buffer; the source is written */
+	{
+		struct sockaddr_in from = { 0 };
+		struct iovec v = { NULL, 16 };
+		struct msghdr m = { .msg_name = &from, .msg_namelen = sizeof(from),
+				    .msg_iov = &v, .msg_iovlen = 1 };
+
+		provide(pool, KB_LEN, 1, 1, 3);
+		assert_int_equal(ring_send(bfd, dg[1], 40), 40);
+		sqe = sqe_ud(67);
+		io_uring_prep_recvmsg(sqe, afd, &m, 0);
+		sqe->flags |= IOSQE_BUFFER_SELECT;
+		sqe->buf_group = 1;
+		got_buf(wait_ud(67), 16, 3, pool, dg[1]);
+		assert_int_equal(m.msg_flags, MSG_TRUNC);
+		assert_int_equal(from.sin_addr.s_addr, n.ip_b);
+		assert_null(v.iov_base);	/* the user's iovec is left alone */
+		/* more than one iovec: -EINVAL; RECVMSG multishot: not offered */
+		m.msg_iovlen = 2;
+		sqe = sqe_ud(68);
+		io_uring_prep_recvmsg(sqe, afd, &m, 0);
+		sqe->flags |= IOSQE_BUFFER_SELECT;
+		assert_int_equal(res_of(68), -EINVAL);
+		m.msg_iovlen = 1;
+		sqe = sqe_ud(68);
+		io_uring_prep_recvmsg(sqe, afd, &m, 0);
+		sqe->ioprio |= IORING_RECV_MULTISHOT;
+		sqe->flags |= IOSQE_BUFFER_SELECT;
+		assert_int_equal(res_of(68), -EINVAL);
+	}
+	/* a 0-byte datagram: res 0, no buffer named, the buffer is first again */
+	provide(pool, KB_LEN, 2, 9, 40);
+	assert_int_equal(ring_send(bfd, dg[0], 0), 0);
+	recv_bsel(69, afd, 0, 9, 0);
+	g = wait_ud(69);
+	assert_int_equal(g.res, 0);
+	assert_int_equal(g.flags, 0);
+	assert_int_equal(ring_send(bfd, dg[1], 5), 5);
+	recv_bsel(69, afd, 0, 9, 0);
+	got_buf(wait_ud(69), 5, 40, pool, dg[1]);
+	/* ... and it ends a multishot, as in Linux (res 0, no F_MORE) */
+	recv_bsel(69, afd, 0, 9, IORING_RECV_MULTISHOT);
+	assert_int_equal(ring_send(bfd, dg[0], 0), 0);
+	g = wait_ud(69);
+	assert_int_equal(g.res, 0);
+	assert_int_equal(g.flags, 0);
+	/* an armed multishot cancelled: -ECANCELED, no F_MORE; bid 41 unused */
+	recv_bsel(69, afd, 0, 9, IORING_RECV_MULTISHOT);
+	io_uring_prep_cancel64(sqe_ud(112), 69, 0);
+	assert_int_equal(res_of(112), 0);
+	g = wait_ud(69);
+	assert_int_equal(g.res, -ECANCELED);
+	assert_int_equal(g.flags, 0);
+	io_uring_prep_remove_buffers(sqe_ud(113), 8, 9);
+	assert_int_equal(res_of(113), 1);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(ring_close(bfd), 0);
+}
+
+static void test_kbuf_udp_ring_multishot(void **state)
+{
+	static uint8_t bufs[4][128], dg[6][128];
+	struct io_uring_buf_ring *br;
+	int afd, bfd, ret, mask = io_uring_buf_ring_mask(8);
+	struct got g;
+
+	(void)state;
+	for (unsigned i = 0; i < 6; i++)
+		for (unsigned j = 0; j < sizeof(dg[i]); j++)
+			dg[i][j] = pat(i * 7777 + j);
+	udp_pair(PORT + 6, &afd, &bfd);
+	br = io_uring_setup_buf_ring(&ring, 8, 2, 0, &ret);
+	assert_non_null(br);
+	for (int i = 0; i < 4; i++)
+		io_uring_buf_ring_add(br, bufs[i], sizeof(bufs[i]), (unsigned short)(20 + i), mask, i);
+	io_uring_buf_ring_advance(br, 4);
+	recv_bsel(70, afd, 0, 2, IORING_RECV_MULTISHOT);
+	/* one CQE per datagram, F_MORE, the ring's buffers in order */
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(ring_send(bfd, dg[i], 50 + i), 50 + i);
+		g = wait_ud(70);
+		got_buf(g, 50 + i, (unsigned)(20 + i), bufs[i], dg[i]);
+		assert_true(g.flags & IORING_CQE_F_MORE);
+	}
+	/* dry: the next datagram ends it, -ENOBUFS without F_MORE */
+	assert_int_equal(ring_send(bfd, dg[4], 77), 77);
+	g = wait_ud(70);
+	assert_int_equal(g.res, -ENOBUFS);
+	assert_int_equal(g.flags, 0);
+	/* the datagram was kept: a buffer given back gets it */
+	io_uring_buf_ring_add(br, bufs[1], sizeof(bufs[1]), 21, mask, 0);
+	io_uring_buf_ring_advance(br, 1);
+	recv_bsel(71, afd, 0, 2, 0);
+	got_buf(wait_ud(71), 77, 21, bufs[1], dg[4]);
+	/* the byte budget (optlen): the CQE that spends it is the last */
+	for (int i = 0; i < 3; i++)
+		io_uring_buf_ring_add(br, bufs[i], sizeof(bufs[i]), (unsigned short)(30 + i), mask, i);
+	io_uring_buf_ring_advance(br, 3);
+	recv_bsel(72, afd, 0, 2, IORING_RECV_MULTISHOT)->optlen = 150;
+	assert_int_equal(ring_send(bfd, dg[5], 100), 100);
+	g = wait_ud(72);
+	got_buf(g, 100, 30, bufs[0], dg[5]);
+	assert_true(g.flags & IORING_CQE_F_MORE);
+	assert_int_equal(ring_send(bfd, dg[0], 120), 120);
+	g = wait_ud(72);
+	got_buf(g, 50, 31, bufs[1], dg[0]);	/* cut to the 50 left */
+	assert_false(g.flags & IORING_CQE_F_MORE);
+	assert_int_equal(io_uring_free_buf_ring(&ring, br, 8, 2), 0);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(ring_close(bfd), 0);
+}
+
+#define KB_XFER	(40u * 1000u)
+#define KB_TCPB	1000u
+#define KB_NBUF	64
+
+static void test_kbuf_tcp(void **state)
+{
+	static uint8_t tx[KB_XFER], rx[KB_XFER], bufs[KB_NBUF][KB_TCPB], pool[2][100];
+	struct __kernel_timespec ts = { .tv_sec = WAIT_S };
+	struct io_uring_buf_ring *br;
+	struct io_uring_cqe *cqe;
+	int lfd, afd, bfd, ret, mask = io_uring_buf_ring_mask(KB_NBUF);
+	uint32_t sent = 0, got = 0, cqes = 0;
+	bool sending = false, shut = false, eof = false;
+	struct got g;
+
+	(void)state;
+	for (uint32_t i = 0; i < KB_XFER; i++)
+		tx[i] = pat(i + 13);
+	lfd = listener(PORT + 7);
+	connect_pair(lfd, PORT + 7, &afd, &bfd);
+	/* legacy group: single RECVs, then a multishot that runs dry */
+	recv_bsel(80, afd, 0, 4, 0);
+	assert_int_equal(res_of(80), -ENOBUFS);
+	provide(pool, 100, 2, 4, 0);
+	assert_int_equal(ring_send(bfd, tx, 60), 60);
+	recv_bsel(81, afd, 0, 4, 0);
+	got_buf(wait_ud(81), 60, 0, pool[0], tx);
+	provide(pool[0], 100, 1, 4, 5);
+	assert_int_equal(ring_send(bfd, tx + 60, 500), 500);
+	recv_bsel(82, afd, 0, 4, IORING_RECV_MULTISHOT);
+	g = wait_ud(82);
+	got_buf(g, 100, 1, pool[1], tx + 60);
+	assert_true(g.flags & IORING_CQE_F_MORE);
+	g = wait_ud(82);
+	got_buf(g, 100, 5, pool[0], tx + 160);
+	assert_true(g.flags & IORING_CQE_F_MORE);
+	g = wait_ud(82);
+	assert_int_equal(g.res, -ENOBUFS);
+	assert_int_equal(g.flags, 0);
+	/* nothing was lost: the rest is still there */
+	assert_int_equal(ring_recv(afd, rx, 300), 300);
+	assert_memory_equal(rx, tx + 260, 300);
+	/* an incremental ring: one entry, used bit by bit (F_BUF_MORE) */
+	br = io_uring_setup_buf_ring(&ring, 1, 6, IOU_PBUF_RING_INC, &ret);
+	assert_non_null(br);
+	io_uring_buf_ring_add(br, bufs[0], KB_TCPB, 3, io_uring_buf_ring_mask(1), 0);
+	io_uring_buf_ring_advance(br, 1);
+	assert_int_equal(ring_send(bfd, tx, 300), 300);
+	recv_bsel(86, afd, 0, 6, 0);
+	g = wait_ud(86);
+	got_buf(g, 300, 3, bufs[0], tx);
+	assert_true(g.flags & IORING_CQE_F_BUF_MORE);
+	assert_int_equal(ring_send(bfd, tx + 300, 200), 200);
+	recv_bsel(86, afd, 0, 6, 0);
+	g = wait_ud(86);
+	got_buf(g, 200, 3, bufs[0] + 300, tx + 300);
+	assert_true(g.flags & IORING_CQE_F_BUF_MORE);
+	assert_int_equal(io_uring_free_buf_ring(&ring, br, 1, 6), 0);
+
+	/* ring-mapped group, multishot across the whole stream until EOF; each
+	 * buffer goes back to the ring once its bytes are checked (the ring
+	 * holds more than the TCP window: one poll pass may fill many) */
+	br = io_uring_setup_buf_ring(&ring, KB_NBUF, 5, 0, &ret);
+	assert_non_null(br);
+	for (int i = 0; i < KB_NBUF; i++)
+		io_uring_buf_ring_add(br, bufs[i], KB_TCPB, (unsigned short)i, mask, i);
+	io_uring_buf_ring_advance(br, KB_NBUF);
+	recv_bsel(83, afd, 0, 5, IORING_RECV_MULTISHOT);
+	io_uring_submit(&ring);
+	while (!eof) {
+		if (!sending && sent < KB_XFER) {
+			uint32_t k = KB_XFER - sent < 3000 ? KB_XFER - sent : 3000;
+
+			io_uring_prep_send(sqe_ud(84), bfd, tx + sent, k, 0);
+			sending = true;
+		} else if (!sending && !shut) {
+			io_uring_prep_shutdown(sqe_ud(85), bfd, SHUT_WR);
+			shut = true;
+		}
+		io_uring_submit(&ring);
+		assert_int_equal(io_uring_wait_cqe_timeout(&ring, &cqe, &ts), 0);
+		g = (struct got){ cqe->user_data, cqe->res, cqe->flags };
+		io_uring_cqe_seen(&ring, cqe);
+		if (g.ud == 84) {
+			assert_true(g.res > 0);
+			sent += (uint32_t)g.res;
+			sending = false;
+		} else if (g.ud == 85) {
+			assert_int_equal(g.res, 0);
+		} else {
+			unsigned bid = g.flags >> IORING_CQE_BUFFER_SHIFT;
+
+			assert_int_equal(g.ud, 83);
+			if (g.res == 0) {
+				assert_false(g.flags & IORING_CQE_F_MORE);
+				eof = true;
+				continue;
+			}
+			assert_true(g.res > 0 && g.res <= (int)KB_TCPB);
+			assert_true(g.flags & IORING_CQE_F_MORE);
+			assert_true(g.flags & IORING_CQE_F_BUFFER);
+			assert_int_equal(bid, cqes % KB_NBUF);	/* the ring's order */
+			assert_true(got + (uint32_t)g.res <= KB_XFER);
+			memcpy(rx + got, bufs[bid], (size_t)g.res);
+			got += (uint32_t)g.res;
+			cqes++;
+			io_uring_buf_ring_add(br, bufs[bid], KB_TCPB, (unsigned short)bid, mask, 0);
+			io_uring_buf_ring_advance(br, 1);
+		}
+	}
+	assert_int_equal(got, KB_XFER);
+	assert_int_equal(sent, KB_XFER);
+	assert_memory_equal(rx, tx, KB_XFER);
+	assert_true(cqes >= KB_XFER / KB_TCPB);
+	assert_int_equal(io_uring_free_buf_ring(&ring, br, KB_NBUF, 5), 0);
+	/* at EOF: res 0 and the buffer goes back (REMOVE finds it) */
+	provide(pool, 100, 1, 4, 9);
+	recv_bsel(87, afd, 0, 4, 0);
+	g = wait_ud(87);
+	assert_int_equal(g.res, 0);
+	assert_int_equal(g.flags, 0);
+	io_uring_prep_remove_buffers(sqe_ud(113), 8, 4);
+	assert_int_equal(res_of(113), 1);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(ring_close(bfd), 0);
+	assert_int_equal(ring_close(lfd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +779,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tcp_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tcp_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_udp_msg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kbuf_udp_legacy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kbuf_udp_ring_multishot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kbuf_tcp, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -336,9 +336,11 @@ static void test_recv_bad_flags(void **state)
 	sqe->flags |= IOSQE_BUFFER_SELECT;
 	set_ud(3);
 	reap(c, 3);
+	/* multishot needs BUFFER_SELECT (-EINVAL); with it, and no buffer group,
+	 * the kernel's io_recv selects first: -ENOBUFS */
 	for (unsigned i = 0; i < 3; i++) {
 		assert_int_equal(c[i].user_data, i + 1);
-		assert_int_equal(c[i].res, -EINVAL);
+		assert_int_equal(c[i].res, i == 1 ? -EINVAL : -ENOBUFS);
 	}
 	/* nothing to read: DONTWAIT says so at once */
 	prep_recv_b(10, 4, MSG_DONTWAIT);
