@@ -45,8 +45,8 @@ static const char usage[] =
 "  --quiet              only the summary\n"
 "  -h, --help           this text\n"
 "\n"
-"RECV is single shot and re-armed after each echo: zcnic has no provided\n"
-"buffers, which a multishot RECV needs.\n";
+"RECV is single shot and re-armed after each echo, so that a connection\n"
+"never has more than one buffer of data waiting to be echoed.\n";
 
 static void die_usage(const char *msg, const char *arg)
 {
