@@ -284,7 +284,8 @@ static void report(const struct rx *r)
 	       r->finals[FIN_ENOMEM], r->final_other, r->rearms);
 	if (r->o.check)
 		printf("zn-recv: payload check ('a' + i %% 26 per %u-byte datagram): %s",
-		       r->o.size, r->mismatches ? "MISMATCH" : "every byte intact\n");
+		       r->o.size, r->mismatches ? "MISMATCH" :
+		       r->bytes ? "every byte intact\n" : "nothing came, nothing checked\n");
 	if (r->o.check && r->mismatches)
 		printf(": %" PRIu64 " bytes differ, the first at byte %" PRIu64 "\n",
 		       r->mismatches, r->first_bad);
