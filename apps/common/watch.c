@@ -43,5 +43,6 @@ int zn_exit_status(int sig, int status)
 void zn_quiet_logs(void)
 {
 	setenv("ZN_LOG", "warn", 0);
+	setenv("ZN_SIM_LOG", "warn", 0);	/* zn-nicsim's own */
 	zn_log_configure(NULL);
 }

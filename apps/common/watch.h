@@ -30,7 +30,7 @@ int zn_exit_status(int sig, int status);
 
 /*
  * --quiet: no info lines, from zcnic nor from a private zn-nicsim (which
- * inherits ZN_LOG), unless ZN_LOG asks for them.
+ * inherits ZN_LOG and ZN_SIM_LOG), unless those ask for them.
  */
 void zn_quiet_logs(void);
 

@@ -330,9 +330,9 @@ int main(int argc, char **argv)
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
 		if (!r.o.quiet)
 			printf("zn-recv: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
-		       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
-		       "--dst %s:%u%s\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
-		       r.o.port, r.o.tcp ? " --proto tcp" : "");
+			       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
+			       "--dst %s:%u%s\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
+			       r.o.port, r.o.tcp ? " --proto tcp" : "");
 	}
 	nc.ip = r.o.ip;
 	nc.prefix_len = r.o.prefix;
@@ -370,8 +370,8 @@ int main(int argc, char **argv)
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
 		if (!r.o.quiet)
 			printf("zn-recv: ready on %s:%u, RX queue %u, area %zu MiB, refill ring %u, CQ %u\n",
-		       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
-		       p.cq_entries);
+			       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
+			       p.cq_entries);
 		fflush(stdout);
 	}
 	rc = run(&r);

@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 		spec = sim.port[0];
 		if (!t.o.quiet)
 			printf("zn-send: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
-		       "pair wire; sending from %s\n", (int)sim.pid, spec);
+			       "pair wire; sending from %s\n", (int)sim.pid, spec);
 	}
 	nc.ip = t.o.ip;
 	nc.prefix_len = t.o.prefix;
