@@ -333,6 +333,7 @@ int main(int argc, char **argv)
 			       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
 			       "--dst %s:%u%s\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
 			       r.o.port, r.o.tcp ? " --proto tcp" : "");
+		fflush(stdout);
 	}
 	nc.ip = r.o.ip;
 	nc.prefix_len = r.o.prefix;

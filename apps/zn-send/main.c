@@ -307,6 +307,7 @@ int main(int argc, char **argv)
 		if (!t.o.quiet)
 			printf("zn-send: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
 			       "pair wire; sending from %s\n", (int)sim.pid, spec);
+		fflush(stdout);	/* the pid, for whoever watches the output */
 	}
 	nc.ip = t.o.ip;
 	nc.prefix_len = t.o.prefix;
