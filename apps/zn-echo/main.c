@@ -338,9 +338,8 @@ int main(int argc, char **argv)
 	}
 	if (listen_on(&e))
 		goto out_ring;
-	if (!e.o.quiet)
-		printf("zn-echo: ready on %s:%u (TCP), up to %u connections\n", ip, e.o.port,
-		       e.o.max_conns);
+	printf("zn-echo: ready on %s:%u (TCP), up to %u connections\n", ip, e.o.port,
+	       e.o.max_conns);
 	fflush(stdout);
 	serve(&e);
 	printf("zn-echo: %" PRIu64 " connections (%" PRIu64 " ended, %" PRIu64 " reset by the "

@@ -369,10 +369,10 @@ int main(int argc, char **argv)
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
-		if (!r.o.quiet)
-			printf("zn-recv: ready on %s:%u, RX queue %u, area %zu MiB, refill ring %u, CQ %u\n",
-			       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
-			       p.cq_entries);
+		/* also with --quiet: scripts start the sender on this line */
+		printf("zn-recv: ready on %s:%u, RX queue %u, area %zu MiB, refill ring %u, CQ %u\n",
+		       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
+		       p.cq_entries);
 		fflush(stdout);
 	}
 	rc = run(&r);

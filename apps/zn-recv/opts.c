@@ -62,7 +62,7 @@ static const char usage[] =
 "  --no-check           do not check the payload\n"
 "  -d, --duration-ms N  stop after N ms\n"
 "  --idle-ms N          stop after N ms without data, once data came\n"
-"  --quiet              only the summary (no info lines)\n"
+"  --quiet              only the summary and the ready line (no info lines)\n"
 "  -h, --help           this text\n"
 "\n"
 "Numbers: " ZN_NUM_RULE " (the same in every zcnic app).\n";

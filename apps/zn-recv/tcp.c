@@ -65,8 +65,7 @@ int rx_tcp_accept(struct rx *r)
 	if ((rc = one_op(r, now_ns())) < 0)
 		goto err;
 	inet_ntop(AF_INET, &r->o.ip, ip, sizeof(ip));
-	if (!r->o.quiet)
-		printf("zn-recv: ready on %s:%u (TCP), waiting for a connection\n", ip, r->o.port);
+	printf("zn-recv: ready on %s:%u (TCP), waiting for a connection\n", ip, r->o.port);
 	fflush(stdout);
 	step = "ACCEPT";
 	io_uring_prep_accept(io_uring_get_sqe(&r->ring), r->lfd, (struct sockaddr *)&peer, &plen,
