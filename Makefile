@@ -40,7 +40,10 @@ endif
 
 LIB_SRCS  := $(sort $(shell find core drivers -name '*.c' 2>/dev/null))
 SIM_SRCS  := $(sort $(shell find sim -name '*.c' 2>/dev/null))
-APPS      := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard apps/*/*.c)))))
+# apps/common/*.c is not an app: it is compiled into every app (the command
+# line's shared rules, e.g. how numbers are read).
+APPS      := $(filter-out common,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard apps/*/*.c))))))
+APP_COMMON_OBJS = $(call obj,$(wildcard apps/common/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TSUP_SRCS := $(sort $(wildcard tests/unit/support/*.c))
 PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
@@ -102,7 +105,7 @@ $(SIMA): $(SIM_OBJS)
 
 .SECONDARY:
 .SECONDEXPANSION:
-$(BUILD)/bin/%: $$(call obj,$$(wildcard apps/%/*.c)) $(LIBA) $(SIMA)
+$(BUILD)/bin/%: $$(call obj,$$(wildcard apps/%/*.c)) $(APP_COMMON_OBJS) $(LIBA) $(SIMA)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(filter %.o,$^) $(APP_LIBS_$*) $(SIMA) $(LIBA) -o $@ $(LDLIBS)
 

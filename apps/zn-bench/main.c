@@ -6,6 +6,7 @@
  * 2 on bad usage, 130 when interrupted (after cleaning up).
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,38 @@ static int write_files(const struct bench_opts *o, const struct bench_results *r
 	return ret;
 }
 
+/* Before the run, not after it: a bad --out would throw the results away. */
+static int check_out_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "zn-bench: --out %s: cannot create it: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "zn-bench: --out %s: cannot write there: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A CPU given with --cpu that this process may not run on, named. */
+static int check_cpus(const int cpu[2])
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;	/* the pinning itself will say what is wrong */
+	for (unsigned i = 0; i < 2; i++) {
+		if (cpu[i] >= 0 && (cpu[i] >= CPU_SETSIZE || !CPU_ISSET(cpu[i], &set))) {
+			fprintf(stderr, "zn-bench: --cpu: CPU %d is not one this process may run on "
+				"(%ld online; see taskset -p %d)\n", cpu[i],
+				sysconf(_SC_NPROCESSORS_ONLN), (int)getpid());
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench_results res;
@@ -103,6 +136,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-bench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (check_cpus(o.cpu) || (o.out_dir && check_out_dir(o.out_dir)))
+		return EXIT_USAGE;
 	ret = install_handlers();
 	if (!ret)
 		ret = bench_pick_cpus(o.cpu);

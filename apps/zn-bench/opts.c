@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/common/num.h"
 #include "bench.h"
 
 #define DEFAULT_DURATION_MS	1000
@@ -95,7 +96,8 @@ const char bench_usage[] =
 "                       DIR/zn-bench-send.svg (gnuplot; skipped without it)\n"
 "  --quick              tiny configuration (tests): sizes 600,1500, 40 ms,\n"
 "                       1 rep, 2000 messages; explicit options still win\n"
-"  -h, --help           this text\n";
+"  -h, --help           this text\n"
+"Numbers: " ZN_NUM_RULE " (the same in every zcnic app).\n";
 
 static int usage_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -111,14 +113,11 @@ static int usage_err(char *err, size_t errlen, const char *fmt, ...)
 
 static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *v)
 {
-	char *end;
+	uint64_t n;
 
-	if (!*s || *s == '-' || *s == '+')
+	if (zn_num_parse(s, &n) || n < min || n > max)
 		return -EINVAL;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	if (errno || *end || *v < min || *v > max)
-		return -EINVAL;
+	*v = (unsigned long)n;
 	return 0;
 }
 

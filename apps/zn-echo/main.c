@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "apps/common/watch.h"
 #include "echo.h"
 #include "zcnic/netdev.h"
 #include "zcnic/nicsim.h"
@@ -292,6 +293,8 @@ int main(int argc, char **argv)
 	memset(&e, 0, sizeof(e));
 	e.lfd = -1;
 	echo_parse_args(&e.o, argc, argv);
+	if (e.o.quiet)
+		zn_quiet_logs();
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	inet_ntop(AF_INET, &e.o.ip, ip, sizeof(ip));
@@ -300,9 +303,10 @@ int main(int argc, char **argv)
 		if (zn_nicsim_start(&sim, "zn-echo", e.o.sim_opts))
 			return 1;
 		spec = sim.port[1];
-		printf("zn-echo: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
-		       "pair wire; serving on %s; clients open %s\n", (int)sim.pid, spec,
-		       sim.port[0]);
+		if (!e.o.quiet)
+			printf("zn-echo: no --dev: started zn-nicsim (pid %d) with two bnxt ports "
+			       "on a pair wire; serving on %s; clients open %s\n", (int)sim.pid,
+			       spec, sim.port[0]);
 	}
 	nc.ip = e.o.ip;
 	nc.prefix_len = e.o.prefix;
@@ -359,5 +363,5 @@ out:
 		munmap(e.mem, e.mem_len);
 	free(e.c);
 	zn_nicsim_stop(&sim);
-	return status;
+	return zn_exit_status(stop_sig, status);
 }

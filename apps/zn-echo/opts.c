@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "echo.h"
+#include "apps/common/cli.h"
+#include "apps/common/num.h"
 #include "zcnic/net.h"
 
 #define EXIT_USAGE	2
@@ -39,37 +41,34 @@ static const char usage[] =
 "  -p, --port N         TCP port (default 7, the echo port)\n"
 "  -c, --max-conns N    connections served at once (default 64); more wait in\n"
 "                       the listen backlog\n"
-"  --buf N              bytes per RECV, per connection (default 64K; K/M ok)\n"
+"  --buf N              bytes per RECV, per connection (default 64K; K/M/G ok)\n"
 "  -n, --conns N        stop after N connections ended (default: never)\n"
 "  -d, --duration-ms N  stop after N ms\n"
 "  --quiet              only the summary\n"
 "  -h, --help           this text\n"
 "\n"
 "RECV is single shot and re-armed after each echo, so that a connection\n"
-"never has more than one buffer of data waiting to be echoed.\n";
+"never has more than one buffer of data waiting to be echoed.\n"
+"Numbers: " ZN_NUM_RULE " (the same in every zcnic app).\n";
 
 static void die_usage(const char *msg, const char *arg)
 {
-	fprintf(stderr, "zn-echo: %s%s%s\nTry 'zn-echo --help'.\n", msg, arg ? ": " : "",
+	fprintf(stderr, "zn-echo: %s%s%s (see zn-echo --help)\n", msg, arg ? ": " : "",
 		arg ? arg : "");
 	exit(EXIT_USAGE);
 }
 
-static uint64_t parse_u64(const char *s, const char *what)
+/* opt: the option's name, for the one-line message. */
+static uint64_t parse_u64(const char *s, const char *opt)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int ret = zn_num_parse(s, &v);
 
-	if (!s || !*s || *s == '-')
-		die_usage(what, s);
-	v = strtoull(s, &end, 0);
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	default: break;
+	if (ret) {
+		fprintf(stderr, "zn-echo: %s %s: %s (see zn-echo --help)\n", opt, s,
+			zn_num_error(ret));
+		exit(EXIT_USAGE);
 	}
-	if (*end)
-		die_usage(what, s);
 	return v;
 }
 
@@ -99,7 +98,8 @@ void echo_parse_args(struct echo_opts *o, int argc, char **argv)
 	o->port = DFLT_PORT;
 	o->max_conns = DFLT_CONNS;
 	o->buf = DFLT_BUF;
-	while ((c = getopt_long(argc, argv, "p:c:n:d:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:c:n:d:h", lo, NULL)) != -1) {
 		switch (c) {
 		case O_DEV: o->dev = optarg; break;
 		case O_SIM: o->sim_opts = optarg; break;
@@ -113,31 +113,35 @@ void echo_parse_args(struct echo_opts *o, int argc, char **argv)
 			o->gateway = gw.s_addr;
 			break;
 		case 'p':
-			v = parse_u64(optarg, "bad --port");
+			v = parse_u64(optarg, "--port");
 			if (!v || v > 65535)
 				die_usage("--port wants 1-65535", optarg);
 			o->port = (uint16_t)v;
 			break;
 		case 'c':
-			v = parse_u64(optarg, "bad --max-conns");
+			v = parse_u64(optarg, "--max-conns");
 			if (!v || v > 4096)
 				die_usage("--max-conns wants 1-4096", optarg);
 			o->max_conns = (uint32_t)v;
 			break;
 		case O_BUF:
-			v = parse_u64(optarg, "bad --buf");
+			v = parse_u64(optarg, "--buf");
 			if (!v || v > (16u << 20))
 				die_usage("--buf wants 1-16M", optarg);
 			o->buf = (uint32_t)v;
 			break;
-		case 'n': o->conns = parse_u64(optarg, "bad --conns"); break;
-		case 'd': o->duration_ms = parse_u64(optarg, "bad --duration-ms"); break;
+		case 'n': o->conns = parse_u64(optarg, "--conns"); break;
+		case 'd': o->duration_ms = parse_u64(optarg, "--duration-ms"); break;
 		case O_QUIET: o->quiet = true; break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		default:
-			die_usage("unknown option", NULL);
+		default: {
+			char why[128];
+
+			zn_cli_bad_option(c, argv, why, sizeof(why));
+			die_usage(why, NULL);
+		}
 		}
 	}
 	if (optind < argc)

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apps/common/watch.h"
 #include "fwd.h"
 #include "zcnic/mem.h"
 #include "zcnic/nicsim.h"
@@ -56,7 +57,9 @@ static struct {
 	uint64_t sent, received, mismatched, misrouted, duplicate, placement, bad_seg;
 	uint64_t bad_cookie, presumed_lost, split, whole;
 	uint64_t rx_calls, rx_empty, tx_calls, tx_full, reap_calls, reaped;
-	volatile sig_atomic_t stop;
+	volatile sig_atomic_t stop;	/* the signal that stops the run */
+	struct zn_watch watch[2];	/* is each port's device still there? */
+	bool gone;
 } g;
 
 static uint64_t now_ns(void)
@@ -69,8 +72,7 @@ static uint64_t now_ns(void)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	g.stop = 1;
+	g.stop = sig;
 }
 
 /* ---- DMA memory and the payload buffer provider ---- */
@@ -556,6 +558,15 @@ static void run(uint64_t *elapsed_ns)
 	for (;;) {
 		uint64_t t = now_ns(), done = accounted(), inflight = g.sent > done ? g.sent - done : 0;
 
+		for (unsigned i = 0; i < 2 && !g.gone; i++) {
+			if (zn_watch_gone(&g.watch[i], g.p[i])) {
+				fprintf(stderr, "zn-fwd: port%u: the device stopped answering (%s): "
+					"stopping\n", i, strerror(-g.watch[i].err));
+				g.gone = true;
+			}
+		}
+		if (g.gone)
+			break;	/* nothing in flight will arrive */
 		if (g.stop || (o.duration > 0 ? t - t0 >= dur_ns : g.sent >= o.frames))
 			sending = false;
 		if (sending && inflight < o.window) {
@@ -695,10 +706,10 @@ int main(int argc, char **argv)
 	run(&elapsed);
 	summary(elapsed);
 	ret = g.mismatched || g.misrouted || g.duplicate || g.placement || g.bad_cookie ||
-	      !g.received;
-	if (!buffers_home())
+	      !g.received || g.gone;
+	if (!g.gone && !buffers_home())
 		ret = 1;
-	if (!g.received && !g.mismatched)
+	if (!g.received && !g.mismatched && !g.gone)
 		fprintf(stderr, "zn-fwd: nothing arrived on port1: are the ports on one wire?\n");
 out:
 	for (unsigned i = 0; i < o.nrules; i++)
@@ -708,6 +719,6 @@ out:
 	port_down(0);
 	free_memory();
 	zn_nicsim_stop(&g.sim);
-	return ret;
+	return zn_exit_status(g.stop, ret);
 }
 

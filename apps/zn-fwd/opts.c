@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/common/cli.h"
+#include "apps/common/num.h"
 #include "fwd.h"
 
 #define EXIT_USAGE		2
@@ -70,7 +72,8 @@ static const char usage[] =
 "  -h, --help           this text\n"
 "\n"
 "Output: one summary line (\"zn-fwd: N sent, N received, N dropped, ...\"),\n"
-"a per-queue line and a burst-call line.\n";
+"a per-queue line and a burst-call line.\n"
+"Numbers: " ZN_NUM_RULE " (the same in every zcnic app).\n";
 
 
 static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -82,18 +85,18 @@ static void die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'zn-fwd --help'.\n", stderr);
+	fputs(" (see zn-fwd --help)\n", stderr);
 	exit(EXIT_USAGE);
 }
 
 static uint64_t parse_num(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t v;
+	int ret = zn_num_parse(s, &v);
 
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max || *s == '-')
+	if (ret)
+		die_usage("%s %s: %s", opt, s, zn_num_error(ret));
+	if (v < min || v > max)
 		die_usage("%s %s: want a number from %" PRIu64 " to %" PRIu64, opt, s, min, max);
 	return v;
 }
@@ -188,7 +191,7 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		.nflows = DEFAULT_FLOWS,
 	};
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "q:s:n:d:b:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":q:s:n:d:b:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_PORT0: o->port0 = optarg; break;
 		case O_PORT1: o->port1 = optarg; break;
@@ -219,10 +222,12 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		default:
-			if (optopt)
-				die_usage("option '%s' needs an argument or is unknown", argv[optind - 1]);
-			die_usage("unknown option '%s'", argv[optind - 1]);
+		default: {
+			char why[128];
+
+			zn_cli_bad_option(opt, argv, why, sizeof(why));
+			die_usage("%s", why);
+		}
 		}
 	}
 	if (optind < argc)

@@ -46,7 +46,7 @@ static const char usage[] =
 "\n"
 "  --dev NAME=MODEL[,KEY=VAL...]  a device; NAME is 1-32 of A-Z a-z 0-9 _ -,\n"
 "                                 MODEL and its options: see --list-models\n"
-"  --dir DIR                      directory for the sockets (must exist)\n"
+"  --dir DIR                      directory for the sockets (created if missing)\n"
 "  --socket-path PATH             the socket of the only device (instead of --dir)\n"
 "  --wire pair:A,B                join two model ports back to back; A and B are\n"
 "                                 DEV or DEV.PORT (port 0 if left out)\n"
@@ -95,7 +95,7 @@ static void usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'zn-nicsim --help'.\n", stderr);
+	fputs(" (see zn-nicsim --help)\n", stderr);
 	for (unsigned i = 0; i < g.nwire; i++)
 		zn_sim_wire_free(g.wires[i]);
 	for (unsigned i = 0; i < g.ndev; i++)
@@ -374,6 +374,12 @@ int main(int argc, char **argv)
 		usage_error("give exactly one of --dir DIR and --socket-path PATH");
 	if (socket_path && ndevspec != 1)
 		usage_error("--socket-path serves one device; use --dir for %u", ndevspec);
+	/* The directory is created if missing (not its parents: a typo in a
+	 * parent should fail, not build a tree), private to the user. */
+	if (dir && mkdir(dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "zn-nicsim: --dir %s: cannot create it: %s\n", dir, strerror(errno));
+		return 1;
+	}
 	if (dir && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
 		usage_error("--dir %s: not a directory", dir);
 

@@ -220,12 +220,18 @@ static void handle_cqe(struct rx *r, const struct io_uring_cqe *cqe)
 	}
 }
 
-bool rx_done(const struct rx *r, uint64_t t0)
+bool rx_done(struct rx *r, uint64_t t0)
 {
 	uint64_t now = now_ns();
 
 	if (stop_sig || r->last_err || r->zc_unsupported || r->eof)
 		return true;
+	if (r->port && zn_watch_gone(&r->watch, r->port)) {
+		fprintf(stderr, "zn-recv: the device stopped answering (%s): stopping\n",
+			strerror(-r->watch.err));
+		r->last_err = r->watch.err;
+		return true;
+	}
 	/* a stream ends at the sender's FIN, which follows the expected bytes */
 	if (!r->o.tcp && r->o.expect && r->bytes >= r->o.expect)
 		return true;
@@ -284,7 +290,8 @@ static void report(const struct rx *r)
 	       r->finals[FIN_ENOMEM], r->final_other, r->rearms);
 	if (r->o.check)
 		printf("zn-recv: payload check ('a' + i %% 26 per %u-byte datagram): %s",
-		       r->o.size, r->mismatches ? "MISMATCH" : "every byte intact\n");
+		       r->o.size, r->mismatches ? "MISMATCH" :
+		       r->bytes ? "every byte intact\n" : "nothing came, nothing checked\n");
 	if (r->o.check && r->mismatches)
 		printf(": %" PRIu64 " bytes differ, the first at byte %" PRIu64 "\n",
 		       r->mismatches, r->first_bad);
@@ -309,6 +316,8 @@ int main(int argc, char **argv)
 	r.fd = -1;
 	r.lfd = -1;
 	recv_parse_args(&r.o, argc, argv);
+	if (r.o.quiet)
+		zn_quiet_logs();
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	spec = r.o.dev;
@@ -319,10 +328,12 @@ int main(int argc, char **argv)
 			return 1;
 		spec = sim.port[1];
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
-		printf("zn-recv: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
-		       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
-		       "--dst %s:%u%s\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
-		       r.o.port, r.o.tcp ? " --proto tcp" : "");
+		if (!r.o.quiet)
+			printf("zn-recv: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
+			       "pair wire; receiving on %s. Send with:\n  zn-send --dev %s --ip %s "
+			       "--dst %s:%u%s\n", (int)sim.pid, spec, sim.port[0], SEND_HINT_IP, ip,
+			       r.o.port, r.o.tcp ? " --proto tcp" : "");
+		fflush(stdout);
 	}
 	nc.ip = r.o.ip;
 	nc.prefix_len = r.o.prefix;
@@ -333,6 +344,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-recv: cannot open %s: %s\n", spec, strerror(-rc));
 		goto out;
 	}
+	r.port = zn_netdev_port(dev);
 	if (!r.o.tcp)
 		r.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
 			.local = { r.o.ip, htons(r.o.port) }, .rxq = r.o.queue });
@@ -357,6 +369,7 @@ int main(int argc, char **argv)
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &r.o.ip, ip, sizeof(ip));
+		/* also with --quiet: scripts start the sender on this line */
 		printf("zn-recv: ready on %s:%u, RX queue %u, area %zu MiB, refill ring %u, CQ %u\n",
 		       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
 		       p.cq_entries);
@@ -407,5 +420,5 @@ out:
 	if (r.rq_mem)
 		munmap(r.rq_mem, r.rq_len);
 	zn_nicsim_stop(&sim);
-	return status;
+	return zn_exit_status(stop_sig, status);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "recv.h"
+#include "apps/common/cli.h"
+#include "apps/common/num.h"
 #include "zcnic/net.h"
 
 #define EXIT_USAGE		2
@@ -16,6 +18,9 @@
 #define DFLT_AREA_MB		16
 #define DFLT_RQ			4096
 #define DFLT_CQ			8192
+/* As zn-send: a datagram is one frame of MTU 9000, less the IP and UDP headers. */
+#define UDP_MAX_SIZE		8972
+#define TCP_MAX_SIZE		(1u << 20)
 
 static const char usage[] =
 "Usage: zn-recv [options]\n"
@@ -49,39 +54,37 @@ static const char usage[] =
 "  --rq-entries N       refill ring entries (default 4096)\n"
 "  --cq-entries N       CQ entries (default 8192)\n"
 "  -e, --expect BYTES   stop once this many payload bytes arrived (K/M/G ok)\n"
-"  -s, --size N         datagram payload size the sender uses: checks every byte\n"
+"  -s, --size N         datagram payload size the sender uses, 1-8972 as in\n"
+"                       zn-send (one frame of MTU 9000; TCP: 1-1048576): checks every byte\n"
 "                       against the pattern 'a' + i % 26 (i = offset in the\n"
 "                       datagram; above 1472 the device gets MTU 9000). TCP:\n"
 "                       the stream is such N-byte records back to back\n"
 "  --no-check           do not check the payload\n"
 "  -d, --duration-ms N  stop after N ms\n"
 "  --idle-ms N          stop after N ms without data, once data came\n"
-"  --quiet              only the summary\n"
-"  -h, --help           this text\n";
+"  --quiet              only the summary and the ready line (no info lines)\n"
+"  -h, --help           this text\n"
+"\n"
+"Numbers: " ZN_NUM_RULE " (the same in every zcnic app).\n";
 
 static void die_usage(const char *msg, const char *arg)
 {
-	fprintf(stderr, "zn-recv: %s%s%s\nTry 'zn-recv --help'.\n", msg, arg ? ": " : "",
+	fprintf(stderr, "zn-recv: %s%s%s (see zn-recv --help)\n", msg, arg ? ": " : "",
 		arg ? arg : "");
 	exit(EXIT_USAGE);
 }
 
-static uint64_t parse_u64(const char *s, const char *what)
+/* opt: the option's name, for the one-line message. */
+static uint64_t parse_u64(const char *s, const char *opt)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int ret = zn_num_parse(s, &v);
 
-	if (!s || !*s || *s == '-')
-		die_usage(what, s);
-	v = strtoull(s, &end, 0);
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	default: break;
+	if (ret) {
+		fprintf(stderr, "zn-recv: %s %s: %s (see zn-recv --help)\n", opt, s,
+			zn_num_error(ret));
+		exit(EXIT_USAGE);
 	}
-	if (*end)
-		die_usage(what, s);
 	return v;
 }
 
@@ -124,51 +127,57 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 	o->rq_entries = DFLT_RQ;
 	o->cq_entries = DFLT_CQ;
 	o->check = true;
-	while ((c = getopt_long(argc, argv, "p:q:e:s:d:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:q:e:s:d:h", lo, NULL)) != -1) {
 		switch (c) {
 		case O_DEV: o->dev = optarg; break;
 		case O_SIM: o->sim_opts = optarg; break;
 		case O_IP: parse_cidr(optarg, &o->ip, &o->prefix); break;
 		case 'p':
-			v = parse_u64(optarg, "bad --port");
+			v = parse_u64(optarg, "--port");
 			if (!v || v > 65535)
 				die_usage("--port wants 1-65535", optarg);
 			o->port = (uint16_t)v;
 			break;
 		case 'q':
-			v = parse_u64(optarg, "bad --queue");
+			v = parse_u64(optarg, "--queue");
 			if (v > 15)
 				die_usage("--queue wants 0-15", optarg);
 			o->queue = (uint16_t)v;
 			break;
 		case O_AREA:
-			v = parse_u64(optarg, "bad --area-mb");
+			v = parse_u64(optarg, "--area-mb");
 			if (!v || v > 4096)
 				die_usage("--area-mb wants 1-4096", optarg);
 			o->area_bytes = v << 20;
 			break;
 		case O_RQ:
-			v = parse_u64(optarg, "bad --rq-entries");
+			v = parse_u64(optarg, "--rq-entries");
 			if (!v || v > 32768)
 				die_usage("--rq-entries wants 1-32768", optarg);
 			o->rq_entries = (uint32_t)v;
 			break;
 		case O_CQ:
-			v = parse_u64(optarg, "bad --cq-entries");
+			v = parse_u64(optarg, "--cq-entries");
 			if (v < 2 || v > 65536)
 				die_usage("--cq-entries wants 2-65536", optarg);
 			o->cq_entries = (uint32_t)v;
 			break;
-		case 'e': o->expect = parse_u64(optarg, "bad --expect"); break;
+		case 'e':
+			o->expect = parse_u64(optarg, "--expect");
+			if (!o->expect)
+				die_usage("--expect wants at least 1 byte (to receive for a time: "
+					  "--duration-ms)", optarg);
+			break;
 		case 's':
-			v = parse_u64(optarg, "bad --size");
-			if (!v || v > 65507)
-				die_usage("--size wants 1-65507", optarg);
+			v = parse_u64(optarg, "--size");
+			if (!v || v > TCP_MAX_SIZE)
+				die_usage("--size wants 1-8972 (TCP: 1-1048576)", optarg);
 			o->size = (uint32_t)v;
 			break;
 		case O_NOCHECK: o->check = false; break;
-		case 'd': o->duration_ms = parse_u64(optarg, "bad --duration-ms"); break;
-		case O_IDLE: o->idle_ms = parse_u64(optarg, "bad --idle-ms"); break;
+		case 'd': o->duration_ms = parse_u64(optarg, "--duration-ms"); break;
+		case O_IDLE: o->idle_ms = parse_u64(optarg, "--idle-ms"); break;
 		case O_QUIET: o->quiet = true; break;
 		case O_PROTO:
 			if (strcmp(optarg, "tcp") && strcmp(optarg, "udp"))
@@ -178,12 +187,18 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		default:
-			die_usage("unknown option", NULL);
+		default: {
+			char why[128];
+
+			zn_cli_bad_option(c, argv, why, sizeof(why));
+			die_usage(why, NULL);
+		}
 		}
 	}
 	if (optind < argc)
 		die_usage("unexpected argument", argv[optind]);
+	if (!o->tcp && o->size > UDP_MAX_SIZE)
+		die_usage("--size wants 1-8972 for UDP", NULL);
 	if (!o->size)
 		o->check = false;
 }

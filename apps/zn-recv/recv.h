@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "apps/common/watch.h"
+
 struct recv_opts {
 	const char *dev;		/* NULL: a private zn-nicsim */
 	const char *sim_opts;
@@ -55,6 +57,8 @@ struct rx {
 	/* process CPU (all, sys) at the first byte and near the last one */
 	uint64_t cpu_first, sys_first, cpu_last, sys_last, t_cpu_last;
 	int last_err;
+	struct zn_port *port;	/* asked now and then whether the device is still there */
+	struct zn_watch watch;
 };
 
 enum { FIN_OK, FIN_ENOSPC, FIN_ENOMEM, FIN_EINVAL };
@@ -64,7 +68,7 @@ uint64_t now_ns(void);
 /* Data arrived (in place or copied): time, CPU, payload check, count. */
 void rx_account(struct rx *r, const uint8_t *p, uint32_t len);
 /* Time to stop (signal, error, EOF, expected bytes, duration, idle)? */
-bool rx_done(const struct rx *r, uint64_t t0);
+bool rx_done(struct rx *r, uint64_t t0);
 
 /* TCP (tcp.c): a listener through the ring (SOCKET, BIND, LISTEN), then one
  * ACCEPT; r->fd is the connection. 0 or -errno (said on stderr). */

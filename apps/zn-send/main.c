@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apps/common/watch.h"
 #include "send.h"
 #include "zcnic/mem.h"
 #include "zcnic/netdev.h"
@@ -48,6 +49,8 @@ struct tx {
 	uint32_t inflight;		/* slots not free */
 	uint64_t sent, bytes, errors, notifs, copied, submitted;
 	int first_err;
+	struct zn_port *port;	/* asked now and then whether the device is still there */
+	struct zn_watch watch;
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -231,6 +234,14 @@ static void run(struct tx *t)
 			t->resend = 0;
 			q++;
 		}
+		if (zn_watch_gone(&t->watch, t->port)) {
+			/* nothing in flight will complete: no drain */
+			fprintf(stderr, "zn-send: the device stopped answering (%s): stopping\n",
+				strerror(-t->watch.err));
+			if (!t->first_err)
+				t->first_err = t->watch.err;
+			break;
+		}
 		more = !stop_sig && !t->first_err &&
 			    (t->o.count ? t->submitted < t->o.count : now_ns() < end);
 
@@ -284,6 +295,8 @@ int main(int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.fd = -1;
 	send_parse_args(&t.o, argc, argv);
+	if (t.o.quiet)
+		zn_quiet_logs();
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	spec = t.o.dev;
@@ -291,8 +304,10 @@ int main(int argc, char **argv)
 		if (zn_nicsim_start(&sim, "zn-send", t.o.sim_opts))
 			return 1;
 		spec = sim.port[0];
-		printf("zn-send: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
-		       "pair wire; sending from %s\n", (int)sim.pid, spec);
+		if (!t.o.quiet)
+			printf("zn-send: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
+			       "pair wire; sending from %s\n", (int)sim.pid, spec);
+		fflush(stdout);	/* the pid, for whoever watches the output */
 	}
 	nc.ip = t.o.ip;
 	nc.prefix_len = t.o.prefix;
@@ -330,6 +345,7 @@ int main(int argc, char **argv)
 		goto out_ring;
 	t0 = now_ns();
 	cpu0 = cpu_ns(&sys0);
+	t.port = zn_netdev_port(dev);
 	run(&t);
 	if (t.o.tcp && !t.first_err && !t.inflight)
 		tcp_rc = send_tcp_finish(&t.ring, t.fd, DRAIN_MS * 10);
@@ -347,7 +363,7 @@ int main(int argc, char **argv)
 	       t.sent ? (double)cpu / (double)t.sent : 0.0,
 	       t.sent ? (double)(cpu - sys) / (double)t.sent : 0.0,
 	       t.sent ? (double)sys / (double)t.sent : 0.0);
-	if (t.inflight) {
+	if (t.inflight && !t.watch.err) {
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &t.o.dst_ip, ip, sizeof(ip));
@@ -375,5 +391,5 @@ out:
 	free(t.done_off);
 	free(t.free_slots);
 	zn_nicsim_stop(&sim);
-	return status;
+	return zn_exit_status(stop_sig, status);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "send.h"
+#include "apps/common/cli.h"
+#include "apps/common/num.h"
 #include "zcnic/net.h"
 
 #define EXIT_USAGE	2
@@ -44,7 +46,10 @@ static const char usage[] =
 "  --dst IP:PORT        destination (default " DFLT_DST ")\n"
 "  --src-port N         local UDP port (default 5200)\n"
 "  -s, --size N         payload bytes per datagram, 1-8972 (default 1000;\n"
-"                       above 1472 the device gets MTU 9000); TCP: bytes per\n"
+"                       above 1472 the device gets MTU 9000): a datagram goes\n"
+"                       in one frame (zcnic does not fragment IP), and 8972 is\n"
+"                       9000 minus the IP and UDP headers; zn-recv takes the\n"
+"                       same range. TCP: bytes per\n"
 "                       send, 1-1048576 (MTU 1500; SEND copies at most one MTU\n"
 "                       per request and sends the rest after it, one in flight)\n"
 "  -b, --batch N        SQEs per submit (default 8)\n"
@@ -58,35 +63,33 @@ static const char usage[] =
 "                       previous one came (zero copy waiting for each buffer)\n"
 "  --pattern on|off     payload 'a' + i % 26 (default on), else zeros\n"
 "  -d, --duration-ms N  send for N ms (default 2000)\n"
-"  -n, --count N        send N datagrams instead (K/M ok)\n"
-"  --pps N              at most N datagrams per second (K/M ok; default: no\n"
+"  -n, --count N        send N datagrams instead (K/M/G ok)\n"
+"  --pps N              at most N datagrams per second (K/M/G ok; default: no\n"
 "                       limit). UDP has no flow control: a receiver that falls\n"
 "                       behind loses datagrams, counted by its NIC\n"
-"  --quiet              only the summary\n"
-"  -h, --help           this text\n";
+"  --quiet              only the summary (no info lines)\n"
+"  -h, --help           this text\n"
+"\n"
+"Numbers: " ZN_NUM_RULE " (the same in every zcnic app).\n";
 
 static void die_usage(const char *msg, const char *arg)
 {
-	fprintf(stderr, "zn-send: %s%s%s\nTry 'zn-send --help'.\n", msg, arg ? ": " : "",
+	fprintf(stderr, "zn-send: %s%s%s (see zn-send --help)\n", msg, arg ? ": " : "",
 		arg ? arg : "");
 	exit(EXIT_USAGE);
 }
 
-static uint64_t parse_u64(const char *s, const char *what)
+/* opt: the option's name, for the one-line message. */
+static uint64_t parse_u64(const char *s, const char *opt)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int ret = zn_num_parse(s, &v);
 
-	if (!s || !*s || *s == '-')
-		die_usage(what, s);
-	v = strtoull(s, &end, 0);
-	switch (*end) {
-	case 'K': case 'k': v *= 1000; end++; break;
-	case 'M': case 'm': v *= 1000000; end++; break;
-	default: break;
+	if (ret) {
+		fprintf(stderr, "zn-send: %s %s: %s (see zn-send --help)\n", opt, s,
+			zn_num_error(ret));
+		exit(EXIT_USAGE);
 	}
-	if (*end)
-		die_usage(what, s);
 	return v;
 }
 
@@ -153,32 +156,33 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 	o->zc = true;
 	o->pattern = true;
 	o->duration_ms = DFLT_DURATION;
-	while ((c = getopt_long(argc, argv, "s:b:w:d:n:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:b:w:d:n:h", lo, NULL)) != -1) {
 		switch (c) {
 		case O_DEV: o->dev = optarg; break;
 		case O_SIM: o->sim_opts = optarg; break;
 		case O_IP: parse_cidr(optarg, &o->ip, &o->prefix); break;
 		case O_DST: parse_dst(optarg, &o->dst_ip, &o->dst_port); break;
 		case O_SPORT:
-			v = parse_u64(optarg, "bad --src-port");
+			v = parse_u64(optarg, "--src-port");
 			if (!v || v > 65535)
 				die_usage("--src-port wants 1-65535", optarg);
 			o->src_port = (uint16_t)v;
 			break;
 		case 's':
-			v = parse_u64(optarg, "bad --size");
+			v = parse_u64(optarg, "--size");
 			if (!v || v > TCP_MAX_SIZE)
 				die_usage("--size wants 1-8972 (TCP: 1-1048576)", optarg);
 			o->size = (uint32_t)v;
 			break;
 		case 'b':
-			v = parse_u64(optarg, "bad --batch");
+			v = parse_u64(optarg, "--batch");
 			if (!v || v > 1024)
 				die_usage("--batch wants 1-1024", optarg);
 			o->batch = (uint32_t)v;
 			break;
 		case 'w':
-			v = parse_u64(optarg, "bad --window");
+			v = parse_u64(optarg, "--window");
 			if (!v || v > MAX_WINDOW)
 				die_usage("--window wants 1-4096", optarg);
 			o->window = (uint32_t)v;
@@ -187,10 +191,15 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		case O_FIXED: o->fixed = parse_onoff(optarg, "--fixed wants on or off"); break;
 		case O_WAIT: o->wait_notif = true; break;
 		case O_PAT: o->pattern = parse_onoff(optarg, "--pattern wants on or off"); break;
-		case 'd': o->duration_ms = parse_u64(optarg, "bad --duration-ms"); break;
-		case 'n': o->count = parse_u64(optarg, "bad --count"); break;
+		case 'd': o->duration_ms = parse_u64(optarg, "--duration-ms"); break;
+		case 'n':
+			o->count = parse_u64(optarg, "--count");
+			if (!o->count)
+				die_usage("--count wants at least 1 (to send for a time: --duration-ms)",
+					  optarg);
+			break;
 		case O_QUIET: o->quiet = true; break;
-		case O_PPS: o->pps = parse_u64(optarg, "bad --pps"); break;
+		case O_PPS: o->pps = parse_u64(optarg, "--pps"); break;
 		case O_PROTO:
 			if (strcmp(optarg, "tcp") && strcmp(optarg, "udp"))
 				die_usage("--proto wants udp or tcp", optarg);
@@ -199,8 +208,12 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		default:
-			die_usage("unknown option", NULL);
+		default: {
+			char why[128];
+
+			zn_cli_bad_option(c, argv, why, sizeof(why));
+			die_usage(why, NULL);
+		}
 		}
 	}
 	if (optind < argc)

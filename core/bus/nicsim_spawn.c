@@ -121,6 +121,10 @@ int zn_nicsim_start(struct zn_nicsim *s, const char *prog, const char *model_opt
 
 		/* Never outlive the app, even when it is killed. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* Out of the terminal's process group: a Ctrl-C reaches the app
+		 * alone, which stops its device, then the simulator (a simulator
+		 * gone first would fail every step of that clean-up). */
+		setpgid(0, 0);
 		/* dup2 onto itself would keep O_CLOEXEC: clear it by hand then. */
 		if (pipefd[1] == SIM_READY_FD ? fcntl(SIM_READY_FD, F_SETFD, 0) < 0 :
 		    dup2(pipefd[1], SIM_READY_FD) < 0)

@@ -197,9 +197,15 @@ int zn_pci_bind_vfio(const char *bdf, const struct zn_pci_bind_opts *opts)
 	if (rc < 0)
 		return rc;
 	if (!zn_sysfs_is_dir(vfio_dir)) {
-		ZN_ERR(LOG_COMP, "vfio-pci is not loaded (no %s): run 'modprobe vfio-pci' first",
-		       vfio_dir);
-		return -ENOENT;
+		/* A dry run shows the whole plan, the module load first. */
+		if (o->dry_run) {
+			say(o, "vfio-pci is not loaded (no %s): would need 'modprobe vfio-pci' first",
+			    vfio_dir);
+		} else {
+			ZN_ERR(LOG_COMP, "vfio-pci is not loaded (no %s): run 'modprobe vfio-pci' "
+			       "first", vfio_dir);
+			return -ENOENT;
+		}
 	}
 	rc = make_paths(&d, &p);
 	if (rc < 0)

@@ -268,8 +268,11 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 		rc = zn_bus_write32(bp->bus, BNXT_BAR_REGS, BNXT_GRCPF_REG_CHIMP_COMM_TRIGGER,
 				    BNXT_HWRM_TRIGGER_VALUE);
 	if (rc < 0) {
-		ZN_ERR(BNXT_LOG, "%s: %s: writing the request to BAR0 failed: %s",
-		       bp->name, cname, strerror(-rc));
+		/* A lost vfio-user server: the bus said so once, and every later
+		 * command (a teardown sends a dozen) fails the same way. */
+		if (rc != -ENOTCONN && rc != -EPIPE)
+			ZN_ERR(BNXT_LOG, "%s: %s: writing the request to BAR0 failed: %s",
+			       bp->name, cname, strerror(-rc));
 		return rc;
 	}
 

@@ -65,7 +65,9 @@ expect_usage "unknown model option: exit 2" "no option 'speed'" --dir "$tmp" --d
 expect_usage "bad device name: exit 2" "device name" --dir "$tmp" --dev "a/b=edu"
 expect_usage "duplicate device: exit 2" "given twice" --dir "$tmp" --dev a=edu --dev a=edu
 expect_usage "missing --dir: exit 2" "exactly one of --dir" --dev a=edu
-expect_usage "--dir not a directory: exit 2" "not a directory" --dir "$tmp/nope" --dev a=edu
+# A missing --dir is created (the README's example works verbatim); a file is refused.
+: >"$tmp/file"
+expect_usage "--dir not a directory: exit 2" "not a directory" --dir "$tmp/file" --dev a=edu
 expect_usage "--wire on a model without ports: exit 2" \
 	"device 'a' (model edu) has no network ports" \
 	--dir "$tmp" --dev a=edu --dev b=edu --wire pair:a,b

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "apps/common/num.c"
 #include "apps/zn-bench/names.c"
 #include "apps/zn-bench/opts.c"
 
