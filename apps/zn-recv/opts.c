@@ -69,23 +69,12 @@ static const char usage[] =
 
 static void die_usage(const char *msg, const char *arg)
 {
-	fprintf(stderr, "zn-recv: %s%s%s (see zn-recv --help)\n", msg, arg ? ": " : "",
-		arg ? arg : "");
-	exit(EXIT_USAGE);
+	zn_cli_die("zn-recv", msg, arg);
 }
 
-/* opt: the option's name, for the one-line message. */
 static uint64_t parse_u64(const char *s, const char *opt)
 {
-	uint64_t v;
-	int ret = zn_num_parse(s, &v);
-
-	if (ret) {
-		fprintf(stderr, "zn-recv: %s %s: %s (see zn-recv --help)\n", opt, s,
-			zn_num_error(ret));
-		exit(EXIT_USAGE);
-	}
-	return v;
+	return zn_cli_u64("zn-recv", s, opt);
 }
 
 static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)

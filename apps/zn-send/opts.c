@@ -74,23 +74,12 @@ static const char usage[] =
 
 static void die_usage(const char *msg, const char *arg)
 {
-	fprintf(stderr, "zn-send: %s%s%s (see zn-send --help)\n", msg, arg ? ": " : "",
-		arg ? arg : "");
-	exit(EXIT_USAGE);
+	zn_cli_die("zn-send", msg, arg);
 }
 
-/* opt: the option's name, for the one-line message. */
 static uint64_t parse_u64(const char *s, const char *opt)
 {
-	uint64_t v;
-	int ret = zn_num_parse(s, &v);
-
-	if (ret) {
-		fprintf(stderr, "zn-send: %s %s: %s (see zn-send --help)\n", opt, s,
-			zn_num_error(ret));
-		exit(EXIT_USAGE);
-	}
-	return v;
+	return zn_cli_u64("zn-send", s, opt);
 }
 
 static bool parse_onoff(const char *s, const char *what)
