@@ -145,6 +145,8 @@ struct zn_rxq_conf {
 	const struct zn_buf_provider *payload;
 	uint32_t payload_buf_size;
 	int numa_node;		/* -1 = the device's */
+	uint32_t offloads;	/* ZN_RX_OFFLOAD_*; a bit the device lacks is -EOPNOTSUPP */
+	uint32_t agg_max;	/* ZN_RX_OFFLOAD_TCP_AGG: frames per aggregate, 0 = device max */
 };
 
 struct zn_txq_conf {
@@ -161,6 +163,8 @@ struct zn_rx_pkt {
 	uint32_t flags;		/* ZN_RX_F_* */
 	uint32_t pkt_len;	/* hdr_len + every segment's len */
 	uint32_t nseg;
+	uint16_t agg_segs;	/* ZN_RX_F_AGG: frames merged (else 1) */
+	uint16_t gso_size;	/* ZN_RX_F_AGG: payload bytes per merged frame */
 	/*
 	 * va is the zn_buf.va the provider gave with the buffer, kept by the
 	 * driver since it posted the buffer: the payload is at va + off, with
@@ -182,11 +186,48 @@ enum {
 	ZN_RX_F_L3_CSUM_BAD = 1u << 3,
 	ZN_RX_F_L4_CSUM_BAD = 1u << 4,
 	ZN_RX_F_SPLIT = 1u << 5,	/* header-data split happened */
+	/*
+	 * An RX aggregate (bnxt TPA, mlx5 SHAMPO/HW-GRO) of agg_segs TCP
+	 * frames of one flow, in sequence, each carrying gso_size payload
+	 * bytes but the last. hdr is the first frame's headers with the
+	 * fields a GRO merge changes rewritten by the driver, as Linux's GRO
+	 * leaves them: IP total length (IPv6 payload length) covers the
+	 * whole aggregate, the IPv4 header checksum is recomputed, and the
+	 * TCP ack, window, flags (PSH/FIN of the last frame) and timestamp
+	 * option are the last frame's. The TCP checksum is not recomputed:
+	 * ZN_RX_F_L4_CSUM_OK says every merged frame's was good. The device
+	 * merges only frames with the same headers but for those fields.
+	 */
+	ZN_RX_F_AGG = 1u << 6,
+};
+
+/* zn_rxq_conf.offloads and zn_port_info.rx_offloads */
+enum {
+	ZN_RX_OFFLOAD_CSUM = 1u << 0,	/* ZN_RX_F_{L3,L4}_CSUM_{OK,BAD} set */
+	ZN_RX_OFFLOAD_TCP_AGG = 1u << 1,	/* ZN_RX_F_AGG frames (needs hds) */
+};
+
+/* zn_tx_pkt.flags and zn_port_info.tx_offloads */
+enum {
+	ZN_TX_F_IP_CSUM = 1u << 0,	/* fill the IPv4 header checksum */
+	ZN_TX_F_L4_CSUM = 1u << 1,	/* fill the TCP/UDP checksum (pseudo-header included) */
+	/*
+	 * TCP segmentation: the frame (one set of headers, then up to max_lso
+	 * bytes) goes out as frames of mss payload bytes, each with its IP
+	 * length, IPv4 id (+1 per frame), TCP sequence and checksums fixed,
+	 * FIN and PSH only on the last, CWR only on the first (as Linux's
+	 * TSO contract has it). Implies both checksum flags.
+	 */
+	ZN_TX_F_LSO = 1u << 2,
 };
 
 /* One frame to send. */
 struct zn_tx_pkt {
-	uint32_t nseg;
+	uint16_t nseg;
+	uint16_t flags;		/* ZN_TX_F_*; a bit the device lacks refuses the frame */
+	/* With a ZN_TX_F_* flag: header lengths in the first segment. */
+	uint8_t l2_len, l3_len, l4_len;
+	uint16_t mss;		/* ZN_TX_F_LSO: TCP payload bytes per frame */
 	struct {
 		uint64_t iova;
 		uint32_t len;
@@ -247,6 +288,10 @@ struct zn_port_info {
 	uint32_t rx_ring_max, tx_ring_max;
 	uint32_t rss_table_size;
 	bool hds;		/* header-data split supported */
+	uint32_t tx_offloads;	/* ZN_TX_F_* the device does */
+	uint32_t rx_offloads;	/* ZN_RX_OFFLOAD_* the device does */
+	uint32_t max_lso;	/* bytes per ZN_TX_F_LSO frame, headers included; 0 = none */
+	uint32_t max_agg_segs;	/* frames one RX aggregate may merge; 0 = no aggregation */
 };
 
 /* The driver side. */
