@@ -26,7 +26,7 @@ count_cmocka() { # $1 name, $2 log, $3 rc
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # crashed before its summary
 	passed=$((passed + p)); failed=$((failed + f))
 	[ "$f" -gt 0 ] && failed_names+=("$1")
-	printf '%-40s %3d passed, %d failed\n' "$1" "$p" "$f"
+	printf '%-40s %3d passed, %d failed %5ds\n' "$1" "$p" "$f" $((SECONDS - t0))
 }
 
 count_tap() { # $1 name, $2 log, $3 rc
@@ -38,13 +38,14 @@ count_tap() { # $1 name, $2 log, $3 rc
 	fi
 	passed=$((passed + p)); failed=$((failed + f))
 	[ "$f" -gt 0 ] && failed_names+=("$1")
-	printf '%-40s %3d passed, %d failed\n' "$1" "$p" "$f"
+	printf '%-40s %3d passed, %d failed %5ds\n' "$1" "$p" "$f" $((SECONDS - t0))
 }
 
 for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=unit/$(basename "$t")
 	[[ $name =~ $filter ]] || continue
+	t0=$SECONDS
 	timeout 300 "$t" >"$log_dir/$(basename "$t").log" 2>&1
 	rc=$?
 	count_cmocka "$name" "$log_dir/$(basename "$t").log" $rc
@@ -55,6 +56,7 @@ for t in tests/integration/*.sh; do
 	[ -f "$t" ] || continue
 	name=integration/$(basename "$t" .sh)
 	[[ $name =~ $filter ]] || continue
+	t0=$SECONDS
 	timeout 600 bash "$t" >"$log_dir/$(basename "$t").log" 2>&1
 	rc=$?
 	count_tap "$name" "$log_dir/$(basename "$t").log" $rc
@@ -66,7 +68,7 @@ if [ "$SAN" != 1 ] && ls tests/fuzz/fuzz_*.c >/dev/null 2>&1 && [[ fuzz =~ $filt
 		for f in build-fuzz/fuzz_*; do
 			name=fuzz/$(basename "$f")
 			corpus=tests/fuzz/corpus/$(basename "$f" | sed 's/^fuzz_//')
-			work=$(mktemp -d)
+			work=$(mktemp -d) t0=$SECONDS
 			[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
 			timeout 120 "$f" -max_total_time=${ZN_FUZZ_SECONDS:-8} -rss_limit_mb=2048 "$work" \
 				>"$log_dir/$(basename "$f").log" 2>&1
@@ -82,6 +84,7 @@ if [ "$SAN" != 1 ] && ls tests/fuzz/fuzz_*.c >/dev/null 2>&1 && [[ fuzz =~ $filt
 fi
 
 if [ "$SAN" != 1 ] && [[ vfio/test-vfio =~ $filter ]]; then
+	t0=$SECONDS
 	timeout 900 scripts/test-vfio.sh >"$log_dir/test-vfio.log" 2>&1
 	rc=$?
 	count_tap vfio/test-vfio "$log_dir/test-vfio.log" $rc
@@ -90,5 +93,5 @@ fi
 
 echo
 [ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]}"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed in $SECONDS s"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

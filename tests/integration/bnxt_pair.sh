@@ -9,9 +9,9 @@
 #   zn-fwd's embedded default (private zn-nicsim), also with multidb=0.
 #
 # Tunables (environment):
-#   ZN_BNXT_FRAMES   frames for the byte-exact run (default 1000000, the issue's
-#                    figure: about 2 s on the pair; 200000 with SAN=1)
-#   ZN_BNXT_CYCLES   bring-up/teardown cycles (default 100)
+#   ZN_BNXT_FRAMES   frames for the byte-exact run (default 100000; make
+#                    test-long runs the 1,000,000 of the bnxt issue)
+#   ZN_BNXT_CYCLES   bring-up/teardown cycles (default 20; make test-long: 100)
 # Prints TAP lines; exits non-zero if any check failed. Every wait is bounded.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,12 +20,10 @@ SIM=$BUILD/bin/zn-nicsim
 FWD=$BUILD/bin/zn-fwd
 T=$BUILD/tests
 WAIT_S=10
-if [ "${SAN:-0}" = 1 ]; then
-	FRAMES=${ZN_BNXT_FRAMES:-200000}
-else
-	FRAMES=${ZN_BNXT_FRAMES:-1000000}
-fi
-CYCLES=${ZN_BNXT_CYCLES:-100}
+# make test's share of a 10-minute budget on 2 busy cores; make test-long
+# runs the full counts.
+FRAMES=${ZN_BNXT_FRAMES:-100000}
+CYCLES=${ZN_BNXT_CYCLES:-20}
 
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
