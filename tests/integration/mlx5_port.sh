@@ -157,7 +157,7 @@ sendrecv() {
 		--zc "$zc" --quiet >"$tmp/send" 2>&1
 	src=$?
 	wait $rpid; rrc=$?
-	grep -v " info " "$tmp/recv" | sed 's/^/# /' | head -n 2
+	grep -v " info " "$tmp/recv" | sed 's/^/# /' | head -n 8
 	check "$label: 1000 datagrams of $size bytes sent (rc $src), $bytes bytes received intact (rc $rrc)" \
 		bash -c "[ $src -eq 0 ] && [ $rrc -eq 0 ] && grep -q '^zn-recv: $bytes bytes' '$tmp/recv' && grep -q 'every byte intact' '$tmp/recv'"
 }
