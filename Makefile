@@ -10,6 +10,7 @@
 #                      exact), by layer, with the system and allocator calls
 #                      made on the way; the table and build/bench/cost.json
 #   make fuzz          libFuzzer targets (clang)
+#   make fuzz-long     every fuzz target for ten minutes (FUZZ_SECS), crashes kept
 #   make test-vfio     core/bus against real kernel VFIO in QEMU guests (also run by make test)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make help          this text
@@ -73,7 +74,7 @@ $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
 APP_LIBS_zn-nicsim := -lpcap
 
-.PHONY: all deps test test-long test-vfio run cost fuzz install clean tests help
+.PHONY: all deps test test-long test-vfio run cost fuzz fuzz-long install clean tests help
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -155,6 +156,10 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(SIM_SRCS))
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+# Ten minutes per target (FUZZ_SECS=N to change), findings in build-fuzz/findings/.
+fuzz-long: fuzz
+	@scripts/fuzz-long.sh
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make fuzz-long: every libFuzzer target for FUZZ_SECS seconds (default 600)
+# from its seed corpus, one after another; findings go to
+# build-fuzz/findings/TARGET/. Ends with one line per target (runs,
+# coverage, crashes) and exits non-zero if any target crashed.
+#   FUZZ_SECS=N    seconds per target
+#   FUZZ_ONLY=RE   only the targets whose name matches
+set -uo pipefail
+cd "$(dirname "$0")/.."
+secs=${FUZZ_SECS:-600}
+only=${FUZZ_ONLY:-.}
+out=build-fuzz/findings
+mkdir -p "$out"
+summary=() bad=0
+for f in build-fuzz/fuzz_*; do
+	[ -x "$f" ] || continue
+	t=$(basename "$f")
+	[[ $t =~ $only ]] || continue
+	work=$(mktemp -d)
+	corpus=tests/fuzz/corpus/${t#fuzz_}
+	[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
+	mkdir -p "$out/$t"
+	echo "fuzz-long: $t for $secs s"
+	# bounded twice: libFuzzer's own clock, then timeout's
+	timeout $((secs + 120)) "$f" -max_total_time="$secs" -rss_limit_mb=2048 \
+		-artifact_prefix="$out/$t/" "$work" >"$out/$t.log" 2>&1
+	rc=$?
+	rm -rf "$work"
+	runs=$(grep -o 'Done [0-9]* runs' "$out/$t.log" | grep -o '[0-9]*' | tail -n1)
+	cov=$(grep -o 'cov: [0-9]*' "$out/$t.log" | tail -n1 | grep -o '[0-9]*')
+	crashes=$(find "$out/$t" -type f | wc -l)
+	[ $rc -ne 0 ] || [ "$crashes" -gt 0 ] && bad=$((bad + 1))
+	summary+=("$(printf '%-26s %12s runs, cov %6s, %d crash files, rc %d' "$t" "${runs:-?}" "${cov:-?}" "$crashes" $rc)")
+done
+printf '%s\n' "${summary[@]}"
+[ "$bad" -eq 0 ]
