@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "bridge/bridge.h"
@@ -203,6 +204,41 @@ EXPORT FILE *fopen64(const char *path, const char *mode)
 EXPORT DIR *opendir(const char *path)
 {
 	return REAL(opendir)(REDIRECT(path, ZNB_LIST));
+}
+
+EXPORT int scandir(const char *path, struct dirent ***list,
+		   int (*filter)(const struct dirent *),
+		   int (*compar)(const struct dirent **, const struct dirent **))
+{
+	return REAL(scandir)(REDIRECT(path, ZNB_LIST), list, filter, compar);
+}
+
+EXPORT int scandir64(const char *path, struct dirent64 ***list,
+		     int (*filter)(const struct dirent64 *),
+		     int (*compar)(const struct dirent64 **, const struct dirent64 **))
+{
+	return REAL(scandir64)(REDIRECT(path, ZNB_LIST), list, filter, compar);
+}
+
+/* ls -l asks for ACLs of what it lists. */
+EXPORT ssize_t getxattr(const char *path, const char *name, void *value, size_t size)
+{
+	return REAL(getxattr)(REDIRECT(path, ZNB_LOOKUP), name, value, size);
+}
+
+EXPORT ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size)
+{
+	return REAL(lgetxattr)(REDIRECT(path, ZNB_LOOKUP), name, value, size);
+}
+
+EXPORT ssize_t listxattr(const char *path, char *list, size_t size)
+{
+	return REAL(listxattr)(REDIRECT(path, ZNB_LOOKUP), list, size);
+}
+
+EXPORT ssize_t llistxattr(const char *path, char *list, size_t size)
+{
+	return REAL(llistxattr)(REDIRECT(path, ZNB_LOOKUP), list, size);
 }
 
 EXPORT int stat(const char *path, struct stat *st)
