@@ -150,6 +150,12 @@ whole=$(sed -n 's/.*; split \([0-9]\+\), whole \([0-9]\+\);.*/\2/p' "$tmp/hds")
 check "header-data split at 256 through the bridge: 1000 split, 500 whole, every byte placed (rc $rc; $split, $whole)" \
 	bash -c "[ $rc -eq 0 ] && [ '$split' = 1000 ] && [ '$whole' = 500 ] && [ '$(field placement "$tmp/hds")' = 0 ]"
 
+bridged "$FWD" --port0 vfio-user:$tmp/sim/bnxt0.sock --port1 vfio-user:$tmp/sim/bnxt1.sock \
+	--sizes 64,1500 --frames 1000 >"$tmp/plain" 2>&1
+rc=$?
+check "under the bridge, a program using no bridged device (zn-fwd over vfio-user) runs as without it (rc $rc)" \
+	bash -c "[ $rc -eq 0 ] && [ '$(field received "$tmp/plain")' = 1000 ] && [ '$(field mismatched "$tmp/plain")' = 0 ] && ! grep -q vfio-bridge '$tmp/plain'"
+
 if stats_now; then
 	check "models: no DMA window left ($(stat bnxt0.dma.windows), $(stat bnxt1.dma.windows)), no client connected" \
 		bash -c "[ '$(stat bnxt0.dma.windows)' = 0 ] && [ '$(stat bnxt1.dma.windows)' = 0 ] && [ '$(stat bnxt0.connected)' = 0 ] && [ '$(stat bnxt1.connected)' = 0 ]"
