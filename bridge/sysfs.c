@@ -132,7 +132,8 @@ static void mirror_dir(const char *dir, const char *rel, bool absolute)
 	while ((e = readdir(d))) {
 		ssize_t n;
 
-		if (e->d_name[0] == '.')
+		/* A bridged device hides a real one of the same address. */
+		if (e->d_name[0] == '.' || znb_dev_by_bdf(e->d_name, strlen(e->d_name)))
 			continue;
 		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
 		if (absolute) {
