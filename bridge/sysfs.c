@@ -66,13 +66,21 @@ static bool real_driver, real_dev_vfio, real_module[NMOD];
 
 /* ---- Building ---- */
 
+static int tree_path(char *path, size_t len, const char *rel)
+{
+	int n = snprintf(path, len, "%s/%s", root, rel);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static int put_file(const char *rel, const void *data, size_t len)
 {
 	char path[ZNB_PATH_MAX];
 	int fd;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (tree_path(path, sizeof(path), rel) < 0)
+		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -101,7 +109,8 @@ static int put_dir(const char *rel)
 	char path[ZNB_PATH_MAX];
 	char *p;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (tree_path(path, sizeof(path), rel) < 0)
+		return -ENAMETOOLONG;
 	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
 		*p = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
@@ -115,7 +124,8 @@ static int put_link(const char *rel, const char *target)
 {
 	char path[ZNB_PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (tree_path(path, sizeof(path), rel) < 0)
+		return -ENAMETOOLONG;
 	return symlink(target, path) < 0 && errno != EEXIST ? -errno : 0;
 }
 
@@ -135,7 +145,8 @@ static void mirror_dir(const char *dir, const char *rel, bool absolute)
 		/* A bridged device hides a real one of the same address. */
 		if (e->d_name[0] == '.' || znb_dev_by_bdf(e->d_name, strlen(e->d_name)))
 			continue;
-		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
+		if ((size_t)snprintf(link, sizeof(link), "%s/%s", dir, e->d_name) >= sizeof(link))
+			continue;
 		if (absolute) {
 			snprintf(target, sizeof(target), "%s", link);
 		} else {
@@ -144,8 +155,8 @@ static void mirror_dir(const char *dir, const char *rel, bool absolute)
 				continue;
 			target[n] = '\0';
 		}
-		snprintf(lrel, sizeof(lrel), "%s/%s", rel, e->d_name);
-		put_link(lrel, target);
+		if ((size_t)snprintf(lrel, sizeof(lrel), "%s/%s", rel, e->d_name) < sizeof(lrel))
+			put_link(lrel, target);
 	}
 	closedir(d);
 }
