@@ -15,7 +15,8 @@
  *   sys/bus/pci/drivers/vfio-pci/BDF -> the device
  *   sys/kernel/iommu_groups/   every real group (a link) + ours
  *   sys/kernel/iommu_groups/N/ devices/BDF -> the device, type, reserved_regions
- *   sys/module/vfio{,_pci,_iommu_type1}/   (shown only where the real ones are absent)
+ *   sys/module/vfio{,_pci,_iommu_type1}/   (shown only where the real ones are
+ *                              absent; then the listing of sys/module too)
  *   dev/vfio/vfio, dev/vfio/N  for stat and access (open makes bridged fds)
  *   sys/devices -> /sys/devices, so that the real entries' links resolve
  *
@@ -318,6 +319,7 @@ static void tree_build(void)
 	rc |= put_text("sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts", "N\n");
 	mirror_dir(PCI_DEVICES, "sys/bus/pci/devices", false);
 	mirror_dir(IOMMU_GROUPS, "sys/kernel/iommu_groups", true);
+	mirror_dir("/sys/module", "sys/module", true);
 	for (unsigned i = 0; i < znb.ndev; i++)
 		if (znb_dev_probe(&znb.dev[i]) == 0)
 			rc |= put_device(&znb.dev[i], i, numa);
@@ -418,6 +420,9 @@ static bool wanted(const char *p, enum znb_lookup how)
 		return parse_group(rest + 1, &num, NULL) && znb_group_by_num(num) &&
 		       (tree_init(), shown_group(num));
 	}
+	/* Listed by tools that look for loaded modules (dpdk-devbind.py). */
+	if (!strcmp(p, "/sys/module") && how == ZNB_LIST)
+		return tree_init(), !real_module[0] || !real_module[1] || !real_module[2];
 	if (under(p, VFIO_DRIVER, NULL))
 		return tree_init(), !real_driver;
 	for (unsigned i = 0; i < NMOD; i++) {

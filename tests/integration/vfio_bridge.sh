@@ -121,6 +121,9 @@ if [ -e /sys/bus/pci/devices/0000:00:00.0/vendor ]; then
 	check "a real device reads the same through the bridge" \
 		[ "$(bridged cat /sys/bus/pci/devices/0000:00:00.0/vendor)" = "$(cat /sys/bus/pci/devices/0000:00:00.0/vendor)" ]
 fi
+out=$(bridged "$BUILD/bin/zn-devbind" --status 2>&1)
+check "zn-devbind --status (libpci over sysfs) shows both bound to vfio-pci, driven by zcnic's bnxt" \
+	bash -c "[ \$(echo '$out' | grep -c '^0000:3b:00.[01] .*drv=vfio-pci iommu_group=[0-9]* .*zcnic=bnxt') = 2 ]"
 out=$(TMPDIR=$tmp/t LD_PRELOAD=$PRELOAD ZN_VFIO_DEVICES=$B0=vfio-user:$tmp/sim/none.sock \
 	ls -1 /sys/bus/pci/devices/$B0 2>&1 >/dev/null)
 check "a device whose server is down is not shown, said in one line" \
