@@ -361,6 +361,20 @@ static void test_device_info(void **state)
 	assert_int_equal(ii.count, 1);
 	assert_int_equal(ioctl(v.d, 0x3b99), -1);
 	assert_int_equal(errno, ENOTTY);
+	/* VFIO_DEVICE_RESET reaches the device as a vfio-user DEVICE_RESET. */
+	{
+		struct zn_vfu_stats before, after;
+
+		zn_vfu_dev_stats(S.sim->dev, &before);
+		if (S.info.flags & VFIO_DEVICE_FLAGS_RESET) {
+			assert_int_equal(ioctl(v.d, VFIO_DEVICE_RESET), 0);
+			zn_vfu_dev_stats(S.sim->dev, &after);
+			assert_int_equal(after.resets, before.resets + 1);
+		} else {
+			assert_int_equal(ioctl(v.d, VFIO_DEVICE_RESET), -1);
+			assert_int_equal(errno, EINVAL);
+		}
+	}
 	dev_close(&v);
 }
 
