@@ -239,9 +239,13 @@ static void test_iommu_info(void **state)
 	small.argsz = 8;
 	assert_int_equal(ioctl(c, VFIO_IOMMU_GET_INFO, &small), -1);
 	assert_int_equal(errno, EINVAL);
+	/* 16 bytes (before cap_offset): the chain announced, nothing past 16 written. */
 	small.argsz = 16;
+	small.cap_offset = 0xdead;
 	assert_int_equal(ioctl(c, VFIO_IOMMU_GET_INFO, &small), 0);
-	assert_int_equal(small.flags, VFIO_IOMMU_INFO_PGSIZES);
+	assert_int_equal(small.flags, VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS);
+	assert_true(small.argsz > sizeof(small));
+	assert_int_equal(small.cap_offset, 0xdead);
 	assert_true(small.iova_pgsizes & 4096);
 	/* The fixed part: CAPS set, argsz names the room the chain needs. */
 	memset(buf, 0, sizeof(buf));
