@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,8 @@ static pid_t tree_pid;		/* a fork child leaves the tree to its parent */
 static bool real_driver, real_dev_vfio, real_module[NMOD];
 
 /* ---- Building ---- */
+
+static void remove_tree(int dirfd);
 
 static int tree_path(char *path, size_t len, const char *rel)
 {
@@ -282,6 +285,31 @@ static bool exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+/* Trees left by bridged processes that died by a signal (no destructor ran). */
+static void remove_stale(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[ZNB_PATH_MAX];
+		int pid = 0, n = 0, fd;
+
+		if (sscanf(e->d_name, "znvfio.%d.%n", &pid, &n) != 1 || !n || pid <= 0 ||
+		    pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name) >= sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			remove_tree(fd);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 static void tree_build(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -290,8 +318,10 @@ static void tree_build(void)
 	int rc = 0;
 
 	znb_inside++;
-	snprintf(root, sizeof(root), "%s/znvfio.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
-		 (int)getpid());
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	remove_stale(tmp);
+	snprintf(root, sizeof(root), "%s/znvfio.%d.XXXXXX", tmp, (int)getpid());
 	if (!mkdtemp(root)) {
 		zn_log(ZN_LOG_ERR, ZNB_LOG, "cannot create %s for the bridged sysfs: %s; no "
 		       "device is shown", root, strerror(errno));

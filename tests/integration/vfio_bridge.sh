@@ -165,7 +165,11 @@ if stats_now; then
 else
 	nok "zn-nicsim wrote its counters on SIGUSR1"
 fi
-check "every private tree was removed at exit" [ -z "$(ls -A "$tmp/t")" ]
+dead=$(sh -c 'echo $$')
+mkdir -p "$tmp/t/znvfio.$dead.stale/sys"
+bridged cat /sys/bus/pci/devices/$B0/vendor >/dev/null
+check "every private tree was removed at exit, a killed process's by the next one" \
+	[ -z "$(ls -A "$tmp/t")" ]
 
 kill -TERM "$pid"
 check "zn-nicsim stops on SIGTERM" wait_for gone "$pid"
