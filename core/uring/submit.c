@@ -20,6 +20,11 @@
  *    its CQE and suppresses the CQEs of the members it cancels.
  * IOSQE_ASYNC and IOSQE_IO_DRAIN are accepted: every op here completes or
  * goes asynchronous inside submit, so there is nothing to defer yet.
+ *
+ * Two ways through: SQEs whose op has a direct function (uring_op.h) and
+ * nothing the generic way must see (a flag, a link) are answered straight
+ * from the SQ, in runs (sq_direct_run); every other SQE gets a request,
+ * init_req's checks, prep and issue. Both keep submission order.
  */
 #include <errno.h>
 #include <stdlib.h>
