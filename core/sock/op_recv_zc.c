@@ -62,10 +62,13 @@ struct rzc {
 	struct zn_zcrx_ifq *ifq;	/* referenced; the armed / last request's */
 	struct zn_zcrx_area *area;	/* ifq's, and its RX queue */
 	uint16_t rxq;
+	bool stream;			/* the socket's protocol is a stream (TCP) */
 	struct zn_uring_req *req;
 	bool have;			/* d is a datagram taken off the socket */
 	uint32_t seg, seg_off;
 	struct zn_udp_rx d;
+	/* segments whose bytes are all posted, given back in one call (rel_flush) */
+	struct zn_udp_rx rel;
 };
 
 struct rzc_pdu {
@@ -101,20 +104,35 @@ static int rzc_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 	return 0;
 }
 
-/* Give segment i (or the rest of the datagram from i) back to its queue's
- * provider; len says how many bytes that is (TCP reopens its window by it). */
+/*
+ * The stack's references end in batches: a segment whose last byte is
+ * posted joins rz->rel, and rel goes back to its queue's provider in one
+ * call (one provider put for up to ZN_RX_MAX_SEGS buffers instead of one
+ * per buffer) when it is full, when a segment of another queue comes, and
+ * at the end of every pass. A stream socket's segments go back at once:
+ * each reopens TCP's receive window by its bytes.
+ */
+static void rel_flush(struct rzc *rz)
+{
+	if (!rz->rel.nseg)
+		return;
+	zn_sock_rx_release(rz->s, &rz->rel);
+	rz->rel.nseg = 0;
+	rz->rel.len = 0;
+}
+
+/* Segments i .. i+n-1 of the cursor's datagram are done with. */
 static void release_from(struct rzc *rz, uint32_t i, uint32_t n)
 {
-	struct zn_udp_rx one = rz->d;
-
-	if (!n)
-		return;
-	memmove(one.seg, &rz->d.seg[i], n * sizeof(one.seg[0]));
-	one.nseg = (uint16_t)n;
-	one.len = 0;
-	for (uint32_t k = 0; k < n; k++)
-		one.len += one.seg[k].len;
-	zn_sock_rx_release(rz->s, &one);
+	for (uint32_t k = i; k < i + n; k++) {
+		if (rz->rel.nseg == ZN_RX_MAX_SEGS || (rz->rel.nseg && rz->rel.queue != rz->d.queue))
+			rel_flush(rz);
+		rz->rel.queue = rz->d.queue;
+		rz->rel.seg[rz->rel.nseg++] = rz->d.seg[k];
+		rz->rel.len += rz->d.seg[k].len;
+		if (rz->stream)
+			rel_flush(rz);
+	}
 }
 
 /*
@@ -125,9 +143,7 @@ static void release_from(struct rzc *rz, uint32_t i, uint32_t n)
  */
 static bool wrong_queue(const struct rzc *rz)
 {
-	if (rz->s->proto->stream)
-		return false;
-	return rz->d.queue != rz->rxq || rz->s->dev != zn_zcrx_ifq_dev(rz->ifq);
+	return !rz->stream && (rz->d.queue != rz->rxq || rz->s->dev != zn_zcrx_ifq_dev(rz->ifq));
 }
 
 /* Nothing more on the socket: RZC_ARMED, or the final result of a stream's
@@ -190,15 +206,17 @@ static int one_cqe(struct rzc *rz, const uint8_t *p, uint32_t left)
 	return (int)left;
 }
 
-/* Serve the armed request: RZC_ARMED, or the final result. */
-static int rzc_run(struct rzc *rz)
+/* One pass over what the socket holds: RZC_ARMED, or the final result. */
+static int rzc_pass(struct rzc *rz)
 {
 	struct zn_uring_req *req = rz->req;
 	struct rzc_pdu *pdu = PDU(req);
 	struct zn_zcrx_area *a = rz->area;
 
 	for (unsigned n = 0; n < RZC_DGRAMS_PER_CALL;) {
-		if (!rz->have) {
+		bool fresh = !rz->have;
+
+		if (fresh) {
 			if (pdu->len && pdu->got >= pdu->len)
 				return 0;
 			if (!zn_sock_recv(rz->s, &rz->d, 1))
@@ -206,14 +224,6 @@ static int rzc_run(struct rzc *rz)
 			rz->have = true;
 			rz->seg = rz->seg_off = 0;
 			n++;
-			if (!wrong_queue(rz))
-				for (uint32_t i = 0; i < rz->d.nseg; i++) {
-					int64_t idx = zn_zcrx_area_index(a, zn_sock_rx_data(rz->s,
-											 &rz->d, i));
-
-					if (idx >= 0)
-						zn_zcrx_area_take(a, (uint32_t)idx);
-				}
 		}
 		if (wrong_queue(rz)) {
 			ZN_LOG_RL(ZN_LOG_WARN, ZCRX_LOG, "RECV_ZC: a datagram came on rx queue %u, "
@@ -221,6 +231,14 @@ static int rzc_run(struct rzc *rz)
 				  rz->d.queue, zn_zcrx_ifq_id(rz->ifq), rz->rxq);
 			return -EFAULT;
 		}
+		/* a datagram just taken off the socket: its area buffers are the stack's */
+		if (fresh)
+			for (uint32_t i = 0; i < rz->d.nseg; i++) {
+				int64_t idx = zn_zcrx_area_index(a, zn_sock_rx_data(rz->s, &rz->d, i));
+
+				if (idx >= 0)
+					zn_zcrx_area_take(a, (uint32_t)idx);
+			}
 		while (rz->seg < rz->d.nseg) {
 			const uint8_t *p = zn_sock_rx_data(rz->s, &rz->d, rz->seg);
 			uint32_t left = rz->d.seg[rz->seg].len - rz->seg_off;
@@ -247,6 +265,15 @@ static int rzc_run(struct rzc *rz)
 		rz->have = false;
 	}
 	return RZC_ARMED;
+}
+
+/* Serve the armed request: RZC_ARMED, or the final result. */
+static int rzc_run(struct rzc *rz)
+{
+	int res = rzc_pass(rz);
+
+	rel_flush(rz);
+	return res;
 }
 
 static void rzc_disarm(struct rzc *rz)
@@ -295,6 +322,7 @@ static void rzc_fini(struct zn_sock *s)
 	}
 	if (rz->have)
 		release_from(rz, rz->seg, rz->d.nseg - rz->seg);
+	rel_flush(rz);
 	zn_zcrx_ifq_put(rz->ifq);
 	free(rz);
 	s->rx_priv = NULL;
@@ -337,6 +365,7 @@ static int rzc_issue(struct zn_uring_req *req)
 			return ZN_URING_ISSUE_DONE;
 		}
 		rz->s = s;
+		rz->stream = s->proto->stream;
 		rz->w.poll = rzc_waiter_poll;
 		s->rx_priv = rz;
 		s->rx_serve = rzc_serve;

@@ -67,8 +67,15 @@ static int nop_issue(struct zn_uring_req *req)
 	return ZN_URING_ISSUE_DONE;
 }
 
+/* The plain NOP on the SQ-direct path; one with nop_flags goes through prep. */
+static int64_t nop_direct(struct zn_uring *r, const struct io_uring_sqe *sqe)
+{
+	(void)r;
+	return sqe->nop_flags ? ZN_URING_DIRECT_NO : 0;
+}
+
 const struct zn_uring_op zn_nop_op = {
-	.name = "NOP", .prep = nop_prep, .issue = nop_issue,
+	.name = "NOP", .prep = nop_prep, .issue = nop_issue, .direct = nop_direct,
 };
 
 static int eopnotsupp_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)

@@ -143,6 +143,14 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 	if (!r->sh)
 		goto err_ring;
 	memset(r->sh, 0, r->sh_size);
+	/*
+	 * NO_SQARRAY: SQ position i is SQE i. The array the application does
+	 * not see is set to that identity once, so that submission reads every
+	 * ring's SQEs the same way instead of testing the flag per SQE.
+	 */
+	if (r->flags & IORING_SETUP_NO_SQARRAY)
+		for (uint32_t i = 0; i < r->sq_entries; i++)
+			r->sh->array[i] = i;
 	r->sh->sq_mask = r->sq_mask;
 	r->sh->cq_mask = r->cq_mask;
 	r->sh->sq_entries = r->sq_entries;
@@ -153,6 +161,7 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 	if (!r->sqes)
 		goto err_sh;
 	memset(r->sqes, 0, sizeof(struct io_uring_sqe) * r->sq_entries << r->sqe_shift);
+	zn_uring_submit_setup(r);
 	rc = zn_inbox_init(&r->inbox, r->cq_entries);
 	if (rc)
 		goto err_sqes;

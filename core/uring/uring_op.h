@@ -73,6 +73,9 @@ struct zn_uring_req {
 
 enum { ZN_URING_ISSUE_DONE = 0, ZN_URING_ISSUE_ASYNC = 1 };
 
+/* op->direct's "not here": the SQE goes the generic way (outside int32_t) */
+#define ZN_URING_DIRECT_NO	INT64_MIN
+
 #define ZN_URING_OP_NEEDS_FILE		(1u << 0)	/* resolve sqe->fd */
 #define ZN_URING_OP_BUFFER_SELECT	(1u << 1)	/* accepts IOSQE_BUFFER_SELECT */
 #define ZN_URING_OP_PLACEHOLDER		(1u << 31)	/* -EOPNOTSUPP stand-in */
@@ -93,6 +96,19 @@ struct zn_uring_op {
 	 * -EALREADY, as the kernel's for a request already running).
 	 */
 	void (*cancel)(struct zn_uring_req *req);
+	/*
+	 * Optional: the SQ-direct path (submit.c). An op whose common SQE
+	 * finishes at once with one CQE {user_data, res, 0} may finish it here,
+	 * without a request: the engine calls it only for an SQE with no flag
+	 * but IOSQE_CQE_SKIP_SUCCESS and no personality, outside a link chain,
+	 * with a CQ slot kept for it. It returns the CQE's res (a negative one
+	 * is a failure, as issue's), or ZN_URING_DIRECT_NO, having changed
+	 * nothing, to send the SQE the generic way (prep, then issue): every
+	 * SQE whose prep would fail goes there, so that its error stops the
+	 * submission as prep's does. It must not post CQEs on r itself (the
+	 * engine holds r's CQ tail for the run).
+	 */
+	int64_t (*direct)(struct zn_uring *r, const struct io_uring_sqe *sqe);
 };
 
 /* The composition root's table (core/opdef/opdef.c). */

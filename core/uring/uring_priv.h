@@ -102,6 +102,9 @@ struct zn_hook {
 	bool used;
 };
 
+typedef int64_t (*zn_uring_direct_fn)(struct zn_uring *r, const struct io_uring_sqe *sqe);
+#define ZN_URING_OPCODES 256	/* every value of sqe->opcode */
+
 struct zn_uring {
 	int handle;
 	uint32_t flags;
@@ -118,6 +121,10 @@ struct zn_uring {
 	/* CQ overflow list, FIFO */
 	struct zn_ovf_cqe *ovf_head, *ovf_tail;
 	uint32_t ovf_count;
+
+	/* the SQ-direct path (submit.c), chosen when the ring is created */
+	unsigned (*direct_run)(struct zn_uring *r, uint32_t head, unsigned n);
+	zn_uring_direct_fn direct[ZN_URING_OPCODES];	/* each op's direct, or NULL */
 
 	/* requests */
 	struct zn_uring_req_int *req_free;
@@ -182,6 +189,8 @@ struct zn_uring {
 const void *zn_uring_thread_tag(void);
 int zn_uring_flush_overflow(struct zn_uring *r);
 /* submit.c */
+void zn_uring_submit_setup(struct zn_uring *r);
+zn_uring_direct_fn zn_uring_direct_of(unsigned opcode);
 int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit);
 void zn_uring_req_cache_free(struct zn_uring *r);
 void zn_uring_req_cancel_all(struct zn_uring *r);

@@ -71,31 +71,45 @@ static bool net_mode(void)
 	return mode == M_SEND_ZC || mode == M_SEND || mode == M_SEND_USER;
 }
 
+/* The next SQE, user_data i. */
+static inline struct io_uring_sqe *next_sqe(unsigned i)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+	if (!sqe)
+		DIE("SQ full");
+	sqe->user_data = i;
+	return sqe;
+}
+
+/* One loop per mode, as an application has: no test of the mode per SQE. */
 static void prep_batch(void)
 {
-	for (unsigned i = 0; i < BATCH; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-		uint8_t *b = buf + (size_t)i * STRIDE;
+	unsigned i;
 
-		if (!sqe)
-			DIE("SQ full");
-		switch (mode) {
-		case M_NOP:
-			io_uring_prep_nop(sqe);
-			break;
-		case M_MSGRING:
+	switch (mode) {
+	case M_NOP:
+		for (i = 0; i < BATCH; i++)
+			io_uring_prep_nop(next_sqe(i));
+		break;
+	case M_MSGRING:
+		for (i = 0; i < BATCH; i++) {
+			struct io_uring_sqe *sqe = next_sqe(i);
+
 			io_uring_prep_msg_ring(sqe, target.ring_fd, 0, i, 0);
 			sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
-			break;
-		case M_SEND_ZC:
-			io_uring_prep_send_zc_fixed(sqe, fd, b, PAYLOAD, 0, 0, 0);
-			break;
-		case M_SEND:
-		case M_SEND_USER:
-			io_uring_prep_send(sqe, fd, b, PAYLOAD, 0);
-			break;
 		}
-		sqe->user_data = i;
+		break;
+	case M_SEND_ZC:
+		for (i = 0; i < BATCH; i++)
+			io_uring_prep_send_zc_fixed(next_sqe(i), fd, buf + (size_t)i * STRIDE,
+						    PAYLOAD, 0, 0, 0);
+		break;
+	case M_SEND:
+	case M_SEND_USER:
+		for (i = 0; i < BATCH; i++)
+			io_uring_prep_send(next_sqe(i), fd, buf + (size_t)i * STRIDE, PAYLOAD, 0);
+		break;
 	}
 	if (io_uring_submit(&ring) != (int)BATCH)
 		DIE("submit");

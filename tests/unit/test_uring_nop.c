@@ -93,6 +93,44 @@ static void test_batch_in_order(void **state)
 	assert_int_equal(io_uring_sq_space_left(ring), 8);
 }
 
+/*
+ * SQEs that complete straight from the SQ (plain NOPs) and SQEs that take
+ * the generic way (nop_flags, a link chain) in one submission: the CQEs come
+ * in submission order, CQE_SKIP_SUCCESS posts nothing, and once the CQ is
+ * full the rest go through the overflow list, still in order.
+ */
+static void test_direct_and_generic_mixed(void **state)
+{
+	static const uint64_t want_ud[] = {
+		0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 13, 14, 15, 16, 17, 20, 21, 22, 23,
+	};
+	struct io_uring *ring = *state;	/* 8 SQ entries, 16 CQ entries */
+	struct io_uring_sqe *sqe;
+	unsigned i;
+
+	assert_int_equal(urt_queue_nops(ring, 8, 0, 0), 0);
+	assert_int_equal(io_uring_submit(ring), 8);
+	assert_int_equal(io_uring_cq_ready(ring), 8);
+
+	assert_int_equal(urt_queue_nops(ring, 1, 10, 0), 0);
+	urt_prep_nop_res(urt_sqe(ring, 11), 7);		/* nop_flags: the generic way */
+	sqe = urt_sqe(ring, 12);
+	io_uring_prep_nop(sqe);
+	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
+	assert_int_equal(urt_queue_nops(ring, 1, 13, IOSQE_IO_LINK), 0);
+	assert_int_equal(urt_queue_nops(ring, 4, 14, 0), 0);
+	assert_int_equal(io_uring_submit(ring), 8);
+	assert_int_equal(io_uring_cq_ready(ring), 15);
+
+	/* one CQ slot left: one CQE goes straight in, three overflow */
+	assert_int_equal(urt_queue_nops(ring, 4, 20, 0), 0);
+	assert_int_equal(io_uring_submit(ring), 4);
+
+	for (i = 0; i < sizeof(want_ud) / sizeof(want_ud[0]); i++)
+		urt_expect(ring, want_ud[i], want_ud[i] == 11 ? 7 : 0);
+	assert_int_equal(io_uring_cq_ready(ring), 0);
+}
+
 static void test_nop_inject_and_flags(void **state)
 {
 	struct io_uring *ring = *state;
@@ -286,6 +324,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_single_nop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nop_pointer_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_direct_and_generic_mixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nop_inject_and_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invalid_sqes, setup, teardown),
 		cmocka_unit_test(test_submit_all),
