@@ -689,9 +689,10 @@ uint64_t zn_tcp_next_timer(const struct zn_tcp *t)
 	uint64_t m = UINT64_MAX;
 
 	for (const struct zn_tcp_conn *c = t->all; c; c = c->lnext) {
-		const uint64_t d[4] = { c->rto_at, c->delack_at, c->persist_at, c->tw_at };
+		const uint64_t d[5] = { c->rto_at, c->delack_at, c->persist_at, c->tw_at,
+					c->out_blocked ? c->out_retry_at : 0 };
 
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 5; i++)
 			if (d[i] && d[i] < m)
 				m = d[i];
 	}

@@ -187,8 +187,14 @@ struct zn_tcp_stats {
 	uint64_t rx_no_conn;			/* answered with RST */
 	uint64_t rx_out_of_window, rx_dup, rx_ooo, rx_ooo_drop, rx_paws;
 	uint64_t rx_challenge;			/* challenge ACKs sent (RFC 5961) */
-	uint64_t tx_rst, retrans, rto_fired, fast_retrans, dup_acks, zwp;
-	uint64_t out_fail;
+	/* retrans: segments resent (that the output took); sack_retrans: of
+	 * those, holes resent in SACK recovery (RFC 6675) */
+	uint64_t tx_rst, retrans, rto_fired, fast_retrans, sack_retrans, dup_acks, zwp;
+	/* out_fail: segments the output refused (no TX slot, ARP pending):
+	 * never counted as sent or resent; out_deferred: times a connection
+	 * then waited (backed off) before trying again */
+	uint64_t out_fail, out_deferred;
+	uint64_t keepalive_probes, keepalive_drops;
 	uint64_t tx_done_late;			/* acked, cookie held for the device */
 };
 

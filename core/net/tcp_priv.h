@@ -33,6 +33,10 @@
 #define TCP_DUPACK_THRESH	3
 #define TCP_RTO_MAX_NS		(60ull * 1000000000ull)
 #define TCP_DEFAULT_MSS		536	/* a peer that sent no MSS (RFC 9293 3.7.1) */
+/* waits after the output refused a segment: from a few polls to well under
+ * the smallest RTO */
+#define TCP_OUT_BACKOFF_MIN_NS	(20ull * 1000u)
+#define TCP_OUT_BACKOFF_MAX_NS	(20ull * 1000000u)
 
 static inline bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 static inline bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
@@ -116,7 +120,10 @@ struct zn_tcp_conn {
 	struct tcp_ooo_ent *ooo;		/* sorted by seq, no overlaps */
 	uint32_t nooo, ooo_bytes;
 	uint32_t ooo_last;		/* seq of the newest out-of-order arrival */
-	bool out_blocked;		/* output refused a segment: retry on poll */
+	bool out_blocked;		/* output refused a segment: retry at out_retry_at */
+	bool rexmit_pending;		/* the refused segment was a retransmission */
+	bool sws_override;		/* the persist timer ran out: a runt may go */
+	uint64_t out_retry_at, out_backoff;	/* ns */
 	uint32_t tx_frames;		/* frames in the device pointing into txq */
 	bool zombie;			/* freed, waiting for tx_frames to reach 0 */
 	/* options */

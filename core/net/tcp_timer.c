@@ -76,7 +76,7 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 
 void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 {
-	if (c->out_blocked)
+	if (c->out_blocked && now >= c->out_retry_at)
 		zn_tcp_output(c);
 	if (c->tw_at && now >= c->tw_at) {
 		c->tw_at = 0;
@@ -92,6 +92,7 @@ void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 			c->rto = rto_clamp(c, c->rto * 2);
 			c->persist_at = now + c->rto;
 		} else {
+			c->sws_override = true;
 			zn_tcp_output(c);
 		}
 	}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The TCP engine's output against a scripted peer (tcp_test.h): SACK blocks
+ * come out of a data segment's payload (the frame stays within the MSS),
+ * segments the output refuses are tried again with a growing wait and are
+ * not counted as retransmissions, a refused retransmission goes before new
+ * data, and a window too small for an MSS gets its runt when the persist
+ * timer runs out instead of stalling with no timer armed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/unit/tcp_test_conn.h"
+
+#define US	1000ull
+
+static uint8_t txbuf[TT_TXBUF];
+
+static void test_sack_takes_payload_room(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = tt_seg_at(txbuf, 0, 3000);
+	struct tt_seg *s;
+	uint32_t iss;
+
+	(void)state;
+	iss = tt_open(x, &l, &c, 65535, true);
+	/* a hole at the peer's first byte: our ACKs carry one SACK block */
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1001, iss + 1, 65535, 1000, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 0);
+	assert_int_equal(s->h.nsack, 1);
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
+	/* 12 option bytes (NOP NOP SACK 10): 1448 payload, not 1460 */
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 1448);
+	assert_int_equal(s->h.nsack, 1);
+	assert_int_equal(s->h.hlen, 32);
+	assert_int_equal(s->len + s->h.hlen - ZN_TCP_HLEN, 1460);
+	tt_expect(x, ZN_TCP_ACK, iss + 1449, TT_PSEQ + 1, 1448);
+	/* the 104-byte rest waits for the ACK (Nagle) */
+	tt_expect_none(x);
+	/* the hole filled: full segments again */
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 2897, 65535, 1000, 0);
+	s = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 2897, TT_PSEQ + 2001, 104);
+	assert_int_equal(s->h.nsack, 0);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+static void test_refused_output_backs_off(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = tt_seg_at(txbuf, 0, 100);
+	struct zn_tcp_stats st;
+	uint32_t iss;
+
+	(void)state;
+	iss = tt_open(x, &l, &c, 65535, false);
+	x->fail_output = 3;
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
+	assert_int_equal(x->fail_output, 2);
+	/* the next poll tries again at once */
+	tt_tick(x, 0);
+	assert_int_equal(x->fail_output, 1);
+	/* then it waits 20 us, then 40 us */
+	tt_tick(x, 0);
+	tt_tick(x, 19 * US);
+	assert_int_equal(x->fail_output, 1);
+	tt_tick(x, 1 * US);
+	assert_int_equal(x->fail_output, 0);
+	tt_tick(x, 39 * US);
+	tt_expect_none(x);
+	tt_tick(x, 1 * US);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, TT_PSEQ + 1, 100);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.out_fail, 3);
+	assert_int_equal(st.out_deferred, 2);
+	/* refusals are not retransmissions; nothing was sent twice */
+	assert_int_equal(st.retrans, 0);
+	assert_int_equal(st.tx_data_segs, 1);
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 101, 65535, 0, 0);
+	assert_int_equal(x->ndone, 1);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+static void test_refused_retransmission_first(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = tt_seg_at(txbuf, 0, 1000), s2 = tt_seg_at(txbuf, 1000, 1000);
+	struct zn_tcp_stats st;
+	uint32_t iss;
+
+	(void)state;
+	iss = tt_open(x, &l, &c, 65535, false);
+	zn_tcp_set_nodelay(c, true);
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, TT_PSEQ + 1, 1000);
+	/* the RTO (1 s) resends it, but the output refuses */
+	x->fail_output = 1;
+	tt_tick(x, 1000 * TT_MS);
+	tt_expect_none(x);
+	/* new data queued meanwhile: the retransmission from snd_una still
+	 * goes first (an MSS of it now), nothing from snd_nxt */
+	assert_int_equal(zn_tcp_send(c, &s2, 1, 2), 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 1460);
+	tt_expect_none(x);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.retrans, 1);
+	assert_int_equal(st.rto_fired, 1);
+	assert_int_equal(st.out_fail, 1);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+static void test_small_window_override(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = tt_seg_at(txbuf, 0, 3000);
+	uint32_t iss;
+
+	(void)state;
+	iss = tt_open(x, &l, &c, 65535, false);
+	/* the peer's window shrinks to 500 bytes with nothing in flight */
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 1, 500, 0, 0);
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
+	/* sender SWS avoidance holds the runt ... */
+	tt_expect_none(x);
+	tt_tick(x, 999 * TT_MS);
+	tt_expect_none(x);
+	/* ... until the override timer (the RTO, 1 s) runs out */
+	tt_tick(x, 1 * TT_MS);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 500);
+	tt_expect_none(x);
+	/* a full window again: the rest goes */
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 501, 65535, 0, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 501, TT_PSEQ + 1, 1460);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sack_takes_payload_room),
+		cmocka_unit_test(test_refused_output_backs_off),
+		cmocka_unit_test(test_refused_retransmission_first),
+		cmocka_unit_test(test_small_window_override),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
