@@ -126,6 +126,12 @@ struct zn_tcp_out {
 	uint32_t ref_first, ref_n;
 };
 
+/* Congestion control (RFC 9438 CUBIC by default, as Linux). */
+enum zn_tcp_cc {
+	ZN_TCP_CC_CUBIC = 0,
+	ZN_TCP_CC_NEWRENO,		/* RFC 5681 + RFC 6582 */
+};
+
 struct zn_tcp_env {
 	uint32_t ip;			/* ours, network order */
 	/* Send one segment: 0, or < 0 if it could not go (the engine treats it
@@ -151,6 +157,7 @@ struct zn_tcp_env {
 	uint32_t syn_retries;		/* (6) */
 	uint32_t data_retries;		/* (15) */
 	bool nodelay;			/* Nagle off for every connection */
+	enum zn_tcp_cc cc;		/* every new connection's (CUBIC) */
 	/*
 	 * The output keeps references to the payload (a TX ring): for every
 	 * segment it accepted with ref_n > 0 it calls zn_tcp_tx_complete once
@@ -194,7 +201,8 @@ struct zn_tcp_stats {
 	 * never counted as sent or resent; out_deferred: times a connection
 	 * then waited (backed off) before trying again */
 	uint64_t out_fail, out_deferred;
-	uint64_t keepalive_probes, keepalive_drops;
+	uint64_t keepalive_probes, keepalive_drops;	/* drops: connections ended */
+	uint64_t user_timeouts;
 	uint64_t tx_done_late;			/* acked, cookie held for the device */
 };
 
@@ -259,6 +267,24 @@ int zn_tcp_error(const struct zn_tcp_conn *c);
 enum zn_tcp_state zn_tcp_state(const struct zn_tcp_conn *c);
 const char *zn_tcp_state_name(unsigned s);
 void zn_tcp_set_nodelay(struct zn_tcp_conn *c, bool on);
+/*
+ * Keepalive (SO_KEEPALIVE with TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT):
+ * after idle_ms without a segment from the peer, a probe every intvl_ms;
+ * cnt probes unanswered end the connection with -ETIMEDOUT (and a RST).
+ * 0 for a value: Linux's default (7200 s, 75 s, 9). -EINVAL when off is
+ * not asked and a connection cannot have it (listener).
+ */
+int zn_tcp_set_keepalive(struct zn_tcp_conn *c, bool on, uint32_t idle_ms, uint32_t intvl_ms,
+			 uint32_t cnt);
+/* TCP_USER_TIMEOUT: data (or a SYN) unacknowledged for ms since the ACKs
+ * last moved ends the connection with -ETIMEDOUT; the retransmission timer
+ * never waits past it. 0: off (the retry counts decide). */
+void zn_tcp_set_user_timeout(struct zn_tcp_conn *c, uint32_t ms);
+/* Switch c's congestion control (its window carries over): 0 or -EINVAL. */
+int zn_tcp_set_cc(struct zn_tcp_conn *c, enum zn_tcp_cc which);
+const char *zn_tcp_cc_name(const struct zn_tcp_conn *c);
+uint32_t zn_tcp_cwnd(const struct zn_tcp_conn *c);	/* bytes */
+uint32_t zn_tcp_ssthresh(const struct zn_tcp_conn *c);
 /* Replace the owner's callbacks (NULL: none). */
 void zn_tcp_set_cb(struct zn_tcp_conn *c, const struct zn_tcp_cb *cb);
 void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn_addr4 *remote);

@@ -199,9 +199,24 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	return (int)len;
 }
 
+/* The sequence number of a segment without data: snd_nxt, or after a
+ * go-back-N rewind (RTO) the highest sent, where the peer's RCV.NXT may be
+ * already. An older one is out of the peer's window: it drops the segment
+ * unread and answers with an ACK, and two ends rewound at once would drop
+ * each other's ACKs forever. Only while that is inside the window the peer
+ * last offered (a zero-length segment at or past its right edge is not
+ * acceptable either, RFC 9293 3.10.7.4); a zero-window probe's byte does
+ * not count (the peer may not have taken it). */
+static uint32_t bare_seq(const struct zn_tcp_conn *c)
+{
+	if (seq_gt(c->snd_hi, c->snd_nxt) && seq_lt(c->snd_hi, c->snd_una + c->snd_wnd))
+		return c->snd_hi;
+	return c->snd_nxt;
+}
+
 void zn_tcp_send_ack(struct zn_tcp_conn *c)
 {
-	send_seg(c, c->snd_nxt, 0, 0);
+	send_seg(c, bare_seq(c), 0, 0);
 }
 
 void zn_tcp_send_syn(struct zn_tcp_conn *c)
@@ -211,6 +226,8 @@ void zn_tcp_send_syn(struct zn_tcp_conn *c)
 		c->snd_nxt = c->iss + 1;
 	if (seq_lt(c->snd_max, c->snd_nxt))
 		c->snd_max = c->snd_nxt;
+	if (seq_lt(c->snd_hi, c->snd_nxt))
+		c->snd_hi = c->snd_nxt;
 	if (!c->rto_at)
 		zn_tcp_rto_arm(c);
 }
@@ -291,6 +308,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
 		if (seq_gt(c->snd_nxt, c->snd_max))
 			c->snd_max = c->snd_nxt;
+		if (seq_gt(c->snd_nxt, c->snd_hi))
+			c->snd_hi = c->snd_nxt;
 		sent = true;
 		if (!c->rto_at)
 			zn_tcp_rto_arm(c);
@@ -349,6 +368,12 @@ void zn_tcp_send_probe(struct zn_tcp_conn *c)
 		c->snd_max = c->snd_una + 1;
 }
 
+void zn_tcp_send_keepalive(struct zn_tcp_conn *c)
+{
+	c->t->st.keepalive_probes++;
+	send_seg(c, c->snd_una - 1, 0, 0);
+}
+
 void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
 			 const struct zn_tcp_hdr *h, uint32_t seg_len)
 {
@@ -379,7 +404,7 @@ void zn_tcp_send_rst(struct zn_tcp_conn *c)
 	uint8_t b[ZN_TCP_MAX_HLEN];
 	struct zn_tcp_out o = { .src = c->lip, .dst = c->rip };
 
-	o.hlen = zn_tcp_write_hdr(c, b, c->snd_nxt, c->rcv_nxt, ZN_TCP_RST | ZN_TCP_ACK, 0, false,
+	o.hlen = zn_tcp_write_hdr(c, b, bare_seq(c), c->rcv_nxt, ZN_TCP_RST | ZN_TCP_ACK, 0, false,
 				  false, 0);
 	c->t->st.tx_rst++;
 	emit(c->t, &o, b);

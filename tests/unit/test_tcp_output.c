@@ -4,7 +4,8 @@
  * come out of a data segment's payload (the frame stays within the MSS),
  * segments the output refuses are tried again with a growing wait and are
  * not counted as retransmissions, a refused retransmission goes before new
- * data, and a window too small for an MSS gets its runt when the persist
+ * data, an ACK after a go-back-N rewind carries the highest sequence sent
+ * (an older one falls out of the peer's window and is dropped), and a window too small for an MSS gets its runt when the persist
  * timer runs out instead of stalling with no timer armed.
  */
 #include <setjmp.h>
@@ -121,6 +122,33 @@ static void test_refused_retransmission_first(void **state)
 	tt_free(x);
 }
 
+static void test_ack_after_rewind(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s1 = tt_seg_at(txbuf, 0, 2000);
+	uint32_t iss;
+
+	(void)state;
+	iss = tt_open(x, &l, &c, 65535, false);
+	zn_tcp_set_nodelay(c, true);
+	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 1460);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1461, TT_PSEQ + 1, 540);
+	/* the RTO goes back to SND.UNA (one segment: cwnd is 1 MSS) */
+	tt_tick(x, 1000 * TT_MS);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 1460);
+	tt_expect_none(x);
+	/* the peer's data is ACKed (delayed) with the highest sequence sent,
+	 * where the peer's RCV.NXT may be already, not the rewound SND.NXT */
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 1, 65535, 100, 0);
+	tt_tick(x, 40 * TT_MS);
+	tt_expect(x, ZN_TCP_ACK, iss + 2001, TT_PSEQ + 101, 0);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
 static void test_small_window_override(void **state)
 {
 	struct tt *x = tt_new(NULL);
@@ -155,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_sack_takes_payload_room),
 		cmocka_unit_test(test_refused_output_backs_off),
 		cmocka_unit_test(test_refused_retransmission_first),
+		cmocka_unit_test(test_ack_after_rewind),
 		cmocka_unit_test(test_small_window_override),
 	};
 
