@@ -434,6 +434,12 @@ int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct
 int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
 		uint64_t cookie)
 {
+	return zn_tcp_send_flags(c, segs, nseg, cookie, 0);
+}
+
+int zn_tcp_send_flags(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
+		      uint64_t cookie, unsigned flags)
+{
 	struct tcp_chunk *k;
 	uint32_t len = 0;
 
@@ -449,8 +455,9 @@ int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t n
 			return -EINVAL;
 		len += segs[i].len;
 	}
-	if (c->txq_tail - c->txq_head == TCP_TXQ)
-		return -EAGAIN;
+	if ((flags & ~ZN_TCP_SEND_MORE) || c->txq_tail - c->txq_head == TCP_TXQ)
+		return flags & ~ZN_TCP_SEND_MORE ? -EINVAL : -EAGAIN;
+	c->more = flags & ZN_TCP_SEND_MORE;
 	k = &c->txq[c->txq_tail % TCP_TXQ];
 	k->frames = 0;
 	k->over = k->late = false;
@@ -548,6 +555,7 @@ int zn_tcp_conn_shutdown(struct zn_tcp_conn *c)
 	if (c->fin_queued)
 		return 0;
 	c->fin_queued = true;
+	c->cork = c->more = false;	/* nothing more comes: what waits goes */
 	if (c->state == ZN_TCP_ESTABLISHED || c->state == ZN_TCP_CLOSE_WAIT) {
 		c->state = c->state == ZN_TCP_ESTABLISHED ? ZN_TCP_FIN_WAIT_1 : ZN_TCP_LAST_ACK;
 		zn_tcp_output(c);
@@ -612,6 +620,13 @@ void zn_tcp_set_nodelay(struct zn_tcp_conn *c, bool on)
 {
 	c->nodelay = on;
 	if (on)
+		zn_tcp_output(c);
+}
+
+void zn_tcp_set_cork(struct zn_tcp_conn *c, bool on)
+{
+	c->cork = on;
+	if (!on)
 		zn_tcp_output(c);
 }
 

@@ -250,6 +250,14 @@ int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct
  */
 int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
 		uint64_t cookie);
+/* zn_tcp_send's flags: MSG_MORE's meaning, more comes soon: a segment
+ * shorter than the MSS waits until a send without it (or shutdown). */
+#define ZN_TCP_SEND_MORE	1u
+int zn_tcp_send_flags(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
+		      uint64_t cookie, unsigned flags);
+/* TCP_CORK: while on, only full segments go; off sends what waits (no
+ * 200 ms ceiling as Linux has: the application uncorks). */
+void zn_tcp_set_cork(struct zn_tcp_conn *c, bool on);
 /* In-order data: up to n descriptors, at most max bytes (a descriptor is
  * split: the rest stays queued and owns the buffers it still points into).
  * 0 with zn_tcp_eof: the peer closed. */

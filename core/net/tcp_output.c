@@ -277,6 +277,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			 * or when the override timer ran out (3.8.6.2.1) */
 			if ((len < c->max_wnd / 2 && !c->sws_override) || !len)
 				len = 0;
+		} else if (len && len < c->mss && (c->cork || c->more)) {
+			len = 0;	/* corked: the runt waits for more */
 		} else if (len && len < c->mss && flight && !c->nodelay) {
 			len = 0;	/* Nagle: one runt in flight at a time */
 		}
@@ -321,7 +323,7 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 	 * probed, one too small to fill an MSS (sender SWS) gets its runt when
 	 * the timer runs out; else nothing would ever move it (3.8.6.1, 3.8.6.2.1) */
 	if (seq_lt(c->snd_nxt, c->snd_end) && c->snd_nxt == c->snd_una && !c->persist_at &&
-	    !c->out_blocked) {
+	    !c->out_blocked && !c->cork && !c->more) {
 		c->rto_at = 0;
 		c->persist_at = zn_tcp_now(c->t) + c->rto;
 	}

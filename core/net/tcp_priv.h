@@ -104,6 +104,7 @@ struct zn_tcp_conn {
 	bool hashed;
 	bool user_closed;		/* the handle is gone: free when CLOSED */
 	bool nodelay;
+	bool cork, more;		/* TCP_CORK; the last send had MSG_MORE */
 	int err;
 	struct zn_tcp_cb cb;
 	/* listener */

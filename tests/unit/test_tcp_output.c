@@ -6,7 +6,8 @@
  * not counted as retransmissions, a refused retransmission goes before new
  * data, an ACK after a go-back-N rewind carries the highest sequence sent
  * (an older one falls out of the peer's window and is dropped), and a window too small for an MSS gets its runt when the persist
- * timer runs out instead of stalling with no timer armed.
+ * timer runs out instead of stalling with no timer armed; MSG_MORE and
+ * TCP_CORK hold runts until a send without it, uncork or shutdown.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -177,6 +178,52 @@ static void test_small_window_override(void **state)
 	tt_free(x);
 }
 
+static void test_more_and_cork(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s[5];
+	uint32_t iss;
+
+	(void)state;
+	for (uint32_t i = 0; i < 3; i++)
+		s[i] = tt_seg_at(txbuf, i * 500, 500);
+	s[3] = tt_seg_at(txbuf, 1500, 10);
+	s[4] = tt_seg_at(txbuf, 1510, 100);
+	iss = tt_open(x, &l, &c, 65535, false);
+	zn_tcp_set_nodelay(c, true);
+	assert_int_equal(zn_tcp_send_flags(c, &s[0], 1, 1, 2), -EINVAL);
+	/* MSG_MORE: runts wait, full segments go */
+	assert_int_equal(zn_tcp_send_flags(c, &s[0], 1, 1, ZN_TCP_SEND_MORE), 0);
+	assert_int_equal(zn_tcp_send_flags(c, &s[1], 1, 2, ZN_TCP_SEND_MORE), 0);
+	tt_expect_none(x);
+	tt_tick(x, 5000 * TT_MS);
+	tt_expect_none(x);
+	assert_int_equal(zn_tcp_send_flags(c, &s[2], 1, 3, ZN_TCP_SEND_MORE), 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 1460);
+	tt_expect_none(x);
+	/* a send without it pushes the rest */
+	assert_int_equal(zn_tcp_send(c, &s[3], 1, 4), 0);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1461, TT_PSEQ + 1, 50);
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 1511, 65535, 0, 0);
+	assert_int_equal(x->ndone, 4);
+	/* TCP_CORK: held until uncorked */
+	zn_tcp_set_cork(c, true);
+	assert_int_equal(zn_tcp_send(c, &s[4], 1, 5), 0);
+	tt_tick(x, 5000 * TT_MS);
+	tt_expect_none(x);
+	zn_tcp_set_cork(c, false);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1511, TT_PSEQ + 1, 100);
+	/* shutdown flushes what a MSG_MORE left waiting, FIN with it */
+	assert_int_equal(zn_tcp_send_flags(c, &s[4], 1, 6, ZN_TCP_SEND_MORE), 0);
+	tt_expect_none(x);
+	assert_int_equal(zn_tcp_conn_shutdown(c), 0);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH | ZN_TCP_FIN, iss + 1611, TT_PSEQ + 1, 100);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_refused_retransmission_first),
 		cmocka_unit_test(test_ack_after_rewind),
 		cmocka_unit_test(test_small_window_override),
+		cmocka_unit_test(test_more_and_cork),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

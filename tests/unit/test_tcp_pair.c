@@ -5,8 +5,9 @@
  * set-up (zn_tcp_socket / connect / listen / accept / shutdown) and the ring
  * for data: SEND_ZC from a registered buffer one way (a notification per
  * request once B acknowledged it all), SEND (copied) the other, RECV on
- * both, every byte checked, EOF both ways; a connect to a
- * port nobody listens on is refused. One thread drives both ends, so the
+ * both, every byte checked, EOF both ways, also while the models drop
+ * frames; a connect to a port nobody listens on is refused, one to an
+ * address nobody answers for times out at the socket's user timeout. One thread drives both ends, so the
  * set-up calls are used without waiting (timeout 0) between polls of both
  * netdevs.
  */
@@ -102,6 +103,37 @@ static void test_refused(void **state)
 	assert_int_equal(rc, -ECONNREFUSED);
 	assert_int_equal(zn_tcp_listen(fd + 1000, 1), -EBADF);
 	assert_int_equal(zn_tcp_shutdown(fd), -ENOTCONN);
+	zn_socket_close(fd);
+	ndp_close(&n);
+}
+
+/* A connect to an address nobody answers for (no ARP reply, no SYN-ACK),
+ * with a 300 ms user timeout set through the socket: -ETIMEDOUT in about
+ * that time, not after the SYN retries (over a minute); the options' errors. */
+static void test_connect_silent(void **state)
+{
+	struct ndp n;
+	struct zn_addr4 dst;
+	uint64_t t0, took;
+	int fd, rc;
+
+	(void)state;
+	assert_int_equal(ndp_open(&n, ""), 0);
+	assert_int_equal(ndp_resolve(&n, 3000), 0);
+	dst = (struct zn_addr4){ .ip = (n.ip_a & htonl(0xffffff00u)) | htonl(99),
+				 .port = htons(PORT) };
+	fd = zn_tcp_socket(n.b, &(struct zn_socket_conf){ 0 });
+	assert_true(fd > 0);
+	assert_int_equal(zn_tcp_user_timeout(fd, 300), 0);
+	assert_int_equal(zn_tcp_congestion(fd, "vegas"), -ENOENT);
+	assert_int_equal(zn_tcp_congestion(fd, "reno"), 0);
+	assert_int_equal(zn_tcp_keepalive(fd, true, 1000, 100, 3), 0);
+	assert_int_equal(zn_tcp_cork(fd + 1000, true), -EBADF);
+	t0 = zn_now_ms();
+	rc = zn_tcp_connect(fd, &dst, WAIT_MS);
+	took = zn_now_ms() - t0;
+	assert_int_equal(rc, -ETIMEDOUT);
+	assert_true(took >= 290 && took < 3000);
 	zn_socket_close(fd);
 	ndp_close(&n);
 }
@@ -300,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_connect_silent),
 		cmocka_unit_test(test_transfer_both_ways),
 		cmocka_unit_test(test_transfer_lossy),
 	};
