@@ -4,7 +4,8 @@
 #   make SAN=1 ...     the same with AddressSanitizer + UBSan (separate build dir)
 #   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
-#   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through mlx5
+#   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through mlx5,
+#                      256 MiB each way over zcnic's TCP (test_tcp_pair)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make cost          instructions per operation of each hot path (callgrind,
 #                      exact), by layer, with the system and allocator calls
@@ -130,6 +131,7 @@ test: deps
 test-long: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
+	@ZN_TCP_LONG_MIB=256 $(BUILD)/tests/test_tcp_pair
 
 test-vfio: deps
 	@scripts/test-vfio.sh

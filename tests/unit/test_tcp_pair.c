@@ -40,6 +40,9 @@
  * RTOs with backoff (200 ms, 400 ms, ...) before the data moves again. */
 #define CQE_WAIT_MS	30000
 #define XFER_WAIT_MS	90000
+#define TXBUF_MAX	(4u << 20)		/* B's buffer, sent over again past it */
+#define A_BUF_MAX	(2996u * A_SEND)	/* about 4 MiB, whole sends */
+#define A_WINDOW	700			/* SENDs waiting in the ring */
 
 static inline uint8_t pat(uint64_t i, uint8_t salt)
 {
@@ -171,16 +174,26 @@ static void tcp_counters(const char *who, struct zn_netdev *d, uint32_t peer)
 		      (unsigned long long)ns.arp_expired, (unsigned long long)ns.arp_failed);
 }
 
-/* Both ways at once over model opts (lossy: ",drop=N"), every byte checked. */
-static void transfer_both_ways(const char *opts)
+/*
+ * Both ways at once over model opts (lossy: ",drop=N"): a_to_b bytes (a
+ * multiple of CHUNK) by SEND_ZC from B, b_to_a (a multiple of A_SEND) by
+ * SEND from A, every byte checked. Sizes past TXBUF_MAX send their buffer
+ * over again (the pattern repeats with it), so a long run needs no more
+ * memory than a short one.
+ */
+static void transfer_both_ways(const char *opts, uint64_t a_to_b, uint64_t b_to_a,
+			       uint64_t wait_ms)
 {
 	struct io_uring ring;
 	struct iovec reg;
 	struct ndp n;
 	uint8_t *txa, *txb, *rxa, *rxb;
-	uint64_t got_a = 0, got_b = 0, sent_b = 0, acked_b = 0, end;
-	unsigned inflight = 0, bad = 0, notifs = 0, sends_a = 0;
-	bool eof_a = false, eof_b = false, recv_a = false, recv_b = false, sent_a = false;
+	uint64_t got_a = 0, got_b = 0, sent_b = 0, acked_b = 0, sent_a = 0, sends_a = 0, notifs = 0;
+	uint64_t end;
+	uint32_t len_a = b_to_a < A_BUF_MAX ? (uint32_t)b_to_a : A_BUF_MAX;
+	uint32_t len_b = a_to_b < TXBUF_MAX ? (uint32_t)a_to_b : TXBUF_MAX;
+	unsigned inflight = 0, bad = 0, pending_a = 0;
+	bool eof_a = false, eof_b = false, recv_a = false, recv_b = false;
 	int lfd, afd, bfd;
 
 	assert_int_equal(ndp_open(&n, opts), 0);
@@ -190,43 +203,43 @@ static void transfer_both_ways(const char *opts)
 	assert_int_equal(zn_tcp_listen(lfd, 4), 0);
 	afd = pair_connect(&n, lfd, &bfd);
 
-	txb = mmap(NULL, A_TO_B, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	txa = malloc(B_TO_A);
+	txb = mmap(NULL, len_b, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	txa = malloc(len_a);
 	rxa = malloc(RXBUF);
 	rxb = malloc(RXBUF);
-	for (uint32_t i = 0; i < A_TO_B; i++)
+	for (uint32_t i = 0; i < len_b; i++)
 		txb[i] = pat(i, 0x11);
-	for (uint32_t i = 0; i < B_TO_A; i++)
+	for (uint32_t i = 0; i < len_a; i++)
 		txa[i] = pat(i, 0x22);
 	assert_int_equal(io_uring_queue_init(256, &ring, 0), 0);
-	reg = (struct iovec){ txb, A_TO_B };
+	reg = (struct iovec){ txb, len_b };
 	assert_int_equal(io_uring_register_buffers(&ring, &reg, 1), 0);
 
 	/* B -> A by SEND_ZC (registered buffer), A -> B by SEND in chunks the
 	 * size of a bounce buffer; RECVs on both; until both saw EOF */
-	end = zn_now_ms() + XFER_WAIT_MS;
+	end = zn_now_ms() + wait_ms;
 	while ((!eof_a || !eof_b) && zn_now_ms() < end) {
 		struct io_uring_sqe *sqe;
 		struct io_uring_cqe *cqe;
 
-		while (sent_b < A_TO_B && inflight < 32) {
-			uint32_t k = A_TO_B - sent_b < CHUNK ? (uint32_t)(A_TO_B - sent_b) : CHUNK;
+		while (sent_b < a_to_b && inflight < 32) {
+			uint32_t k = a_to_b - sent_b < CHUNK ? (uint32_t)(a_to_b - sent_b) : CHUNK;
 
 			sqe = io_uring_get_sqe(&ring);
-			io_uring_prep_send_zc_fixed(sqe, bfd, txb + sent_b, k, 0, 0, 0);
+			io_uring_prep_send_zc_fixed(sqe, bfd, txb + sent_b % len_b, k, 0, 0, 0);
 			io_uring_sqe_set_data64(sqe, 1ull << 32 | k);
 			sent_b += k;
 			inflight++;
 		}
-		if (!sent_a) {
-			for (uint32_t off = 0; off < B_TO_A; off += A_SEND) {
-				sqe = io_uring_get_sqe(&ring);
-				io_uring_prep_send(sqe, afd, txa + off, A_SEND, 0);
-				io_uring_sqe_set_data64(sqe, 2ull << 32);
-				if (io_uring_submit(&ring) < 0)
-					bad++;
-			}
-			sent_a = true;
+		/* up to A_WINDOW SENDs parked in the ring at once */
+		while (sent_a < b_to_a && pending_a < A_WINDOW) {
+			sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_send(sqe, afd, txa + sent_a % len_a, A_SEND, 0);
+			io_uring_sqe_set_data64(sqe, 2ull << 32);
+			if (io_uring_submit(&ring) < 0)
+				bad++;
+			sent_a += A_SEND;
+			pending_a++;
 		}
 		if (!recv_a && !eof_a) {
 			sqe = io_uring_get_sqe(&ring);
@@ -249,7 +262,7 @@ static void transfer_both_ways(const char *opts)
 				notifs++;
 				inflight--;
 				acked_b += (uint32_t)io_uring_cqe_get_data64(cqe);
-				if (acked_b == A_TO_B)
+				if (acked_b == a_to_b)
 					assert_int_equal(zn_tcp_shutdown(bfd), 0);
 			} else if (cqe->res != (int)(uint32_t)io_uring_cqe_get_data64(cqe) ||
 				   !(cqe->flags & IORING_CQE_F_MORE)) {
@@ -258,8 +271,9 @@ static void transfer_both_ways(const char *opts)
 			break;
 		case 2:
 			bad += cqe->res != A_SEND;
+			pending_a--;
 			/* every SEND taken: then the FIN */
-			if (++sends_a == B_TO_A / A_SEND)
+			if (++sends_a == b_to_a / A_SEND)
 				assert_int_equal(zn_tcp_shutdown(afd), 0);
 			break;
 		case 3:
@@ -270,7 +284,7 @@ static void transfer_both_ways(const char *opts)
 				break;
 			}
 			for (int i = 0; i < cqe->res; i++)
-				bad += rxa[i] != pat(got_a + (uint64_t)i, 0x11);
+				bad += rxa[i] != pat((got_a + (uint64_t)i) % len_b, 0x11);
 			got_a += (uint64_t)cqe->res;
 			break;
 		case 4:
@@ -281,7 +295,7 @@ static void transfer_both_ways(const char *opts)
 				break;
 			}
 			for (int i = 0; i < cqe->res; i++)
-				bad += rxb[i] != pat(got_b + (uint64_t)i, 0x22);
+				bad += rxb[i] != pat((got_b + (uint64_t)i) % len_a, 0x22);
 			got_b += (uint64_t)cqe->res;
 			break;
 		default:
@@ -289,22 +303,22 @@ static void transfer_both_ways(const char *opts)
 		}
 		io_uring_cqe_seen(&ring, cqe);
 	}
-	if (got_a != A_TO_B || got_b != B_TO_A) {
+	if (got_a != a_to_b || got_b != b_to_a) {
 		tcp_counters("a", n.a, n.ip_b);
 		tcp_counters("b", n.b, n.ip_a);
 	}
 	assert_int_equal(bad, 0);
-	assert_int_equal(got_a, A_TO_B);
-	assert_int_equal(got_b, B_TO_A);
-	assert_int_equal(acked_b, A_TO_B);
-	assert_int_equal(notifs, A_TO_B / CHUNK);
+	assert_int_equal(got_a, a_to_b);
+	assert_int_equal(got_b, b_to_a);
+	assert_int_equal(acked_b, a_to_b);
+	assert_int_equal(notifs, a_to_b / CHUNK);
 	assert_true(eof_a && eof_b);
 	zn_socket_close(afd);
 	zn_socket_close(bfd);
 	zn_socket_close(lfd);
 	io_uring_queue_exit(&ring);
 	ndp_close(&n);
-	munmap(txb, A_TO_B);
+	munmap(txb, len_b);
 	free(txa);
 	free(rxa);
 	free(rxb);
@@ -313,7 +327,7 @@ static void transfer_both_ways(const char *opts)
 static void test_transfer_both_ways(void **state)
 {
 	(void)state;
-	transfer_both_ways("");
+	transfer_both_ways("", A_TO_B, B_TO_A, XFER_WAIT_MS);
 }
 
 /*
@@ -325,7 +339,23 @@ static void test_transfer_both_ways(void **state)
 static void test_transfer_lossy(void **state)
 {
 	(void)state;
-	transfer_both_ways(",drop=97");
+	transfer_both_ways(",drop=97", A_TO_B, B_TO_A, XFER_WAIT_MS);
+}
+
+/* make test-long: ZN_TCP_LONG_MIB MiB each way (skipped without it; the
+ * A side to a multiple of its 1400-byte sends). */
+static void test_transfer_long(void **state)
+{
+	const char *e = getenv("ZN_TCP_LONG_MIB");
+	uint64_t mib = e ? strtoull(e, NULL, 10) : 0;
+
+	(void)state;
+	if (!mib) {
+		skip();
+		return;
+	}
+	print_message("%llu MiB each way\n", (unsigned long long)mib);
+	transfer_both_ways("", mib << 20, (mib << 20) / A_SEND * A_SEND, 1200000);
 }
 
 int main(void)
@@ -335,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_connect_silent),
 		cmocka_unit_test(test_transfer_both_ways),
 		cmocka_unit_test(test_transfer_lossy),
+		cmocka_unit_test(test_transfer_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
