@@ -273,9 +273,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		if (len > avail)
 			len = avail;
 		if (len < left && len < c->mss) {
-			/* sender SWS: a runt only if it is half the largest window,
-			 * or when the override timer ran out (3.8.6.2.1) */
-			if ((len < c->max_wnd / 2 && !c->sws_override) || !len)
+			/* sender SWS: a runt only if it is half the largest window */
+			if (len < c->max_wnd / 2 || !len)
 				len = 0;
 		} else if (len && len < c->mss && (c->cork || c->more)) {
 			len = 0;	/* corked: the runt waits for more */
@@ -318,10 +317,10 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		if (flags & ZN_TCP_FIN)
 			break;
 	}
-	c->sws_override = false;
-	/* data waiting and nothing in flight to time out: a shut window is
-	 * probed, one too small to fill an MSS (sender SWS) gets its runt when
-	 * the timer runs out; else nothing would ever move it (3.8.6.1, 3.8.6.2.1) */
+	/* data waiting and nothing in flight to time out: the persist timer
+	 * probes a shut window (3.8.6.1) and one too small for an MSS (sender
+	 * SWS holds the runt), or a lost window update would leave the
+	 * connection with no timer at all */
 	if (seq_lt(c->snd_nxt, c->snd_end) && c->snd_nxt == c->snd_una && !c->persist_at &&
 	    !c->out_blocked && !c->cork && !c->more) {
 		c->rto_at = 0;
@@ -373,6 +372,15 @@ void zn_tcp_send_probe(struct zn_tcp_conn *c)
 void zn_tcp_send_keepalive(struct zn_tcp_conn *c)
 {
 	c->t->st.keepalive_probes++;
+	send_seg(c, c->snd_una - 1, 0, 0);
+}
+
+/* A window too small for an MSS: a segment the peer answers with its
+ * window, without data (a runt would take a whole receive buffer of a
+ * zcrx area that the window's estimate counts as an MSS). */
+void zn_tcp_send_wnd_probe(struct zn_tcp_conn *c)
+{
+	c->t->st.zwp++;
 	send_seg(c, c->snd_una - 1, 0, 0);
 }
 

@@ -141,7 +141,6 @@ struct zn_tcp_conn {
 	uint32_t ooo_last;		/* seq of the newest out-of-order arrival */
 	bool out_blocked;		/* output refused a segment: retry at out_retry_at */
 	bool rexmit_pending;		/* the refused segment was a retransmission */
-	bool sws_override;		/* the persist timer ran out: a runt may go */
 	uint64_t out_retry_at, out_backoff;	/* ns */
 	uint32_t tx_frames;		/* frames in the device pointing into txq */
 	bool zombie;			/* freed, waiting for tx_frames to reach 0 */
@@ -219,6 +218,8 @@ void zn_tcp_retransmit(struct zn_tcp_conn *c);
 void zn_tcp_send_probe(struct zn_tcp_conn *c);
 /* A keepalive probe: no data, SEG.SEQ = SND.UNA - 1 (RFC 9293 3.8.4). */
 void zn_tcp_send_keepalive(struct zn_tcp_conn *c);
+/* The same to a window under an MSS: the peer answers with its window. */
+void zn_tcp_send_wnd_probe(struct zn_tcp_conn *c);
 /* A RST answering a segment (RFC 9293 3.10.7.1) or aborting c. */
 void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
 			 const struct zn_tcp_hdr *h, uint32_t seg_len);

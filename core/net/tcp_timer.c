@@ -166,8 +166,12 @@ void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 			zn_tcp_send_probe(c);
 			c->rto = rto_clamp(c, c->rto * 2);
 			c->persist_at = now + c->rto;
+		} else if (c->snd_wnd < c->mss && seq_lt(c->snd_nxt, c->snd_end) &&
+			   c->snd_nxt == c->snd_una) {
+			zn_tcp_send_wnd_probe(c);
+			c->rto = rto_clamp(c, c->rto * 2);
+			c->persist_at = now + c->rto;
 		} else {
-			c->sws_override = true;
 			zn_tcp_output(c);
 		}
 	}

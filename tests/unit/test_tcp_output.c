@@ -5,8 +5,9 @@
  * segments the output refuses are tried again with a growing wait and are
  * not counted as retransmissions, a refused retransmission goes before new
  * data, an ACK after a go-back-N rewind carries the highest sequence sent
- * (an older one falls out of the peer's window and is dropped), and a window too small for an MSS gets its runt when the persist
- * timer runs out instead of stalling with no timer armed; MSG_MORE and
+ * (an older one falls out of the peer's window and is dropped), a window
+ * too small for an MSS is probed by the persist timer instead of stalling
+ * with no timer armed; MSG_MORE and
  * TCP_CORK hold runts until a send without it, uncork or shutdown.
  */
 #include <setjmp.h>
@@ -150,7 +151,7 @@ static void test_ack_after_rewind(void **state)
 	tt_free(x);
 }
 
-static void test_small_window_override(void **state)
+static void test_small_window_probe(void **state)
 {
 	struct tt *x = tt_new(NULL);
 	struct zn_tcp_conn *l, *c;
@@ -166,13 +167,18 @@ static void test_small_window_override(void **state)
 	tt_expect_none(x);
 	tt_tick(x, 999 * TT_MS);
 	tt_expect_none(x);
-	/* ... until the override timer (the RTO, 1 s) runs out */
+	/* ... and the persist timer (the RTO, 1 s) asks for the window with a
+	 * segment the peer must answer (no data), then again after 2 s */
 	tt_tick(x, 1 * TT_MS);
-	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 500);
+	tt_expect(x, ZN_TCP_ACK, iss, TT_PSEQ + 1, 0);
 	tt_expect_none(x);
-	/* a full window again: the rest goes */
-	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 501, 65535, 0, 0);
-	tt_expect(x, ZN_TCP_ACK, iss + 501, TT_PSEQ + 1, 1460);
+	tt_tick(x, 1999 * TT_MS);
+	tt_expect_none(x);
+	tt_tick(x, 1 * TT_MS);
+	tt_expect(x, ZN_TCP_ACK, iss, TT_PSEQ + 1, 0);
+	/* the answer: a full window again, the data goes */
+	tt_inject(x, ZN_TCP_ACK, TT_PSEQ + 1, iss + 1, 65535, 0, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, TT_PSEQ + 1, 1460);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
@@ -231,7 +237,7 @@ int main(void)
 		cmocka_unit_test(test_refused_output_backs_off),
 		cmocka_unit_test(test_refused_retransmission_first),
 		cmocka_unit_test(test_ack_after_rewind),
-		cmocka_unit_test(test_small_window_override),
+		cmocka_unit_test(test_small_window_probe),
 		cmocka_unit_test(test_more_and_cork),
 	};
 
