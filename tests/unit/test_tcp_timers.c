@@ -116,21 +116,32 @@ static void test_connect_silent_peer(void **state)
 	tt_free(x);
 }
 
-static void test_close_delivers_unacked(void **state)
+/* 1000 bytes sent (cookie), and the handle closed before their ACK: a FIN
+ * after them. user_timeout_ms: the linger bound (0: none). Our ISS. */
+static uint32_t close_unacked(struct tt *x, struct zn_tcp_conn **l, uint64_t cookie,
+			      uint32_t user_timeout_ms)
 {
-	struct tt *x = tt_new(NULL);
-	struct zn_tcp_conn *l, *c;
+	struct zn_tcp_conn *c;
 	struct zn_net_seg s = tt_seg_at(txbuf, 0, 1000);
-	uint32_t iss;
+	uint32_t iss = tt_open(x, l, &c, 65535, false);
 
-	(void)state;
-	iss = tt_open(x, &l, &c, 65535, false);
-	assert_int_equal(zn_tcp_send(c, &s, 1, 7), 0);
+	zn_tcp_set_user_timeout(c, user_timeout_ms);
+	assert_int_equal(zn_tcp_send(c, &s, 1, cookie), 0);
 	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, TT_PSEQ + 1, 1000);
-	/* the handle goes with the data unacknowledged: a FIN after it */
 	zn_tcp_close(c, false);
 	tt_expect(x, ZN_TCP_ACK | ZN_TCP_FIN, iss + 1001, TT_PSEQ + 1, 0);
 	assert_int_equal(x->ndone, 0);
+	return iss;
+}
+
+static void test_close_delivers_unacked(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l;
+	uint32_t iss;
+
+	(void)state;
+	iss = close_unacked(x, &l, 7, 0);
 	/* lost: resent from SND.UNA on the RTO, the FIN with it */
 	tt_tick(x, 1000 * TT_MS);
 	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH | ZN_TCP_FIN, iss + 1, TT_PSEQ + 1, 1000);
@@ -150,17 +161,11 @@ static void test_close_delivers_unacked(void **state)
 static void test_close_linger_bound(void **state)
 {
 	struct tt *x = tt_new(NULL);
-	struct zn_tcp_conn *l, *c;
-	struct zn_net_seg s = tt_seg_at(txbuf, 0, 1000);
+	struct zn_tcp_conn *l;
 	uint32_t iss;
 
 	(void)state;
-	iss = tt_open(x, &l, &c, 65535, false);
-	zn_tcp_set_user_timeout(c, 500);
-	assert_int_equal(zn_tcp_send(c, &s, 1, 9), 0);
-	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, TT_PSEQ + 1, 1000);
-	zn_tcp_close(c, false);
-	tt_expect(x, ZN_TCP_ACK | ZN_TCP_FIN, iss + 1001, TT_PSEQ + 1, 0);
+	iss = close_unacked(x, &l, 9, 500);
 	tt_tick(x, 499 * TT_MS);
 	tt_expect_none(x);
 	/* the peer never acknowledged: at the bound a RST, the send fails */
