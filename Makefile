@@ -4,7 +4,9 @@
 #   make SAN=1 ...     the same with AddressSanitizer + UBSan (separate build dir)
 #   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
-#   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through mlx5 and bnxt, 100 bnxt bring-up cycles
+#   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through
+#                      mlx5 and bnxt, 100 bnxt bring-up cycles, 256 MiB each
+#                      way over zcnic's TCP (test_tcp_pair)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make cost          instructions per operation of each hot path (callgrind,
 #                      exact), by layer, with the system and allocator calls
@@ -150,6 +152,7 @@ test-long: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
 	@BUILD=$(BUILD) ZN_BNXT_FRAMES=1000000 ZN_BNXT_CYCLES=100 tests/integration/bnxt_pair.sh
+	@ZN_TCP_LONG_MIB=256 $(BUILD)/tests/test_tcp_pair
 
 test-vfio: deps
 	@scripts/test-vfio.sh

@@ -153,7 +153,7 @@ struct zn_tcp_conn *zn_tcp_conn_new(struct zn_tcp *t)
 		c->rcv_ws++;
 	c->mss = TCP_DEFAULT_MSS;
 	c->rto = t->env.rto_init_ns;
-	c->cc = &zn_tcp_newreno;
+	c->cc = zn_tcp_cc_of(t->env.cc);
 	c->lnext = t->all;
 	if (t->all)
 		t->all->lprev = c;
@@ -259,7 +259,7 @@ void zn_tcp_done(struct zn_tcp_conn *c, int err)
 	if (c->parent)
 		unlink_child(c);
 	c->state = ZN_TCP_CLOSED;
-	c->rto_at = c->delack_at = c->persist_at = c->tw_at = 0;
+	c->rto_at = c->delack_at = c->persist_at = c->tw_at = c->ka_at = 0;
 	if (c->user_closed) {
 		rx_free_all(c);
 		zn_tcp_conn_free(c);
@@ -298,6 +298,10 @@ int zn_tcp_create(const struct zn_tcp_env *env, struct zn_tcp **out)
 		t->env.syn_retries = 6;
 	if (!t->env.data_retries)
 		t->env.data_retries = 15;
+	if (!zn_tcp_cc_of(t->env.cc)) {
+		free(t);
+		return -EINVAL;
+	}
 	if (env->isn_key) {
 		memcpy(t->isn_key, env->isn_key, sizeof(t->isn_key));
 		r = (uint16_t)(env->isn_key[0] << 8 | env->isn_key[1]);
@@ -372,7 +376,7 @@ int zn_tcp_conn_open(struct zn_tcp *t, uint16_t lport, const struct zn_addr4 *ds
 	c->rip = dst->ip;
 	c->rport = dst->port;
 	c->iss = zn_tcp_isn(t, c->lip, c->lport, c->rip, c->rport);
-	c->snd_una = c->snd_nxt = c->snd_max = c->recover = c->iss;
+	c->snd_una = c->snd_nxt = c->snd_max = c->snd_hi = c->recover = c->iss;
 	c->snd_end = c->iss + 1;
 	/* offer everything; what the SYN-ACK carries decides */
 	c->ws_ok = c->ts_ok = c->sack_ok = true;
@@ -430,6 +434,12 @@ int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct
 int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
 		uint64_t cookie)
 {
+	return zn_tcp_send_flags(c, segs, nseg, cookie, 0);
+}
+
+int zn_tcp_send_flags(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
+		      uint64_t cookie, unsigned flags)
+{
 	struct tcp_chunk *k;
 	uint32_t len = 0;
 
@@ -445,8 +455,9 @@ int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t n
 			return -EINVAL;
 		len += segs[i].len;
 	}
-	if (c->txq_tail - c->txq_head == TCP_TXQ)
-		return -EAGAIN;
+	if ((flags & ~ZN_TCP_SEND_MORE) || c->txq_tail - c->txq_head == TCP_TXQ)
+		return flags & ~ZN_TCP_SEND_MORE ? -EINVAL : -EAGAIN;
+	c->more = flags & ZN_TCP_SEND_MORE;
 	k = &c->txq[c->txq_tail % TCP_TXQ];
 	k->frames = 0;
 	k->over = k->late = false;
@@ -544,6 +555,7 @@ int zn_tcp_conn_shutdown(struct zn_tcp_conn *c)
 	if (c->fin_queued)
 		return 0;
 	c->fin_queued = true;
+	c->cork = c->more = false;	/* nothing more comes: what waits goes */
 	if (c->state == ZN_TCP_ESTABLISHED || c->state == ZN_TCP_CLOSE_WAIT) {
 		c->state = c->state == ZN_TCP_ESTABLISHED ? ZN_TCP_FIN_WAIT_1 : ZN_TCP_LAST_ACK;
 		zn_tcp_output(c);
@@ -608,6 +620,13 @@ void zn_tcp_set_nodelay(struct zn_tcp_conn *c, bool on)
 {
 	c->nodelay = on;
 	if (on)
+		zn_tcp_output(c);
+}
+
+void zn_tcp_set_cork(struct zn_tcp_conn *c, bool on)
+{
+	c->cork = on;
+	if (!on)
 		zn_tcp_output(c);
 }
 
@@ -689,9 +708,10 @@ uint64_t zn_tcp_next_timer(const struct zn_tcp *t)
 	uint64_t m = UINT64_MAX;
 
 	for (const struct zn_tcp_conn *c = t->all; c; c = c->lnext) {
-		const uint64_t d[4] = { c->rto_at, c->delack_at, c->persist_at, c->tw_at };
+		const uint64_t d[6] = { c->rto_at, c->delack_at, c->persist_at, c->tw_at,
+					c->out_blocked ? c->out_retry_at : 0, c->ka_at };
 
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 6; i++)
 			if (d[i] && d[i] < m)
 				m = d[i];
 	}

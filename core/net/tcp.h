@@ -126,6 +126,12 @@ struct zn_tcp_out {
 	uint32_t ref_first, ref_n;
 };
 
+/* Congestion control (RFC 9438 CUBIC by default, as Linux). */
+enum zn_tcp_cc {
+	ZN_TCP_CC_CUBIC = 0,
+	ZN_TCP_CC_NEWRENO,		/* RFC 5681 + RFC 6582 */
+};
+
 struct zn_tcp_env {
 	uint32_t ip;			/* ours, network order */
 	/* Send one segment: 0, or < 0 if it could not go (the engine treats it
@@ -151,6 +157,7 @@ struct zn_tcp_env {
 	uint32_t syn_retries;		/* (6) */
 	uint32_t data_retries;		/* (15) */
 	bool nodelay;			/* Nagle off for every connection */
+	enum zn_tcp_cc cc;		/* every new connection's (CUBIC) */
 	/*
 	 * The output keeps references to the payload (a TX ring): for every
 	 * segment it accepted with ref_n > 0 it calls zn_tcp_tx_complete once
@@ -187,8 +194,15 @@ struct zn_tcp_stats {
 	uint64_t rx_no_conn;			/* answered with RST */
 	uint64_t rx_out_of_window, rx_dup, rx_ooo, rx_ooo_drop, rx_paws;
 	uint64_t rx_challenge;			/* challenge ACKs sent (RFC 5961) */
-	uint64_t tx_rst, retrans, rto_fired, fast_retrans, dup_acks, zwp;
-	uint64_t out_fail;
+	/* retrans: segments resent (that the output took); sack_retrans: of
+	 * those, holes resent in SACK recovery (RFC 6675) */
+	uint64_t tx_rst, retrans, rto_fired, fast_retrans, sack_retrans, dup_acks, zwp;
+	/* out_fail: segments the output refused (no TX slot, ARP pending):
+	 * never counted as sent or resent; out_deferred: times a connection
+	 * then waited (backed off) before trying again */
+	uint64_t out_fail, out_deferred;
+	uint64_t keepalive_probes, keepalive_drops;	/* drops: connections ended */
+	uint64_t user_timeouts;
 	uint64_t tx_done_late;			/* acked, cookie held for the device */
 };
 
@@ -236,6 +250,14 @@ int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct
  */
 int zn_tcp_send(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
 		uint64_t cookie);
+/* zn_tcp_send's flags: MSG_MORE's meaning, more comes soon: a segment
+ * shorter than the MSS waits until a send without it (or shutdown). */
+#define ZN_TCP_SEND_MORE	1u
+int zn_tcp_send_flags(struct zn_tcp_conn *c, const struct zn_net_seg *segs, uint32_t nseg,
+		      uint64_t cookie, unsigned flags);
+/* TCP_CORK: while on, only full segments go; off sends what waits (no
+ * 200 ms ceiling as Linux has: the application uncorks). */
+void zn_tcp_set_cork(struct zn_tcp_conn *c, bool on);
 /* In-order data: up to n descriptors, at most max bytes (a descriptor is
  * split: the rest stays queued and owns the buffers it still points into).
  * 0 with zn_tcp_eof: the peer closed. */
@@ -253,6 +275,24 @@ int zn_tcp_error(const struct zn_tcp_conn *c);
 enum zn_tcp_state zn_tcp_state(const struct zn_tcp_conn *c);
 const char *zn_tcp_state_name(unsigned s);
 void zn_tcp_set_nodelay(struct zn_tcp_conn *c, bool on);
+/*
+ * Keepalive (SO_KEEPALIVE with TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT):
+ * after idle_ms without a segment from the peer, a probe every intvl_ms;
+ * cnt probes unanswered end the connection with -ETIMEDOUT (and a RST).
+ * 0 for a value: Linux's default (7200 s, 75 s, 9). -EINVAL when off is
+ * not asked and a connection cannot have it (listener).
+ */
+int zn_tcp_set_keepalive(struct zn_tcp_conn *c, bool on, uint32_t idle_ms, uint32_t intvl_ms,
+			 uint32_t cnt);
+/* TCP_USER_TIMEOUT: data (or a SYN) unacknowledged for ms since the ACKs
+ * last moved ends the connection with -ETIMEDOUT; the retransmission timer
+ * never waits past it. 0: off (the retry counts decide). */
+void zn_tcp_set_user_timeout(struct zn_tcp_conn *c, uint32_t ms);
+/* Switch c's congestion control (its window carries over): 0 or -EINVAL. */
+int zn_tcp_set_cc(struct zn_tcp_conn *c, enum zn_tcp_cc which);
+const char *zn_tcp_cc_name(const struct zn_tcp_conn *c);
+uint32_t zn_tcp_cwnd(const struct zn_tcp_conn *c);	/* bytes */
+uint32_t zn_tcp_ssthresh(const struct zn_tcp_conn *c);
 /* Replace the owner's callbacks (NULL: none). */
 void zn_tcp_set_cb(struct zn_tcp_conn *c, const struct zn_tcp_cb *cb);
 void zn_tcp_addrs(const struct zn_tcp_conn *c, struct zn_addr4 *local, struct zn_addr4 *remote);

@@ -88,7 +88,7 @@ static void listen_input(struct zn_tcp_conn *l, uint32_t src, uint32_t dst,
 	c->ws_ok = c->ts_ok = c->sack_ok = true;
 	syn_options(c, h);
 	c->iss = zn_tcp_isn(t, c->lip, c->lport, c->rip, c->rport);
-	c->snd_una = c->snd_nxt = c->snd_max = c->recover = c->iss;
+	c->snd_una = c->snd_nxt = c->snd_max = c->snd_hi = c->recover = c->iss;
 	c->snd_end = c->iss + 1;
 	c->snd_wnd = h->wnd;
 	c->snd_wl1 = h->seq;
@@ -166,7 +166,7 @@ static void syn_sent_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 	}
 	c->snd_una = h->ack;
 	rtt_from(c, h);
-	c->rto_at = 0;
+	c->rto_at = c->unacked_since = 0;
 	c->cc->init(c);
 	established(c);
 	c->ack_now = true;
@@ -236,6 +236,7 @@ static void new_ack(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 	c->dupacks = 0;
 	zn_tcp_tx_acked(c);
 	c->rto_at = 0;
+	c->unacked_since = 0;	/* the ACKs moved: the user timeout starts again */
 	if (c->snd_una != c->snd_max)
 		zn_tcp_rto_arm(c);
 	if (c->txq_tail - c->txq_head < TCP_TXQ)
@@ -278,7 +279,7 @@ static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_
 		c->snd_wl2 = h->ack;
 		c->max_wnd = c->snd_wnd;
 		rtt_from(c, h);
-		c->rto_at = 0;
+		c->rto_at = c->unacked_since = 0;
 		established(c);
 		if (c->state == ZN_TCP_CLOSED)
 			return false;
@@ -409,6 +410,8 @@ void zn_tcp_input_conn(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h0, uint3
 		syn_sent_input(c, h);
 		return;
 	}
+	if (c->ka_on)
+		zn_tcp_ka_heard(c, zn_tcp_now(t));
 	/* SYN-RECEIVED and the peer's SYN again: alone, it lost our SYN-ACK
 	 * (send it again); with an ACK of ours, it is the other half of a
 	 * simultaneous open (RFC 9293 figure 7): the SYN is old news */

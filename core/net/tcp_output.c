@@ -118,6 +118,38 @@ static int emit(struct zn_tcp *t, struct zn_tcp_out *o, uint8_t *h)
 	return rc;
 }
 
+/* The output refused a segment (no TX slot, ARP pending): nothing went.
+ * The connection tries again on the next poll (the NIC may have given
+ * slots back), then after a wait that doubles while the refusals go on
+ * (the retransmission timer still ends a connection whose output never
+ * recovers); an ACK it carried is still owed. */
+static void out_refused(struct zn_tcp_conn *c, bool syn)
+{
+	struct zn_tcp *t = c->t;
+	uint64_t wait = c->out_backoff;
+
+	c->out_backoff = wait ? wait * 2 : TCP_OUT_BACKOFF_MIN_NS;
+	if (c->out_backoff > TCP_OUT_BACKOFF_MAX_NS)
+		c->out_backoff = TCP_OUT_BACKOFF_MAX_NS;
+	c->out_blocked = true;
+	c->out_retry_at = zn_tcp_now(t) + wait;
+	if (wait)
+		t->st.out_deferred++;
+	if (!syn) {
+		c->ack_now = true;
+		c->delack_at = 0;
+	}
+}
+
+/* The payload one segment carries at most: the MSS less the options
+ * beyond timestamps (SACK blocks), which it counts against (RFC 6691 2). */
+static uint32_t seg_room(const struct zn_tcp_conn *c, uint32_t hlen)
+{
+	uint32_t base = ZN_TCP_HLEN + (c->ts_ok ? 12u : 0u), extra = hlen - base;
+
+	return hlen > base && c->mss > extra ? c->mss - extra : c->mss;
+}
+
 /* One segment of c: [seq, seq + len) of the chunks, with flags. The
  * payload bytes it took, or < 0 when the output refused it (no TX slot:
  * the caller retries on the next poll). */
@@ -127,10 +159,18 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	struct zn_tcp_out o = { .src = c->lip, .dst = c->rip };
 	bool syn = flags & ZN_TCP_SYN;
 	uint16_t wnd = adv_window(c, syn);
+	uint32_t tsval = zn_tcp_tsval(c->t);
 
+	if (c->state != ZN_TCP_SYN_SENT || !syn)
+		flags |= ZN_TCP_ACK;
 	if (len) {
-		uint32_t want = len;
+		uint32_t want = len, room;
 
+		/* SACK blocks take payload room: the frame stays within the MTU */
+		o.hlen = zn_tcp_write_hdr(c, h, seq, c->rcv_nxt, flags, wnd, syn, c->ts_ok, tsval);
+		room = seg_room(c, o.hlen);
+		if (len > room)
+			len = room;
 		len = gather(c, seq, len, &o);
 		/* out of pieces before the end (many small chunks): the FIN
 		 * belongs after bytes this segment does not carry */
@@ -138,16 +178,15 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 			flags &= (uint8_t)~ZN_TCP_FIN;
 	}
 	o.len = len;
-	if (c->state != ZN_TCP_SYN_SENT || !syn)
-		flags |= ZN_TCP_ACK;
 	if (len && seq + len == c->snd_end)
 		flags |= ZN_TCP_PSH;
 	o.hlen = zn_tcp_write_hdr(c, h, seq, (flags & ZN_TCP_ACK) ? c->rcv_nxt : 0, flags, wnd,
-				  syn, c->ts_ok, zn_tcp_tsval(c->t));
+				  syn, c->ts_ok, tsval);
 	if (emit(c->t, &o, h) < 0) {
-		c->out_blocked = true;
+		out_refused(c, syn);
 		return -EAGAIN;
 	}
+	c->out_backoff = 0;
 	if (len && c->t->env.tx_track) {
 		/* the device reads these chunks until zn_tcp_tx_complete */
 		for (uint32_t i = 0; i < o.ref_n; i++)
@@ -160,9 +199,24 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	return (int)len;
 }
 
+/* The sequence number of a segment without data: snd_nxt, or after a
+ * go-back-N rewind (RTO) the highest sent, where the peer's RCV.NXT may be
+ * already. An older one is out of the peer's window: it drops the segment
+ * unread and answers with an ACK, and two ends rewound at once would drop
+ * each other's ACKs forever. Only while that is inside the window the peer
+ * last offered (a zero-length segment at or past its right edge is not
+ * acceptable either, RFC 9293 3.10.7.4); a zero-window probe's byte does
+ * not count (the peer may not have taken it). */
+static uint32_t bare_seq(const struct zn_tcp_conn *c)
+{
+	if (seq_gt(c->snd_hi, c->snd_nxt) && seq_lt(c->snd_hi, c->snd_una + c->snd_wnd))
+		return c->snd_hi;
+	return c->snd_nxt;
+}
+
 void zn_tcp_send_ack(struct zn_tcp_conn *c)
 {
-	send_seg(c, c->snd_nxt, 0, 0);
+	send_seg(c, bare_seq(c), 0, 0);
 }
 
 void zn_tcp_send_syn(struct zn_tcp_conn *c)
@@ -172,6 +226,8 @@ void zn_tcp_send_syn(struct zn_tcp_conn *c)
 		c->snd_nxt = c->iss + 1;
 	if (seq_lt(c->snd_max, c->snd_nxt))
 		c->snd_max = c->snd_nxt;
+	if (seq_lt(c->snd_hi, c->snd_nxt))
+		c->snd_hi = c->snd_nxt;
 	if (!c->rto_at)
 		zn_tcp_rto_arm(c);
 }
@@ -188,6 +244,12 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 	int rc;
 
 	c->out_blocked = false;
+	if (c->rexmit_pending) {
+		/* a refused retransmission goes before anything new */
+		zn_tcp_retransmit(c);
+		if (c->rexmit_pending)
+			return;
+	}
 	switch (c->state) {
 	case ZN_TCP_ESTABLISHED:
 	case ZN_TCP_CLOSE_WAIT:
@@ -214,6 +276,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			/* sender SWS: a runt only if it is half the largest window */
 			if (len < c->max_wnd / 2 || !len)
 				len = 0;
+		} else if (len && len < c->mss && (c->cork || c->more)) {
+			len = 0;	/* corked: the runt waits for more */
 		} else if (len && len < c->mss && flight && !c->nodelay) {
 			len = 0;	/* Nagle: one runt in flight at a time */
 		}
@@ -224,17 +288,10 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			flags |= ZN_TCP_FIN;	/* resending after RTO: the FIN again */
 		if (!len && !(flags & ZN_TCP_FIN))
 			break;
-		if (len && seq_lt(c->snd_nxt, c->snd_max))
-			c->t->st.retrans++;
-		if (!c->rtt_timing && !c->ts_ok && len && c->snd_nxt == c->snd_max) {
-			c->rtt_timing = true;
-			c->rtt_seq = c->snd_nxt + len;
-			c->rtt_start = zn_tcp_now(c->t);
-		}
 		rc = send_seg(c, c->snd_nxt, len, flags);
 		if (rc < 0) {
-			/* nothing went: retried on the next poll; the timer
-			 * ends a connection whose output never recovers */
+			/* nothing went: retried after a wait (out_refused); the
+			 * timer ends a connection whose output never recovers */
 			if (!c->rto_at)
 				zn_tcp_rto_arm(c);
 			return;
@@ -242,18 +299,30 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		if ((uint32_t)rc < len)
 			flags &= (uint8_t)~ZN_TCP_FIN;	/* send_seg left it off */
 		len = (uint32_t)rc;
+		if (len && seq_lt(c->snd_nxt, c->snd_max))
+			c->t->st.retrans++;
+		if (!c->rtt_timing && !c->ts_ok && len && c->snd_nxt == c->snd_max) {
+			c->rtt_timing = true;
+			c->rtt_seq = c->snd_nxt + len;
+			c->rtt_start = zn_tcp_now(c->t);
+		}
 		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
 		if (seq_gt(c->snd_nxt, c->snd_max))
 			c->snd_max = c->snd_nxt;
+		if (seq_gt(c->snd_nxt, c->snd_hi))
+			c->snd_hi = c->snd_nxt;
 		sent = true;
 		if (!c->rto_at)
 			zn_tcp_rto_arm(c);
 		if (flags & ZN_TCP_FIN)
 			break;
 	}
-	/* a shut window with data waiting and nothing to time out: probe */
-	if (!c->snd_wnd && seq_lt(c->snd_nxt, c->snd_end) && c->snd_nxt == c->snd_una &&
-	    !c->persist_at) {
+	/* data waiting and nothing in flight to time out: the persist timer
+	 * probes a shut window (3.8.6.1) and one too small for an MSS (sender
+	 * SWS holds the runt), or a lost window update would leave the
+	 * connection with no timer at all */
+	if (seq_lt(c->snd_nxt, c->snd_end) && c->snd_nxt == c->snd_una && !c->persist_at &&
+	    !c->out_blocked && !c->cork && !c->more) {
 		c->rto_at = 0;
 		c->persist_at = zn_tcp_now(c->t) + c->rto;
 	}
@@ -266,9 +335,12 @@ void zn_tcp_retransmit(struct zn_tcp_conn *c)
 	uint32_t left, len;
 	uint8_t flags = 0;
 
+	c->rexmit_pending = false;
 	if (c->state == ZN_TCP_SYN_SENT || c->state == ZN_TCP_SYN_RCVD) {
-		send_seg(c, c->iss, 0, ZN_TCP_SYN);
-		c->t->st.retrans++;
+		if (send_seg(c, c->iss, 0, ZN_TCP_SYN) >= 0)
+			c->t->st.retrans++;
+		else
+			c->rexmit_pending = true;
 		return;
 	}
 	left = seq_lt(c->snd_una, c->snd_end) ? c->snd_end - c->snd_una : 0;
@@ -278,8 +350,12 @@ void zn_tcp_retransmit(struct zn_tcp_conn *c)
 	if (!len && !flags)
 		return;
 	c->rtt_timing = false;	/* Karn: no sample from a resent segment */
-	c->t->st.retrans++;
-	send_seg(c, c->snd_una, len, flags);
+	/* refused: resent when the output takes segments again, not by new
+	 * data going first */
+	if (send_seg(c, c->snd_una, len, flags) >= 0)
+		c->t->st.retrans++;
+	else
+		c->rexmit_pending = true;
 }
 
 /* RFC 9293 3.8.6.1: the next byte past the shut window keeps the peer
@@ -291,6 +367,21 @@ void zn_tcp_send_probe(struct zn_tcp_conn *c)
 	send_seg(c, c->snd_una, 1, 0);
 	if (seq_gt(c->snd_una + 1, c->snd_max))
 		c->snd_max = c->snd_una + 1;
+}
+
+void zn_tcp_send_keepalive(struct zn_tcp_conn *c)
+{
+	c->t->st.keepalive_probes++;
+	send_seg(c, c->snd_una - 1, 0, 0);
+}
+
+/* A window too small for an MSS: a segment the peer answers with its
+ * window, without data (a runt would take a whole receive buffer of a
+ * zcrx area that the window's estimate counts as an MSS). */
+void zn_tcp_send_wnd_probe(struct zn_tcp_conn *c)
+{
+	c->t->st.zwp++;
+	send_seg(c, c->snd_una - 1, 0, 0);
 }
 
 void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
@@ -323,7 +414,7 @@ void zn_tcp_send_rst(struct zn_tcp_conn *c)
 	uint8_t b[ZN_TCP_MAX_HLEN];
 	struct zn_tcp_out o = { .src = c->lip, .dst = c->rip };
 
-	o.hlen = zn_tcp_write_hdr(c, b, c->snd_nxt, c->rcv_nxt, ZN_TCP_RST | ZN_TCP_ACK, 0, false,
+	o.hlen = zn_tcp_write_hdr(c, b, bare_seq(c), c->rcv_nxt, ZN_TCP_RST | ZN_TCP_ACK, 0, false,
 				  false, 0);
 	c->t->st.tx_rst++;
 	emit(c->t, &o, b);

@@ -33,6 +33,10 @@
 #define TCP_DUPACK_THRESH	3
 #define TCP_RTO_MAX_NS		(60ull * 1000000000ull)
 #define TCP_DEFAULT_MSS		536	/* a peer that sent no MSS (RFC 9293 3.7.1) */
+/* waits after the output refused a segment: from a few polls to well under
+ * the smallest RTO */
+#define TCP_OUT_BACKOFF_MIN_NS	(20ull * 1000u)
+#define TCP_OUT_BACKOFF_MAX_NS	(20ull * 1000000u)
 
 static inline bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 static inline bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
@@ -58,7 +62,8 @@ struct tcp_ooo_ent {
 
 struct zn_tcp_conn;
 
-/* Congestion control: NewReno today (tcp_cc.c); CUBIC later behind the same ops. */
+/* Congestion control: NewReno (tcp_cc.c) and CUBIC (tcp_cubic.c, the
+ * default) behind the same ops. */
 struct zn_tcp_cc_ops {
 	const char *name;
 	void (*init)(struct zn_tcp_conn *c);
@@ -71,6 +76,22 @@ struct zn_tcp_cc_ops {
 	void (*on_rto)(struct zn_tcp_conn *c);
 };
 extern const struct zn_tcp_cc_ops zn_tcp_newreno;
+extern const struct zn_tcp_cc_ops zn_tcp_cubic;
+const struct zn_tcp_cc_ops *zn_tcp_cc_of(enum zn_tcp_cc which);
+
+/* NewReno's pieces CUBIC shares (RFC 5681 slow start, RFC 6582 recovery). */
+void zn_tcp_reno_init(struct zn_tcp_conn *c);
+void zn_tcp_reno_slow_start(struct zn_tcp_conn *c, uint32_t acked);
+void zn_tcp_reno_on_recovered(struct zn_tcp_conn *c);
+
+/* CUBIC's state (RFC 9438 4), windows in segments. */
+struct tcp_cubic {
+	uint64_t epoch_start;		/* ns; 0: no congestion avoidance epoch yet */
+	double w_max;			/* the window at the last congestion event */
+	double k;			/* s: when W_cubic reaches w_max again */
+	double w_est;			/* the Reno-friendly estimate (4.3) */
+	double cwnd_epoch;		/* cwnd when the epoch began */
+};
 
 struct zn_tcp_conn {
 	struct zn_tcp *t;
@@ -83,6 +104,7 @@ struct zn_tcp_conn {
 	bool hashed;
 	bool user_closed;		/* the handle is gone: free when CLOSED */
 	bool nodelay;
+	bool cork, more;		/* TCP_CORK; the last send had MSG_MORE */
 	int err;
 	struct zn_tcp_cb cb;
 	/* listener */
@@ -94,6 +116,7 @@ struct zn_tcp_conn {
 	struct zn_tcp_conn *aq_next;
 	/* send sequence (RFC 9293 3.3.1) */
 	uint32_t iss, snd_una, snd_nxt, snd_max;
+	uint32_t snd_hi;		/* snd_max less a zero-window probe's byte */
 	uint32_t snd_wnd, snd_wl1, snd_wl2, max_wnd;
 	uint8_t snd_ws;			/* shift of the peer's windows */
 	uint32_t mss;			/* what we send: min(peer's MSS, ours) */
@@ -116,7 +139,9 @@ struct zn_tcp_conn {
 	struct tcp_ooo_ent *ooo;		/* sorted by seq, no overlaps */
 	uint32_t nooo, ooo_bytes;
 	uint32_t ooo_last;		/* seq of the newest out-of-order arrival */
-	bool out_blocked;		/* output refused a segment: retry on poll */
+	bool out_blocked;		/* output refused a segment: retry at out_retry_at */
+	bool rexmit_pending;		/* the refused segment was a retransmission */
+	uint64_t out_retry_at, out_backoff;	/* ns */
 	uint32_t tx_frames;		/* frames in the device pointing into txq */
 	bool zombie;			/* freed, waiting for tx_frames to reach 0 */
 	/* options */
@@ -131,11 +156,19 @@ struct zn_tcp_conn {
 	uint32_t rtt_seq;
 	uint64_t rtt_start;
 	/* timers: absolute ns, 0 = off */
-	uint64_t rto_at, delack_at, persist_at, tw_at;
+	uint64_t rto_at, delack_at, persist_at, tw_at, ka_at;
+	/* the user timeout (ns, 0: off): unacknowledged this long since the
+	 * ACKs last moved (unacked_since) ends the connection */
+	uint64_t user_timeout, unacked_since;
+	/* keepalive (RFC 9293 3.8.4): idle, interval ns; probes before giving up */
+	bool ka_on;
+	uint64_t ka_idle, ka_intvl, last_rx;
+	uint32_t ka_cnt, ka_probes;
 	uint32_t unacked_segs;		/* received and not yet ACKed */
 	bool ack_now;
 	/* congestion */
 	const struct zn_tcp_cc_ops *cc;
+	struct tcp_cubic cubic;
 	uint32_t cwnd, ssthresh;
 	uint32_t dupacks;
 	bool in_recovery;
@@ -183,6 +216,10 @@ void zn_tcp_send_syn(struct zn_tcp_conn *c);
 /* Resend from snd_una: one segment (fast retransmit, RTO). */
 void zn_tcp_retransmit(struct zn_tcp_conn *c);
 void zn_tcp_send_probe(struct zn_tcp_conn *c);
+/* A keepalive probe: no data, SEG.SEQ = SND.UNA - 1 (RFC 9293 3.8.4). */
+void zn_tcp_send_keepalive(struct zn_tcp_conn *c);
+/* The same to a window under an MSS: the peer answers with its window. */
+void zn_tcp_send_wnd_probe(struct zn_tcp_conn *c);
 /* A RST answering a segment (RFC 9293 3.10.7.1) or aborting c. */
 void zn_tcp_send_rst_for(struct zn_tcp *t, uint32_t src, uint32_t dst,
 			 const struct zn_tcp_hdr *h, uint32_t seg_len);
@@ -207,6 +244,8 @@ bool zn_tcp_rxq_push(struct zn_tcp_conn *c, const struct zn_udp_rx *d);
 void zn_tcp_rto_arm(struct zn_tcp_conn *c);
 void zn_tcp_rtt_sample(struct zn_tcp_conn *c, uint64_t rtt_ns);
 void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now);
+/* A segment arrived on c: the keepalive idle time starts again. */
+void zn_tcp_ka_heard(struct zn_tcp_conn *c, uint64_t now);
 
 /* tcp_input.c */
 void zn_tcp_input_conn(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_t dlen,

@@ -13,7 +13,73 @@
 
 void zn_tcp_rto_arm(struct zn_tcp_conn *c)
 {
-	c->rto_at = zn_tcp_now(c->t) + c->rto;
+	uint64_t now = zn_tcp_now(c->t);
+
+	c->rto_at = now + c->rto;
+	if (!c->unacked_since)
+		c->unacked_since = now;
+	/* never past the user timeout (as Linux clamps its RTO to it) */
+	if (c->user_timeout && c->rto_at > c->unacked_since + c->user_timeout)
+		c->rto_at = c->unacked_since + c->user_timeout;
+}
+
+#define KA_IDLE_NS	(7200ull * 1000000000ull)	/* Linux's tcp_keepalive_time */
+#define KA_INTVL_NS	(75ull * 1000000000ull)
+#define KA_CNT		9
+
+int zn_tcp_set_keepalive(struct zn_tcp_conn *c, bool on, uint32_t idle_ms, uint32_t intvl_ms,
+			 uint32_t cnt)
+{
+	if (!c || (on && c->state == ZN_TCP_LISTEN))
+		return -EINVAL;
+	c->ka_on = on;
+	c->ka_idle = idle_ms ? idle_ms * 1000000ull : KA_IDLE_NS;
+	c->ka_intvl = intvl_ms ? intvl_ms * 1000000ull : KA_INTVL_NS;
+	c->ka_cnt = cnt ? cnt : KA_CNT;
+	c->ka_probes = 0;
+	c->ka_at = 0;
+	if (on)
+		zn_tcp_ka_heard(c, zn_tcp_now(c->t));
+	return 0;
+}
+
+void zn_tcp_set_user_timeout(struct zn_tcp_conn *c, uint32_t ms)
+{
+	c->user_timeout = ms * 1000000ull;
+	if (c->rto_at)
+		zn_tcp_rto_arm(c);
+}
+
+void zn_tcp_ka_heard(struct zn_tcp_conn *c, uint64_t now)
+{
+	c->last_rx = now;
+	c->ka_probes = 0;
+	c->ka_at = c->ka_on ? now + c->ka_idle : 0;
+}
+
+/* Probes only on an idle connection: with data in flight or waiting the
+ * retransmission and persist timers watch the peer (as Linux does). */
+static void ka_fire(struct zn_tcp_conn *c, uint64_t now)
+{
+	bool synced = c->state == ZN_TCP_ESTABLISHED || c->state == ZN_TCP_CLOSE_WAIT ||
+		      c->state == ZN_TCP_FIN_WAIT_2;
+
+	c->ka_at = 0;
+	if (!c->ka_on || !synced)
+		return;
+	if (c->snd_una != c->snd_max || seq_lt(c->snd_nxt, c->snd_end)) {
+		c->ka_at = now + c->ka_idle;
+		return;
+	}
+	if (c->ka_probes >= c->ka_cnt) {
+		c->t->st.keepalive_drops++;
+		zn_tcp_send_rst(c);
+		zn_tcp_done(c, -ETIMEDOUT);
+		return;
+	}
+	c->ka_probes++;
+	zn_tcp_send_keepalive(c);
+	c->ka_at = now + c->ka_intvl;
 }
 
 static uint64_t rto_clamp(const struct zn_tcp_conn *c, uint64_t rto)
@@ -51,6 +117,15 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 
 	c->rto_at = 0;
 	t->st.rto_fired++;
+	if (c->user_timeout && c->unacked_since && now >= c->unacked_since + c->user_timeout) {
+		t->st.user_timeouts++;
+		/* closed with data still unacknowledged: the linger bound ran
+		 * out; the peer learns the rest will not come */
+		if (c->user_closed && !syn)
+			zn_tcp_send_rst(c);
+		zn_tcp_done(c, -ETIMEDOUT);
+		return;
+	}
 	if (c->nrexmit >= limit) {
 		zn_tcp_done(c, -ETIMEDOUT);
 		return;
@@ -60,7 +135,7 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 	if (syn) {
 		c->nrexmit++;
 		zn_tcp_retransmit(c);
-		c->rto_at = now + c->rto;
+		zn_tcp_rto_arm(c);
 		return;
 	}
 	c->cc->on_rto(c);
@@ -71,12 +146,12 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 	c->snd_nxt = c->snd_una;
 	zn_tcp_output(c);
 	if (!c->rto_at && c->snd_nxt != c->snd_una)
-		c->rto_at = now + c->rto;
+		zn_tcp_rto_arm(c);
 }
 
 void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 {
-	if (c->out_blocked)
+	if (c->out_blocked && now >= c->out_retry_at)
 		zn_tcp_output(c);
 	if (c->tw_at && now >= c->tw_at) {
 		c->tw_at = 0;
@@ -91,10 +166,17 @@ void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 			zn_tcp_send_probe(c);
 			c->rto = rto_clamp(c, c->rto * 2);
 			c->persist_at = now + c->rto;
+		} else if (c->snd_wnd < c->mss && seq_lt(c->snd_nxt, c->snd_end) &&
+			   c->snd_nxt == c->snd_una) {
+			zn_tcp_send_wnd_probe(c);
+			c->rto = rto_clamp(c, c->rto * 2);
+			c->persist_at = now + c->rto;
 		} else {
 			zn_tcp_output(c);
 		}
 	}
 	if (c->rto_at && now >= c->rto_at)
 		rto_fire(c, now);
+	else if (c->ka_at && now >= c->ka_at)
+		ka_fire(c, now);
 }

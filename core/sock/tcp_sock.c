@@ -30,7 +30,24 @@ struct tcp_sock {
 	/* The connection's error was reported once; after it sends say
 	 * -EPIPE and receives 0, as Linux's sock_error() clears sk_err. */
 	bool err_told;
+	/* options, for the connection it has or will have */
+	struct tcp_opts {
+		bool ka_on, cork, cc_set;
+		uint32_t ka_idle, ka_intvl, ka_cnt, user_timeout;
+		enum zn_tcp_cc cc;
+	} o;
 };
+
+/* The socket's options onto its connection (made or accepted). */
+static void opts_apply(const struct tcp_opts *o, struct zn_tcp_conn *c)
+{
+	zn_tcp_set_keepalive(c, o->ka_on, o->ka_idle, o->ka_intvl, o->ka_cnt);
+	zn_tcp_set_user_timeout(c, o->user_timeout);
+	if (o->cc_set)
+		zn_tcp_set_cc(c, o->cc);
+	if (o->cork)
+		zn_tcp_set_cork(c, true);
+}
 
 static struct tcp_sock *ts_of(struct zn_sock *s)
 {
@@ -244,6 +261,7 @@ int zn_tcp_connect(int fd, const struct zn_addr4 *dst, int timeout_ms)
 		rc = zn_tcp_conn_open(ts->t, ts->local.port, dst, &cb, &ts->c);
 		if (rc)
 			return rc;
+		opts_apply(&ts->o, ts->c);
 		if (!timeout_ms)
 			return -EINPROGRESS;
 	}
@@ -319,6 +337,9 @@ int zn_tcp_accept(int fd, struct zn_addr4 *peer, int timeout_ms)
 	cb = ts_cb(ns);
 	zn_tcp_set_cb(w.c, &cb);
 	ts_of(ns)->c = w.c;
+	/* the listener's options, as Linux's accepted sockets inherit them */
+	ts_of(ns)->o = ts_of(s)->o;
+	opts_apply(&ts_of(ns)->o, w.c);
 	if (peer)
 		zn_tcp_addrs(w.c, NULL, peer);
 	return h;
@@ -335,4 +356,74 @@ int zn_tcp_shutdown(int fd)
 	if (!ts->c || ts->listening)
 		return -ENOTCONN;
 	return zn_tcp_conn_shutdown(ts->c);
+}
+
+/* The connection the options go to now (NULL: later, at connect). */
+static struct zn_tcp_conn *opt_conn(struct tcp_sock *ts)
+{
+	return ts->c && !ts->listening ? ts->c : NULL;
+}
+
+int zn_tcp_keepalive(int fd, bool on, uint32_t idle_ms, uint32_t intvl_ms, uint32_t cnt)
+{
+	struct zn_sock *s = tcp_sock_get(fd);
+	struct tcp_sock *ts;
+
+	if (!s)
+		return -EBADF;
+	ts = ts_of(s);
+	ts->o.ka_on = on;
+	ts->o.ka_idle = idle_ms;
+	ts->o.ka_intvl = intvl_ms;
+	ts->o.ka_cnt = cnt;
+	return opt_conn(ts) ? zn_tcp_set_keepalive(ts->c, on, idle_ms, intvl_ms, cnt) : 0;
+}
+
+int zn_tcp_user_timeout(int fd, uint32_t ms)
+{
+	struct zn_sock *s = tcp_sock_get(fd);
+	struct tcp_sock *ts;
+
+	if (!s)
+		return -EBADF;
+	ts = ts_of(s);
+	ts->o.user_timeout = ms;
+	if (opt_conn(ts))
+		zn_tcp_set_user_timeout(ts->c, ms);
+	return 0;
+}
+
+int zn_tcp_congestion(int fd, const char *name)
+{
+	struct zn_sock *s = tcp_sock_get(fd);
+	struct tcp_sock *ts;
+
+	if (!s)
+		return -EBADF;
+	if (!name)
+		return -EINVAL;
+	ts = ts_of(s);
+	/* Linux's names: "reno" is its NewReno */
+	if (!strcmp(name, "cubic"))
+		ts->o.cc = ZN_TCP_CC_CUBIC;
+	else if (!strcmp(name, "reno") || !strcmp(name, "newreno"))
+		ts->o.cc = ZN_TCP_CC_NEWRENO;
+	else
+		return -ENOENT;
+	ts->o.cc_set = true;
+	return opt_conn(ts) ? zn_tcp_set_cc(ts->c, ts->o.cc) : 0;
+}
+
+int zn_tcp_cork(int fd, bool on)
+{
+	struct zn_sock *s = tcp_sock_get(fd);
+	struct tcp_sock *ts;
+
+	if (!s)
+		return -EBADF;
+	ts = ts_of(s);
+	ts->o.cork = on;
+	if (opt_conn(ts))
+		zn_tcp_set_cork(ts->c, on);
+	return 0;
 }

@@ -31,6 +31,7 @@
 #ifndef ZCNIC_SOCKET_H
 #define ZCNIC_SOCKET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "zcnic/net.h"
@@ -79,6 +80,23 @@ int zn_tcp_listen(int fd, int backlog);
 int zn_tcp_accept(int fd, struct zn_addr4 *peer, int timeout_ms);
 /* FIN after what is queued (shutdown(SHUT_WR)): 0, -ENOTCONN, -EBADF. */
 int zn_tcp_shutdown(int fd);
+
+/*
+ * Options (Linux's socket options by another name), on a socket before
+ * connect or on a connection; an accepted connection takes its listener's.
+ * 0, -EBADF, -EINVAL (zn_tcp_congestion: -ENOENT for a name it lacks).
+ *   zn_tcp_keepalive: SO_KEEPALIVE with TCP_KEEPIDLE/KEEPINTVL/KEEPCNT in
+ *     ms (0: Linux's 7200 s, 75 s, 9); unanswered probes end it, -ETIMEDOUT.
+ *   zn_tcp_user_timeout: TCP_USER_TIMEOUT (ms, 0 off): a SYN or data
+ *     unacknowledged that long ends the connection with -ETIMEDOUT; it also
+ *     bounds how long a close lingers on unacknowledged data (then a RST).
+ *   zn_tcp_congestion: TCP_CONGESTION, "cubic" (the default) or "reno".
+ *   zn_tcp_cork: TCP_CORK (only full segments until off).
+ */
+int zn_tcp_keepalive(int fd, bool on, uint32_t idle_ms, uint32_t intvl_ms, uint32_t cnt);
+int zn_tcp_user_timeout(int fd, uint32_t ms);
+int zn_tcp_congestion(int fd, const char *name);
+int zn_tcp_cork(int fd, bool on);
 
 #pragma GCC visibility pop
 

@@ -18,44 +18,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tcp_test.h"
+#include "tcp_test_conn.h"
 
 #define PSEQ	1000u
 #define MS	1000000ull
 
-static struct tt_seg *expect(struct tt *x, uint8_t flags, uint32_t seq, uint32_t ack,
-			     uint32_t len)
-{
-	struct tt_seg *s = tt_pop(x);
-
-	assert_non_null(s);
-	assert_int_equal(s->h.flags, flags);
-	assert_int_equal(s->h.seq, seq);
-	assert_int_equal(s->h.ack, ack);
-	assert_int_equal(s->len, len);
-	return s;
-}
-
-static void expect_none(struct tt *x)
-{
-	assert_int_equal(tt_pending(x), 0);
-}
-
-/* An accepted connection without options (window 65535, unscaled). */
+/* An accepted connection without options (window unscaled). */
 static uint32_t open_conn(struct tt *x, struct zn_tcp_conn **l, struct zn_tcp_conn **c,
 			  uint16_t peer_wnd)
 {
-	struct zn_tcp_cb cb = tt_cb(x);
-	struct tt_opts o = { .mss = 1460, .ws = -1 };
-	uint32_t iss;
-
-	assert_int_equal(zn_tcp_conn_listen(x->t, htons(TT_US_PORT), 4, &cb, l), 0);
-	tt_inject_opts(x, ZN_TCP_SYN, PSEQ, 0, peer_wnd, 0, 0, 1, &o);
-	iss = tt_pop(x)->h.seq;
-	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, peer_wnd, 0, 0);
-	assert_int_equal(zn_tcp_conn_accept(*l, &cb, c), 0);
-	expect_none(x);
-	return iss;
+	return tt_open(x, l, c, peer_wnd, false);
 }
 
 static void test_recv_by_reference(void **state)
@@ -70,10 +42,10 @@ static void test_recv_by_reference(void **state)
 	/* one segment in two buffers: no ACK yet (delayed) */
 	tt_inject_opts(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 1000, 0, 2, &tt_noopts);
 	assert_true(x->events & ZN_TCP_EV_READABLE);
-	expect_none(x);
+	tt_expect_none(x);
 	/* the second segment: ACK now (every second segment) */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1001, iss + 1, 65535, 1000, (uint8_t)1000);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 2001, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 2001, 0);
 	assert_int_equal(zn_tcp_rx_bytes(c), 2000);
 	assert_int_equal(tt_held(x), 3);
 	n = zn_tcp_recv(c, d, 4, UINT32_MAX);
@@ -110,11 +82,11 @@ static void test_delayed_ack_timer(void **state)
 	iss = open_conn(x, &l, &c, 65535);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 100, 0);
 	tt_tick(x, 39 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_tick(x, 1 * MS);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 101, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 101, 0);
 	tt_tick(x, 100 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	assert_int_equal(tt_held(x), 0);
@@ -151,13 +123,13 @@ static void test_window_follows_app(void **state)
 	assert_int_equal(zn_tcp_rx_bytes(c), 65535);
 	/* a shut window: a segment is not accepted, only ACKed */
 	tt_inject(x, ZN_TCP_ACK, seq, iss + 1, 65535, 100, 0);
-	expect(x, ZN_TCP_ACK, iss + 1, seq, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, seq, 0);
 	assert_int_equal(zn_tcp_rx_bytes(c), 65535);
 	/* the app takes all but holds it: still shut */
 	n = zn_tcp_recv(c, d, 64, UINT32_MAX);
 	assert_int_equal(n, 41);
 	assert_int_equal(zn_tcp_rx_bytes(c), 0);
-	expect_none(x);
+	tt_expect_none(x);
 	/* releasing reopens it, with a window update */
 	for (uint32_t i = 0; i < n; i++)
 		zn_tcp_rx_release(c, &d[i]);
@@ -206,7 +178,7 @@ static void test_window_follows_rx_room(void **state)
 	room_bufs = 1;
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 1460, 0);
 	tt_tick(x, 40 * MS);
-	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 1460, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 1460, 0);
 	assert_int_equal(s->h.wnd, 3 * 1460);	/* the edge advertised before stays */
 	for (uint32_t k = 1; k < 4; k++)
 		tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + k * 1460, iss + 1, 65535, 1460, 0);
@@ -219,15 +191,15 @@ static void test_window_follows_rx_room(void **state)
 	while ((n = zn_tcp_recv(c, d, 8, UINT32_MAX)))
 		for (uint32_t k = 0; k < n; k++)
 			zn_tcp_rx_release(c, &d[k]);
-	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
 	assert_int_equal(s->h.wnd, 1460);
 	/* nothing changed: no update */
 	zn_tcp_rx_room_grew(x->t);
-	expect_none(x);
+	tt_expect_none(x);
 	/* buffers back: the update, at once, up to rcv_buf */
 	room_bufs = 10;
 	zn_tcp_rx_room_grew(x->t);
-	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1 + 4 * 1460, 0);
 	assert_int_equal(s->h.wnd, 4 * 1460);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
@@ -277,20 +249,20 @@ static void test_out_of_order(void **state)
 	iss = open_conn(x, &l, &c, 65535);
 	/* [1000,2000) and [3000,4000) arrive before [0,1000): dup ACKs at once */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + 1000, iss + 1, 65535, 1000, (uint8_t)1000);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + 3000, iss + 1, 65535, 1000, (uint8_t)3000);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
 	/* an overlapping one: [1500,3500) keeps only [2000,3000), by reference */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + 1500, iss + 1, 65535, 2000, (uint8_t)1500);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
 	/* a duplicate of held data: dropped, its buffer back */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + 3000, iss + 1, 65535, 500, (uint8_t)3000);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
 	assert_int_equal(tt_held(x), 3);
 	assert_int_equal(zn_tcp_rx_bytes(c), 0);
 	/* the hole fills: everything in order, one ACK */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 1000, 0);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 4001, 0);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 4001, 0);
 	assert_int_equal(zn_tcp_rx_bytes(c), 4000);
 	n = zn_tcp_recv(c, d, 8, UINT32_MAX);
 	assert_int_equal(n, 4);
@@ -328,12 +300,12 @@ static void test_sack_blocks(void **state)
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 65535, 0, 0);
 	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), 0);
 	tt_inject(x, ZN_TCP_ACK, b + 1000, iss + 1, 65535, 1000, 0);
-	s = expect(x, ZN_TCP_ACK, iss + 1, b, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, b, 0);
 	assert_int_equal(s->h.nsack, 1);
 	assert_int_equal(s->h.sack[0][0], b + 1000);
 	assert_int_equal(s->h.sack[0][1], b + 2000);
 	tt_inject(x, ZN_TCP_ACK, b + 3000, iss + 1, 65535, 1000, 0);
-	s = expect(x, ZN_TCP_ACK, iss + 1, b, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, b, 0);
 	/* the newest first (RFC 2018 4), then the others */
 	assert_int_equal(s->h.nsack, 2);
 	assert_int_equal(s->h.sack[0][0], b + 3000);
@@ -341,14 +313,14 @@ static void test_sack_blocks(void **state)
 	assert_int_equal(s->h.sack[1][0], b + 1000);
 	/* adjacent arrivals make one block */
 	tt_inject(x, ZN_TCP_ACK, b + 2000, iss + 1, 65535, 500, 0);
-	s = expect(x, ZN_TCP_ACK, iss + 1, b, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, b, 0);
 	assert_int_equal(s->h.nsack, 2);
 	assert_int_equal(s->h.sack[0][0], b + 1000);
 	assert_int_equal(s->h.sack[0][1], b + 2500);
 	assert_int_equal(s->h.sack[1][0], b + 3000);
 	/* the hole fills: no blocks left */
 	tt_inject(x, ZN_TCP_ACK, b, iss + 1, 65535, 1000, 0);
-	s = expect(x, ZN_TCP_ACK, iss + 1, b + 2500, 0);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, b + 2500, 0);
 	assert_int_equal(s->h.nsack, 1);	/* [3000, 4000) still out of order */
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
@@ -372,7 +344,7 @@ static void test_out_of_order_bound(void **state)
 	iss = open_conn(x, &l, &c, 65535);
 	for (uint32_t i = 1; i <= 5; i++) {
 		tt_inject(x, ZN_TCP_ACK, PSEQ + 1 + i * 1000, iss + 1, 65535, 1000, 0);
-		expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
+		tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 0);
 	}
 	/* three fit the 3000-byte bound; the other two came back */
 	assert_int_equal(tt_held(x), 3);
@@ -412,19 +384,19 @@ static void test_send_completion_on_ack(void **state)
 	assert_int_equal(zn_tcp_send(c, &s3, 1, 8), 0);		/* 500 more */
 	/* IW 3 segments: 1460, 1460, then 580 (a runt while data is in flight
 	 * waits for Nagle) */
-	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 1460);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 1460);
 	assert_true(tt_pattern(s->data, 1460, 0));
 	assert_int_equal(s->npiece, 2);		/* across the two pieces, by reference */
-	s = expect(x, ZN_TCP_ACK, iss + 1461, PSEQ + 1, 1460);
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1461, PSEQ + 1, 1460);
 	assert_true(tt_pattern(s->data, 1460, (uint8_t)1460));
-	expect_none(x);
+	tt_expect_none(x);
 	/* the first segment ACKed: the runt still waits (Nagle), no completion */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1 + 1460, 65535, 0, 0);
 	assert_int_equal(x->ndone, 0);
-	expect_none(x);
+	tt_expect_none(x);
 	/* nothing in flight: the runt goes */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1 + 2920, 65535, 0, 0);
-	s = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 2921, PSEQ + 1, 580);
+	s = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 2921, PSEQ + 1, 580);
 	assert_true(tt_pattern(s->data, 580, (uint8_t)2920));
 	assert_int_equal(x->ndone, 0);
 	/* 2999 of cookie 7's 3000 bytes: still not complete */
@@ -438,7 +410,7 @@ static void test_send_completion_on_ack(void **state)
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1 + 3500, 65535, 0, 0);
 	assert_int_equal(x->ndone, 2);
 	assert_int_equal(x->done_cookie[1], 8);
-	expect_none(x);
+	tt_expect_none(x);
 	/* a send still unacknowledged when the connection dies: its error */
 	assert_int_equal(zn_tcp_send(c, &s3, 1, 9), 0);
 	assert_non_null(tt_pop(x));
@@ -485,7 +457,7 @@ static void test_send_completion_waits_for_nic(void **state)
 	iss = open_conn(x, &l, &c, 65535);
 	/* ACK first, NIC second */
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
-	a = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	a = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
 	assert_int_equal(a->ref_n, 1);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1001, 65535, 0, 0);
 	assert_int_equal(x->ndone, 0);
@@ -495,10 +467,10 @@ static void test_send_completion_waits_for_nic(void **state)
 	/* NIC first, then a retransmission on RTO still in the ring when the
 	 * ACK of the original comes */
 	assert_int_equal(zn_tcp_send(c, &s2, 1, 2), 0);
-	b = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1001, PSEQ + 1, 1000);
+	b = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1001, PSEQ + 1, 1000);
 	nic_done(x, b);
 	tt_tick(x, 1000 * MS);
-	b2 = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1001, PSEQ + 1, 1000);
+	b2 = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1001, PSEQ + 1, 1000);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 2001, 65535, 0, 0);
 	assert_int_equal(x->ndone, 1);
 	nic_done(x, b2);
@@ -510,13 +482,13 @@ static void test_send_completion_waits_for_nic(void **state)
 	una = iss + 2001;
 	for (uint32_t i = 0; i < 3; i++)
 		assert_int_equal(zn_tcp_send(c, &p[i], 1, 3 + i), 0);
-	d = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una, PSEQ + 1, 100);
-	expect_none(x);
+	d = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una, PSEQ + 1, 100);
+	tt_expect_none(x);
 	nic_done(x, d);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una + 100, 65535, 0, 0);
 	assert_int_equal(x->ndone, 3);
 	assert_int_equal(x->done_cookie[2], 3);
-	d = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una + 100, PSEQ + 1, 200);
+	d = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una + 100, PSEQ + 1, 200);
 	assert_int_equal(d->ref_n, 2);
 	assert_true(tt_pattern(d->data, 200, (uint8_t)2100));
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una + 300, 65535, 0, 0);
@@ -527,7 +499,7 @@ static void test_send_completion_waits_for_nic(void **state)
 	assert_int_equal(x->done_cookie[4], 5);
 	/* a reset with the frame in the NIC: the error once the NIC is done */
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 6), 0);
-	e = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una + 300, PSEQ + 1, 1000);
+	e = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, una + 300, PSEQ + 1, 1000);
 	tt_inject(x, ZN_TCP_RST, PSEQ + 1, 0, 0, 0, 0);
 	assert_int_equal(x->ndone, 5);
 	nic_done(x, e);
@@ -552,9 +524,9 @@ static void test_close_with_frame_in_nic(void **state)
 	(void)state;
 	iss = open_conn(x, &l, &c, 65535);
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 9), 0);
-	a = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	a = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
 	zn_tcp_close(c, true);
-	expect(x, ZN_TCP_RST | ZN_TCP_ACK, iss + 1001, PSEQ + 1, 0);
+	tt_expect(x, ZN_TCP_RST | ZN_TCP_ACK, iss + 1001, PSEQ + 1, 0);
 	assert_int_equal(x->ndone, 0);
 	nic_done(x, a);
 	assert_int_equal(x->ndone, 1);
@@ -587,7 +559,7 @@ static void test_zero_window_ack_counts(void **state)
 		;
 	assert_int_equal(zn_tcp_rx_bytes(c), 65535);
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 5), 0);
-	s = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, seq, 500);
+	s = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, seq, 500);
 	assert_int_equal(s->h.wnd, 0);
 	assert_int_equal(x->ndone, 0);
 	/* the peer's next data segment carries the ACK of our 500 bytes */
@@ -595,9 +567,9 @@ static void test_zero_window_ack_counts(void **state)
 	assert_int_equal(x->ndone, 1);
 	assert_int_equal(x->done_cookie[0], 5);
 	assert_int_equal(x->done_status[0], 0);
-	expect(x, ZN_TCP_ACK, iss + 501, seq, 0);	/* the data was not taken */
+	tt_expect(x, ZN_TCP_ACK, iss + 501, seq, 0);	/* the data was not taken */
 	assert_int_equal(zn_tcp_rx_bytes(c), 65535);
-	expect_none(x);
+	tt_expect_none(x);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
@@ -614,20 +586,20 @@ static void test_rto_backoff(void **state)
 	(void)state;
 	iss = open_conn(x, &l, &c, 65535);
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
 	/* no RTT sample yet: RTO 1 s, then 2 s, then 4 s */
 	tt_tick(x, 999 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_tick(x, 1 * MS);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
 	tt_tick(x, 1999 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_tick(x, 1 * MS);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
 	tt_tick(x, 3999 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_tick(x, 1 * MS);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 1000);
 	zn_tcp_stats(x->t, &st);
 	assert_int_equal(st.rto_fired, 3);
 	assert_int_equal(st.retrans, 3);
@@ -635,7 +607,7 @@ static void test_rto_backoff(void **state)
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1001, 65535, 0, 0);
 	assert_int_equal(x->ndone, 1);
 	tt_tick(x, 60000 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
@@ -663,12 +635,12 @@ static void test_rto_from_timestamps(void **state)
 	assert_int_equal(zn_tcp_conn_accept(l, &cb, &c), 0);
 	/* RTO = SRTT + 4 RTTVAR = 300 + 4 x 150 = 900 ms */
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
-	s = expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 500);
+	s = tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 500);
 	assert_int_equal(s->h.tsecr, 2);
 	tt_tick(x, 899 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_tick(x, 2 * MS);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 500);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 500);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
@@ -687,15 +659,15 @@ static void test_fast_retransmit(void **state)
 	zn_tcp_set_nodelay(c, true);
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
 	for (int i = 0; i < 3; i++)
-		expect(x, ZN_TCP_ACK | (i == 2 ? ZN_TCP_PSH : 0), iss + 1 + 1460u * i, PSEQ + 1,
+		tt_expect(x, ZN_TCP_ACK | (i == 2 ? ZN_TCP_PSH : 0), iss + 1 + 1460u * i, PSEQ + 1,
 		       1460);
 	/* the first segment was lost: three duplicate ACKs */
 	una = iss + 1;
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una, 65535, 0, 0);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una, 65535, 0, 0);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, una, 65535, 0, 0);
-	expect(x, ZN_TCP_ACK, una, PSEQ + 1, 1460);	/* resent at once */
+	tt_expect(x, ZN_TCP_ACK, una, PSEQ + 1, 1460);	/* resent at once */
 	zn_tcp_stats(x->t, &st);
 	assert_int_equal(st.fast_retrans, 1);
 	assert_int_equal(st.dup_acks, 3);
@@ -704,7 +676,7 @@ static void test_fast_retransmit(void **state)
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1 + 1460 * 3, 65535, 0, 0);
 	assert_int_equal(x->ndone, 1);
 	assert_int_equal(x->done_status[0], 0);
-	expect_none(x);
+	tt_expect_none(x);
 	zn_tcp_close(c, true);
 	zn_tcp_close(l, false);
 	tt_free(x);
@@ -722,22 +694,22 @@ static void test_zero_window_probe(void **state)
 	(void)state;
 	iss = open_conn(x, &l, &c, 0);
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
-	expect_none(x);			/* a shut window: nothing goes */
+	tt_expect_none(x);			/* a shut window: nothing goes */
 	tt_tick(x, 1000 * MS);
-	s = expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 1);	/* the probe: one byte */
+	s = tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 1);	/* the probe: one byte */
 	assert_true(tt_pattern(s->data, 1, 0));
 	/* still shut: probes back off (2 s) */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1, 0, 0, 0);
 	tt_tick(x, 1999 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	tt_tick(x, 1 * MS);
-	expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 1);
+	tt_expect(x, ZN_TCP_ACK, iss + 1, PSEQ + 1, 1);
 	/* the peer took the byte and opens: the rest goes */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 2, 8000, 0, 0);
-	expect(x, ZN_TCP_ACK, iss + 2, PSEQ + 1, 1460);
-	expect_none(x);			/* the runt waits for the ACK (Nagle) */
+	tt_expect(x, ZN_TCP_ACK, iss + 2, PSEQ + 1, 1460);
+	tt_expect_none(x);			/* the runt waits for the ACK (Nagle) */
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 1462, 8000, 0, 0);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1462, PSEQ + 1, 539);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1462, PSEQ + 1, 539);
 	zn_tcp_stats(x->t, &st);
 	assert_int_equal(st.zwp, 2);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 2001, 8000, 0, 0);
@@ -759,12 +731,12 @@ static void test_output_failure_recovered(void **state)
 	iss = open_conn(x, &l, &c, 65535);
 	x->fail_output = 1;
 	assert_int_equal(zn_tcp_send(c, &s1, 1, 1), 0);
-	expect_none(x);
+	tt_expect_none(x);
 	/* refused (no TX slot): tried again on the next poll, not after an RTO */
 	tt_tick(x, 0);
-	expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 100);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, iss + 1, PSEQ + 1, 100);
 	tt_tick(x, 999 * MS);
-	expect_none(x);
+	tt_expect_none(x);
 	zn_tcp_stats(x->t, &st);
 	assert_int_equal(st.out_fail, 1);
 	tt_inject(x, ZN_TCP_ACK, PSEQ + 1, iss + 101, 65535, 0, 0);
