@@ -18,6 +18,7 @@
 #   core/** drivers/**   -> libzcnic          sim/**        -> libznsim
 #   apps/NAME/*.c        -> bin/NAME          tests/unit/test_*.c -> CMocka binaries
 #   tests/progs/NAME.c   -> test helper programs    tests/fuzz/fuzz_*.c -> fuzzers
+#   bridge/*.c           -> lib/libznvfio.so (the kernel-VFIO bridge, LD_PRELOAD)
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -40,6 +41,7 @@ endif
 
 LIB_SRCS  := $(sort $(shell find core drivers -name '*.c' 2>/dev/null))
 SIM_SRCS  := $(sort $(shell find sim -name '*.c' 2>/dev/null))
+BRIDGE_SRCS := $(sort $(wildcard bridge/*.c))
 # apps/common/*.c is not an app: it is compiled into every app (the command
 # line's shared rules, e.g. how numbers are read).
 APPS      := $(filter-out common,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard apps/*/*.c))))))
@@ -56,6 +58,8 @@ TSUP_OBJS := $(call obj,$(TSUP_SRCS))
 LIBA      := $(BUILD)/lib/libzcnic.a
 LIBSO     := $(BUILD)/lib/libzcnic.so
 SIMA      := $(BUILD)/lib/libznsim.a
+BRIDGE_OBJS := $(call obj,$(BRIDGE_SRCS))
+BRIDGESO  := $(BUILD)/lib/libznvfio.so
 APP_BINS  := $(addprefix $(BUILD)/bin/,$(APPS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(PROG_SRCS))
@@ -74,7 +78,7 @@ APP_LIBS_zn-bench := -luring
 APP_LIBS_zn-nicsim := -lpcap
 
 .PHONY: all deps test test-long test-vfio run cost fuzz install clean tests help
-all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
+all: $(LIBA) $(LIBSO) $(SIMA) $(BRIDGESO) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -99,6 +103,16 @@ $(LIBSO): $(LIB_OBJS) $(LIBMAP)
 	$(CC) -shared -Wl,-soname,libzcnic.so.0 -Wl,--version-script=$(LIBMAP) $(LDFLAGS) \
 	    $(LIB_OBJS) -o $@ $(LDLIBS)
 
+# libznvfio.so: the bridge and the zcnic objects it uses (the archive's
+# members it pulls), every symbol but the libc entry points it replaces
+# local (bridge/libznvfio.map), so that it never binds to, nor is bound by,
+# the zcnic a program may carry itself.
+$(BRIDGE_OBJS): CFLAGS += -fvisibility=hidden
+$(BRIDGESO): $(BRIDGE_OBJS) $(LIBA) bridge/libznvfio.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--version-script=bridge/libznvfio.map -Wl,--no-undefined $(LDFLAGS) \
+	    $(BRIDGE_OBJS) $(LIBA) -o $@ -Wl,--as-needed -ldl $(LDLIBS)
+
 $(SIMA): $(SIM_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -112,6 +126,10 @@ $(BUILD)/bin/%: $$(call obj,$$(wildcard apps/%/*.c)) $(APP_COMMON_OBJS) $(LIBA) 
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TSUP_OBJS) $(LIBA) $(SIMA)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(filter %.o,$^) $(SIMA) $(LIBA) -o $@ $(LDLIBS) -lcmocka
+
+# The bridge's unit test carries the bridge itself (its libc entry points
+# come first in the binary, as LD_PRELOAD would put them).
+$(BUILD)/tests/test_vfio_bridge: $(BRIDGE_OBJS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/progs/%.o $(TSUP_OBJS) $(LIBA) $(SIMA)
 	@mkdir -p $(@D)

@@ -553,6 +553,22 @@ static void vfu_close(struct zn_bus_dev *d)
 	free(v);
 }
 
+static const struct zn_bus_ops vfu_ops;
+
+int zn_vfuc_region_fd(struct zn_bus_dev *d, uint32_t index, int *fd, uint64_t *offset)
+{
+	struct vfu_dev *v;
+
+	if (!d || d->ops != &vfu_ops || index >= ZN_BUS_NUM_REGIONS_MAX)
+		return -EINVAL;
+	v = vdev(d);
+	if (!v->region[index].known || v->region[index].fd < 0)
+		return -ENOENT;
+	*fd = v->region[index].fd;
+	*offset = v->region[index].info.offset;
+	return 0;
+}
+
 static const struct zn_bus_ops vfu_ops = {
 	.name = "vfio-user",
 	.get_device_info = vfu_get_device_info,

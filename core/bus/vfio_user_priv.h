@@ -91,6 +91,14 @@ struct zn_vfuc_xact {
 	unsigned nrfds;
 };
 
+/*
+ * vfio_user.c: the fd (owned by the device, valid until its next region info
+ * or close) and fd offset that map region index, from its last region info;
+ * -ENOENT when the region came without an fd. For code that maps a region on
+ * someone else's behalf (the kernel-VFIO bridge, bridge/).
+ */
+int zn_vfuc_region_fd(struct zn_bus_dev *d, uint32_t index, int *fd, uint64_t *offset);
+
 /* vfio_user_msg.c */
 int zn_vfuc_connect(const char *path, int timeout_ms, int *sock_out);
 int zn_vfuc_call(struct zn_vfuc_conn *c, struct zn_vfuc_xact *x);
