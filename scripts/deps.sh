@@ -24,7 +24,7 @@ case "${1:-}" in
   "") ;;
   dpdk)
     PKGS=(
-      dpdk                     # dpdk-testpmd: DPDK's bnxt PMD against the bnxt model (dpdk_bnxt.sh)
+      dpdk-dev                 # /usr/bin/dpdk-testpmd (Debian 12 ships it here, not in dpdk)
       librte-net-bnxt23        # the bnxt PMD itself (a plugin testpmd loads from the driver dir)
     ) ;;
   *) echo "deps: unknown group '$1' (known: dpdk)" >&2; exit 2 ;;
