@@ -190,6 +190,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libzcnic.so.$(VERSION)
+	install -m 755 $(BRIDGESO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libzcnic.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libzcnic.so.0
 	ln -sf libzcnic.so.0 $(DESTDIR)$(PREFIX)/lib/libzcnic.so
 	cp -r include/zcnic $(DESTDIR)$(PREFIX)/include/

@@ -50,7 +50,6 @@
 struct znb_real {
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
 	int (*close)(int);
-	int (*open)(const char *, int, ...);
 };
 extern struct znb_real znb_real;
 

@@ -211,7 +211,7 @@ static long set_iommu(struct znb_container *c, unsigned long type)
 
 static long get_info(struct znb_container *c, void *arg)
 {
-	struct vfio_iommu_type1_info info;
+	struct vfio_iommu_type1_info info = { 0 };
 	struct {
 		struct vfio_iommu_type1_info_cap_iova_range h;
 		struct vfio_iova_range r;
@@ -232,27 +232,24 @@ static long get_info(struct znb_container *c, void *arg)
 	memcpy(&info, arg, minsz);
 	if (info.argsz < minsz)
 		return -EINVAL;
-	if (info.argsz < sizeof(info)) {
-		minsz = info.argsz;
-	} else {
-		minsz = sizeof(info);
-		info.flags = VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS;
-		info.cap_offset = 0;
-		if (info.argsz < sizeof(info) + caps) {
-			info.argsz = (uint32_t)(sizeof(info) + caps);
-		} else {
-			uint8_t *out = (uint8_t *)arg + sizeof(info);
-
-			iova.h.header.next = (uint32_t)(sizeof(info) + sizeof(iova));
-			memcpy(out, &iova, sizeof(iova));
-			memset(out + sizeof(iova), 0, avail_sz);
-			memcpy(out + sizeof(iova), &avail, sizeof(avail));
-			info.cap_offset = sizeof(info);
-		}
-	}
-	if (minsz < sizeof(info))
-		info.flags = VFIO_IOMMU_INFO_PGSIZES;
+	/* As type1 does: the chain is announced (CAPS, the argsz it needs)
+	 * whatever room was given, written only when it fits, and no more of
+	 * the struct copied back than the caller's argsz covers. */
+	minsz = info.argsz < sizeof(info) ? info.argsz : sizeof(info);
+	info.flags = VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS;
 	info.iova_pgsizes = PGSIZES;
+	info.cap_offset = 0;
+	if (info.argsz < sizeof(info) + caps) {
+		info.argsz = (uint32_t)(sizeof(info) + caps);
+	} else {
+		uint8_t *out = (uint8_t *)arg + sizeof(info);
+
+		iova.h.header.next = (uint32_t)(sizeof(info) + sizeof(iova));
+		memcpy(out, &iova, sizeof(iova));
+		memset(out + sizeof(iova), 0, avail_sz);
+		memcpy(out + sizeof(iova), &avail, sizeof(avail));
+		info.cap_offset = sizeof(info);
+	}
 	memcpy(arg, &info, minsz);
 	return 0;
 }

@@ -70,7 +70,6 @@ __attribute__((constructor)) static void znb_init(void)
 {
 	znb_real.mmap = REAL(mmap);
 	znb_real.close = REAL(close);
-	znb_real.open = REAL(open);
 	znb_config_init();
 }
 

@@ -15,7 +15,8 @@
  *   sys/bus/pci/drivers/vfio-pci/BDF -> the device
  *   sys/kernel/iommu_groups/   every real group (a link) + ours
  *   sys/kernel/iommu_groups/N/ devices/BDF -> the device, type, reserved_regions
- *   sys/module/vfio{,_pci,_iommu_type1}/   (shown only where the real ones are absent)
+ *   sys/module/vfio{,_pci,_iommu_type1}/   (shown only where the real ones are
+ *                              absent; then the listing of sys/module too)
  *   dev/vfio/vfio, dev/vfio/N  for stat and access (open makes bridged fds)
  *   sys/devices -> /sys/devices, so that the real entries' links resolve
  *
@@ -27,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,13 +68,23 @@ static bool real_driver, real_dev_vfio, real_module[NMOD];
 
 /* ---- Building ---- */
 
+static void remove_tree(int dirfd);
+
+static int tree_path(char *path, size_t len, const char *rel)
+{
+	int n = snprintf(path, len, "%s/%s", root, rel);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static int put_file(const char *rel, const void *data, size_t len)
 {
 	char path[ZNB_PATH_MAX];
 	int fd;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (tree_path(path, sizeof(path), rel) < 0)
+		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -101,7 +113,8 @@ static int put_dir(const char *rel)
 	char path[ZNB_PATH_MAX];
 	char *p;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (tree_path(path, sizeof(path), rel) < 0)
+		return -ENAMETOOLONG;
 	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
 		*p = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
@@ -115,7 +128,8 @@ static int put_link(const char *rel, const char *target)
 {
 	char path[ZNB_PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (tree_path(path, sizeof(path), rel) < 0)
+		return -ENAMETOOLONG;
 	return symlink(target, path) < 0 && errno != EEXIST ? -errno : 0;
 }
 
@@ -132,9 +146,11 @@ static void mirror_dir(const char *dir, const char *rel, bool absolute)
 	while ((e = readdir(d))) {
 		ssize_t n;
 
-		if (e->d_name[0] == '.')
+		/* A bridged device hides a real one of the same address. */
+		if (e->d_name[0] == '.' || znb_dev_by_bdf(e->d_name, strlen(e->d_name)))
 			continue;
-		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
+		if ((size_t)snprintf(link, sizeof(link), "%s/%s", dir, e->d_name) >= sizeof(link))
+			continue;
 		if (absolute) {
 			snprintf(target, sizeof(target), "%s", link);
 		} else {
@@ -143,8 +159,8 @@ static void mirror_dir(const char *dir, const char *rel, bool absolute)
 				continue;
 			target[n] = '\0';
 		}
-		snprintf(lrel, sizeof(lrel), "%s/%s", rel, e->d_name);
-		put_link(lrel, target);
+		if ((size_t)snprintf(lrel, sizeof(lrel), "%s/%s", rel, e->d_name) < sizeof(lrel))
+			put_link(lrel, target);
 	}
 	closedir(d);
 }
@@ -269,6 +285,31 @@ static bool exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+/* Trees left by bridged processes that died by a signal (no destructor ran). */
+static void remove_stale(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[ZNB_PATH_MAX];
+		int pid = 0, n = 0, fd;
+
+		if (sscanf(e->d_name, "znvfio.%d.%n", &pid, &n) != 1 || !n || pid <= 0 ||
+		    pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name) >= sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			remove_tree(fd);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 static void tree_build(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -277,8 +318,10 @@ static void tree_build(void)
 	int rc = 0;
 
 	znb_inside++;
-	snprintf(root, sizeof(root), "%s/znvfio.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
-		 (int)getpid());
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	remove_stale(tmp);
+	snprintf(root, sizeof(root), "%s/znvfio.%d.XXXXXX", tmp, (int)getpid());
 	if (!mkdtemp(root)) {
 		zn_log(ZN_LOG_ERR, ZNB_LOG, "cannot create %s for the bridged sysfs: %s; no "
 		       "device is shown", root, strerror(errno));
@@ -306,6 +349,7 @@ static void tree_build(void)
 	rc |= put_text("sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts", "N\n");
 	mirror_dir(PCI_DEVICES, "sys/bus/pci/devices", false);
 	mirror_dir(IOMMU_GROUPS, "sys/kernel/iommu_groups", true);
+	mirror_dir("/sys/module", "sys/module", true);
 	for (unsigned i = 0; i < znb.ndev; i++)
 		if (znb_dev_probe(&znb.dev[i]) == 0)
 			rc |= put_device(&znb.dev[i], i, numa);
@@ -406,6 +450,9 @@ static bool wanted(const char *p, enum znb_lookup how)
 		return parse_group(rest + 1, &num, NULL) && znb_group_by_num(num) &&
 		       (tree_init(), shown_group(num));
 	}
+	/* Listed by tools that look for loaded modules (dpdk-devbind.py). */
+	if (!strcmp(p, "/sys/module") && how == ZNB_LIST)
+		return tree_init(), !real_module[0] || !real_module[1] || !real_module[2];
 	if (under(p, VFIO_DRIVER, NULL))
 		return tree_init(), !real_driver;
 	for (unsigned i = 0; i < NMOD; i++) {

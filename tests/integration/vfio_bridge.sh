@@ -121,6 +121,9 @@ if [ -e /sys/bus/pci/devices/0000:00:00.0/vendor ]; then
 	check "a real device reads the same through the bridge" \
 		[ "$(bridged cat /sys/bus/pci/devices/0000:00:00.0/vendor)" = "$(cat /sys/bus/pci/devices/0000:00:00.0/vendor)" ]
 fi
+out=$(bridged "$BUILD/bin/zn-devbind" --status 2>&1)
+check "zn-devbind --status (libpci over sysfs) shows both bound to vfio-pci, driven by zcnic's bnxt" \
+	bash -c "[ \$(echo '$out' | grep -c '^0000:3b:00.[01] .*drv=vfio-pci iommu_group=[0-9]* .*zcnic=bnxt') = 2 ]"
 out=$(TMPDIR=$tmp/t LD_PRELOAD=$PRELOAD ZN_VFIO_DEVICES=$B0=vfio-user:$tmp/sim/none.sock \
 	ls -1 /sys/bus/pci/devices/$B0 2>&1 >/dev/null)
 check "a device whose server is down is not shown, said in one line" \
@@ -150,13 +153,23 @@ whole=$(sed -n 's/.*; split \([0-9]\+\), whole \([0-9]\+\);.*/\2/p' "$tmp/hds")
 check "header-data split at 256 through the bridge: 1000 split, 500 whole, every byte placed (rc $rc; $split, $whole)" \
 	bash -c "[ $rc -eq 0 ] && [ '$split' = 1000 ] && [ '$whole' = 500 ] && [ '$(field placement "$tmp/hds")' = 0 ]"
 
+bridged "$FWD" --port0 vfio-user:$tmp/sim/bnxt0.sock --port1 vfio-user:$tmp/sim/bnxt1.sock \
+	--sizes 64,1500 --frames 1000 >"$tmp/plain" 2>&1
+rc=$?
+check "under the bridge, a program using no bridged device (zn-fwd over vfio-user) runs as without it (rc $rc)" \
+	bash -c "[ $rc -eq 0 ] && [ '$(field received "$tmp/plain")' = 1000 ] && [ '$(field mismatched "$tmp/plain")' = 0 ] && ! grep -q vfio-bridge '$tmp/plain'"
+
 if stats_now; then
 	check "models: no DMA window left ($(stat bnxt0.dma.windows), $(stat bnxt1.dma.windows)), no client connected" \
 		bash -c "[ '$(stat bnxt0.dma.windows)' = 0 ] && [ '$(stat bnxt1.dma.windows)' = 0 ] && [ '$(stat bnxt0.connected)' = 0 ] && [ '$(stat bnxt1.connected)' = 0 ]"
 else
 	nok "zn-nicsim wrote its counters on SIGUSR1"
 fi
-check "every private tree was removed at exit" [ -z "$(ls -A "$tmp/t")" ]
+dead=$(sh -c 'echo $$')
+mkdir -p "$tmp/t/znvfio.$dead.stale/sys"
+bridged cat /sys/bus/pci/devices/$B0/vendor >/dev/null
+check "every private tree was removed at exit, a killed process's by the next one" \
+	[ -z "$(ls -A "$tmp/t")" ]
 
 kill -TERM "$pid"
 check "zn-nicsim stops on SIGTERM" wait_for gone "$pid"

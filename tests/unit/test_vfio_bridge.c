@@ -239,9 +239,13 @@ static void test_iommu_info(void **state)
 	small.argsz = 8;
 	assert_int_equal(ioctl(c, VFIO_IOMMU_GET_INFO, &small), -1);
 	assert_int_equal(errno, EINVAL);
+	/* 16 bytes (before cap_offset): the chain announced, nothing past 16 written. */
 	small.argsz = 16;
+	small.cap_offset = 0xdead;
 	assert_int_equal(ioctl(c, VFIO_IOMMU_GET_INFO, &small), 0);
-	assert_int_equal(small.flags, VFIO_IOMMU_INFO_PGSIZES);
+	assert_int_equal(small.flags, VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS);
+	assert_true(small.argsz > sizeof(small));
+	assert_int_equal(small.cap_offset, 0xdead);
 	assert_true(small.iova_pgsizes & 4096);
 	/* The fixed part: CAPS set, argsz names the room the chain needs. */
 	memset(buf, 0, sizeof(buf));
@@ -361,6 +365,20 @@ static void test_device_info(void **state)
 	assert_int_equal(ii.count, 1);
 	assert_int_equal(ioctl(v.d, 0x3b99), -1);
 	assert_int_equal(errno, ENOTTY);
+	/* VFIO_DEVICE_RESET reaches the device as a vfio-user DEVICE_RESET. */
+	{
+		struct zn_vfu_stats before, after;
+
+		zn_vfu_dev_stats(S.sim->dev, &before);
+		if (S.info.flags & VFIO_DEVICE_FLAGS_RESET) {
+			assert_int_equal(ioctl(v.d, VFIO_DEVICE_RESET), 0);
+			zn_vfu_dev_stats(S.sim->dev, &after);
+			assert_int_equal(after.resets, before.resets + 1);
+		} else {
+			assert_int_equal(ioctl(v.d, VFIO_DEVICE_RESET), -1);
+			assert_int_equal(errno, EINVAL);
+		}
+	}
 	dev_close(&v);
 }
 
@@ -478,6 +496,60 @@ static void test_irqs(void **state)
 	close(efd);
 }
 
+/* Fds and objects live as kernel files do: dups share, the last close ends. */
+static void test_lifetimes(void **state)
+{
+	struct dev v;
+	uint16_t ven = 0;
+	int c2, g2;
+
+	(void)state;
+	dev_open(&v);
+	/* The group file closed under an open device: the device keeps working. */
+	close(v.g);
+	assert_int_equal(pread(v.d, &ven, 2, REG(VFIO_PCI_CONFIG_REGION_INDEX)), 2);
+	assert_memory_equal(&ven, S.config, 2);
+	g2 = open_group();
+	assert_true(g2 >= 0);	/* the file is free again; its container is still set */
+	{
+		struct vfio_group_status st = { .argsz = sizeof(st) };
+
+		assert_int_equal(ioctl(g2, VFIO_GROUP_GET_STATUS, &st), 0);
+		assert_true(st.flags & VFIO_GROUP_FLAGS_CONTAINER_SET);
+	}
+	/* F_DUPFD_CLOEXEC of the container answers as the container. */
+	c2 = fcntl(v.c, F_DUPFD_CLOEXEC, 100);
+	assert_true(c2 >= 100);
+	assert_int_equal(ioctl(c2, VFIO_GET_API_VERSION), VFIO_API_VERSION);
+	/* dup2 onto the group fd closes that group file: it opens again. */
+	assert_int_equal(dup2(c2, g2), g2);
+	assert_int_equal(ioctl(g2, VFIO_CHECK_EXTENSION, VFIO_TYPE1_IOMMU), 1);
+	v.g = open_group();
+	assert_true(v.g >= 0);
+	close(g2);
+	close(c2);
+	/* Unsupported requests: refused, as the kernel refuses what it lacks. */
+	{
+		struct vfio_iommu_type1_dma_map m = {
+			.argsz = sizeof(m), .flags = VFIO_DMA_MAP_FLAG_VADDR,
+			.vaddr = 0x10000, .iova = 0x10000, .size = 4096,
+		};
+		struct vfio_iommu_type1_dma_unmap u = {
+			.argsz = sizeof(u), .flags = VFIO_DMA_UNMAP_FLAG_GET_DIRTY_BITMAP,
+			.iova = 0x10000, .size = 4096,
+		};
+
+		assert_int_equal(ioctl(v.c, VFIO_IOMMU_MAP_DMA, &m), -1);
+		assert_int_equal(errno, EINVAL);
+		assert_int_equal(ioctl(v.c, VFIO_IOMMU_UNMAP_DMA, &u), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	dev_close(&v);
+	for (int i = 0; i < WAIT_MS && zn_vfu_dev_connected(S.sim->dev); i++)
+		sleep_ms(1);
+	assert_false(zn_vfu_dev_connected(S.sim->dev));
+}
+
 /* ---- DMA ---- */
 
 static int map_dma(int c, void *va, uint64_t iova, uint64_t len)
@@ -578,6 +650,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_device_info),
 		cmocka_unit_test(test_device_rw_mmap),
 		cmocka_unit_test(test_irqs),
+		cmocka_unit_test(test_lifetimes),
 		cmocka_unit_test(test_dma),
 	};
 
