@@ -449,6 +449,7 @@ BNXT_ASSERT_SIZE(bnxt_hwrm_hdr_only_input, 16);
 #define BNXT_HWRM_STAT_CTX_FREE			0x00b1
 #define BNXT_HWRM_STAT_CTX_QUERY		0x00b2
 #define BNXT_HWRM_STAT_CTX_CLR_STATS		0x00b3
+#define BNXT_HWRM_FUNC_RESOURCE_QCAPS		0x0190
 #define BNXT_HWRM_FUNC_BACKING_STORE_QCAPS	0x0192
 #define BNXT_HWRM_FUNC_BACKING_STORE_CFG	0x0193
 
@@ -2259,6 +2260,36 @@ BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, min_agg_len, 0x24);
 #define BNXT_TPA_CFG_FLAGS_TPA			0x001u
 #define BNXT_TPA_CFG_FLAGS_ALL			0x1ffu	/* TPA ... AGG_PACK_AS_GRO */
 #define BNXT_TPA_CFG_ENABLES_ALL		0x00fu	/* segs, aggs, timer, min len */
+
+/* [L-HSI] hwrm_func_resource_qcaps_input/output: the ranges the function
+ * may reserve with FUNC_CFG (min guaranteed, max possible); max_msix is the
+ * NQ count. Input: the header, fid (u16) at 0x10, 24 bytes in all. */
+struct bnxt_hwrm_func_resource_qcaps_output {
+	struct bnxt_hwrm_resp_hdr hdr;
+	uint16_t max_vfs;
+	uint16_t max_msix;
+	uint16_t vf_reservation_strategy;
+	uint16_t min_rsscos_ctx, max_rsscos_ctx;
+	uint16_t min_cmpl_rings, max_cmpl_rings;
+	uint16_t min_tx_rings, max_tx_rings;
+	uint16_t min_rx_rings, max_rx_rings;
+	uint16_t min_l2_ctxs, max_l2_ctxs;
+	uint16_t min_vnics, max_vnics;
+	uint16_t min_stat_ctx, max_stat_ctx;
+	uint16_t min_hw_ring_grps, max_hw_ring_grps;
+	uint16_t max_tx_scheduler_inputs;
+	uint16_t flags;
+	uint16_t min_tx_key_ctxs, max_tx_key_ctxs;
+	uint16_t min_rx_key_ctxs, max_rx_key_ctxs;
+	uint8_t rsvd[5];
+	uint8_t valid;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_func_resource_qcaps_output, 64);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, max_msix, 0x0a);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, max_rsscos_ctx, 0x10);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, max_stat_ctx, 0x28);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, flags, 0x30);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, valid, 0x3f);
 
 /* [L-HSI] hwrm_stat_ctx_query_input; STAT_CTX_CLR_STATS has the same
  * request without flags, and a plain output. */

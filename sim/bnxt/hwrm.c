@@ -210,6 +210,29 @@ static int cmd_func_qcfg(struct bsim *m, const struct bsim_req *rq, struct bsim_
 	return 0;
 }
 
+/* What the function may reserve: no guaranteed minimum beyond none (a PF
+ * without VFs owns everything), the maxima of FUNC_QCAPS, NQs as MSI-X. */
+static int cmd_func_resource_qcaps(struct bsim *m, const struct bsim_req *rq,
+				   struct bsim_resp *rs)
+{
+	const struct bnxt_hwrm_func_qcfg_input *in = (const void *)rq->b;
+	struct bnxt_hwrm_func_resource_qcaps_output *o = (void *)rs->b;
+
+	rs->len = sizeof(*o);
+	if (!fid_ok(in->fid))
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "fid %#x", in->fid);
+	o->max_msix = (uint16_t)m->max.nq;
+	o->max_rsscos_ctx = (uint16_t)m->max.rss;
+	o->max_cmpl_rings = (uint16_t)m->max.cq;
+	o->max_tx_rings = (uint16_t)m->max.tx;
+	o->max_rx_rings = (uint16_t)m->max.rx;
+	o->max_l2_ctxs = (uint16_t)m->max.l2;
+	o->max_vnics = (uint16_t)m->max.vnic;
+	o->max_stat_ctx = (uint16_t)m->max.stat;
+	o->max_tx_scheduler_inputs = (uint16_t)m->max.tx;
+	return 0;
+}
+
 /* FUNC_CFG num_* fields: (enable bit, request field offset, pointer to the
  * reservation, its maximum) */
 static int reserve(struct bsim *m, const struct bsim_req *rq, const char *what, uint16_t want,
@@ -641,6 +664,7 @@ static const struct {
 	{ BNXT_HWRM_STAT_CTX_FREE, bsim_cmd_stat_free },
 	{ BNXT_HWRM_STAT_CTX_QUERY, bsim_cmd_stat_query },
 	{ BNXT_HWRM_STAT_CTX_CLR_STATS, bsim_cmd_stat_clr },
+	{ BNXT_HWRM_FUNC_RESOURCE_QCAPS, cmd_func_resource_qcaps },
 	{ BNXT_HWRM_FUNC_BACKING_STORE_QCAPS, cmd_bs_qcaps },
 	{ BNXT_HWRM_FUNC_BACKING_STORE_CFG, cmd_bs_cfg },
 };

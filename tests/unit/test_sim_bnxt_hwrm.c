@@ -1485,6 +1485,25 @@ static void test_dpdk_cmds(void **state)
 		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
 		assert_int_equal(o.max_aggs_supported, 64);
 	}
+	/* FUNC_RESOURCE_QCAPS: the maxima again, and the NQ count (MSI-X) */
+	{
+		REQ(struct bnxt_hwrm_func_qcfg_input, in, BNXT_HWRM_FUNC_RESOURCE_QCAPS);
+		struct bnxt_hwrm_func_resource_qcaps_output o;
+
+		in.fid = BNXT_FID_SELF;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
+		assert_int_equal(C.resp_len, 64);
+		assert_int_equal(o.max_msix, 9);		/* 8 queues + async */
+		assert_int_equal(o.max_tx_rings, 8);
+		assert_int_equal(o.max_rx_rings, 16);
+		assert_int_equal(o.max_cmpl_rings, 16);
+		assert_int_equal(o.max_stat_ctx, 17);
+		assert_int_equal(o.min_tx_rings, 0);
+		in.hdr = (struct bnxt_hwrm_req_hdr){ .req_type = BNXT_HWRM_FUNC_RESOURCE_QCAPS };
+		in.fid = 5;
+		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)),
+				 BNXT_HWRM_ERR_INVALID_PARAMS);
+	}
 	make_rx(&q, false);
 	/* FUNC_CFG admin_mtu: the PMD asks for the chip's largest, 9574 */
 	{
