@@ -14,6 +14,8 @@
 #   make fuzz          libFuzzer targets (clang)
 #   make fuzz-long     every fuzz target for ten minutes (FUZZ_SECS), crashes kept
 #   make test-vfio     core/bus against real kernel VFIO in QEMU guests (also run by make test)
+#   make test-dpdk     DPDK's bnxt PMD (dpdk-testpmd) on two bnxt models through the bridge
+#                      (also run by make test, as tests/integration/dpdk_bnxt.sh)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make help          this text
 #
@@ -80,7 +82,7 @@ $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
 APP_LIBS_zn-nicsim := -lpcap
 
-.PHONY: all deps test test-long test-vfio run cost fuzz fuzz-long install clean tests help
+.PHONY: all deps test test-long test-vfio test-dpdk run cost fuzz fuzz-long install clean tests help
 all: $(LIBA) $(LIBSO) $(SIMA) $(BRIDGESO) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -156,6 +158,11 @@ test-long: deps
 
 test-vfio: deps
 	@scripts/test-vfio.sh
+
+test-dpdk: deps
+	@scripts/deps.sh dpdk || true
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) SAN=$(SAN) tests/integration/dpdk_bnxt.sh
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -103,6 +103,10 @@ struct znb_dev *znb_group_dev(struct znb_group *g);
 /* Connects, reads ids, config space and region sizes, disconnects. */
 int znb_dev_probe(struct znb_dev *d);
 void znb_warn_once(bool *said, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* mmio_trap.c: accesses to the PROT_NONE (trapped) pages of a device mapping
+ * at va (region index, region offset roff, len bytes) become REGION_READ/
+ * WRITE messages; with znb_lock held. */
+void znb_trap_add(struct znb_dev *d, uint32_t index, void *va, uint64_t roff, size_t len);
 
 /* sysfs.c */
 enum znb_lookup {

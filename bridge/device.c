@@ -315,10 +315,14 @@ void *znb_device_mmap(struct znb_dev *d, void *addr, size_t len, int prot, int f
 		}
 		covered += ahi - alo;
 	}
-	if (covered < len)
+	if (covered < len) {
+		/* the inaccessible pages fault; mmio_trap.c turns that into
+		 * the device access the kernel would have made */
+		znb_trap_add(d, index, base, roff, len);
 		znb_warn_once(&said_trapped, "%s: mmap of region %u [0x%llx, +0x%zx) covers "
-			      "registers the device traps; those pages are inaccessible in the "
-			      "mapping (use pread/pwrite on the device fd for them)", d->bdf, index,
+			      "registers the device traps; accesses there are emulated "
+			      "(one message per access, slow)", d->bdf, index,
 			      (unsigned long long)roff, len);
+	}
 	return base;
 }

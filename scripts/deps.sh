@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages zcnic needs to build and test, only those missing.
 # One list, used by `make run` and `make test`, so that a fresh machine needs nothing by hand.
+# `deps.sh dpdk` installs the DPDK group instead (make test-dpdk): a foreign driver is needed
+# only by the tests that run it, not by every build.
 set -euo pipefail
 
 PKGS=(
@@ -18,6 +20,15 @@ PKGS=(
   libpcap-dev                # zn-nicsim --pcap writes captures with libpcap
   tcpdump                    # tests: the captures read back (nicsim_pcap.sh)
 )
+case "${1:-}" in
+  "") ;;
+  dpdk)
+    PKGS=(
+      dpdk-dev                 # /usr/bin/dpdk-testpmd (Debian 12 ships it here, not in dpdk)
+      librte-net-bnxt23        # the bnxt PMD itself (a plugin testpmd loads from the driver dir)
+    ) ;;
+  *) echo "deps: unknown group '$1' (known: dpdk)" >&2; exit 2 ;;
+esac
 [ "${ZN_DEPS_EXTRA:-}" ] && read -r -a extra <<<"$ZN_DEPS_EXTRA" && PKGS+=("${extra[@]}")
 
 missing=()

@@ -430,7 +430,9 @@ BNXT_ASSERT_SIZE(bnxt_hwrm_hdr_only_input, 16);
 #define BNXT_HWRM_VNIC_FREE			0x0041
 #define BNXT_HWRM_VNIC_CFG			0x0042
 #define BNXT_HWRM_VNIC_RSS_CFG			0x0046
+#define BNXT_HWRM_VNIC_TPA_CFG			0x0044
 #define BNXT_HWRM_VNIC_PLCMODES_CFG		0x0048
+#define BNXT_HWRM_VNIC_PLCMODES_QCFG		0x0049
 #define BNXT_HWRM_VNIC_QCAPS			0x004a
 #define BNXT_HWRM_RING_ALLOC			0x0050
 #define BNXT_HWRM_RING_FREE			0x0051
@@ -445,6 +447,9 @@ BNXT_ASSERT_SIZE(bnxt_hwrm_hdr_only_input, 16);
 #define BNXT_HWRM_CFA_NTUPLE_FILTER_FREE	0x009a
 #define BNXT_HWRM_STAT_CTX_ALLOC		0x00b0
 #define BNXT_HWRM_STAT_CTX_FREE			0x00b1
+#define BNXT_HWRM_STAT_CTX_QUERY		0x00b2
+#define BNXT_HWRM_STAT_CTX_CLR_STATS		0x00b3
+#define BNXT_HWRM_FUNC_RESOURCE_QCAPS		0x0190
 #define BNXT_HWRM_FUNC_BACKING_STORE_QCAPS	0x0192
 #define BNXT_HWRM_FUNC_BACKING_STORE_CFG	0x0193
 
@@ -2206,6 +2211,116 @@ BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_qcaps_output, 24);
 BNXT_ASSERT_OFF(bnxt_hwrm_vnic_qcaps_output, flags, 0x0c);
 BNXT_ASSERT_OFF(bnxt_hwrm_vnic_qcaps_output, max_aggs_supported, 0x10);
 BNXT_ASSERT_OFF(bnxt_hwrm_vnic_qcaps_output, valid, 0x17);
+
+/* Commands DPDK's bnxt PMD sends and zcnic does not (hw-docs/dpdk-bnxt.md 3;
+ * layouts from DPDK drivers/net/bnxt/hsi_struct_def_dpdk.h). */
+
+/* [L-HSI] hwrm_vnic_plcmodes_qcfg_input; its output has the placement flags
+ * of VNIC_PLCMODES_CFG plus DFLT_VNIC, which the CFG command lacks. */
+struct bnxt_hwrm_vnic_plcmodes_qcfg_input {
+	struct bnxt_hwrm_req_hdr hdr;
+	uint32_t vnic_id;
+	uint8_t rsvd[4];
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_plcmodes_qcfg_input, 24);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_plcmodes_qcfg_input, vnic_id, 0x10);
+
+struct bnxt_hwrm_vnic_plcmodes_qcfg_output {
+	struct bnxt_hwrm_resp_hdr hdr;
+	uint32_t flags;
+	uint16_t jumbo_thresh;
+	uint16_t hds_offset;
+	uint16_t hds_threshold;
+	uint16_t max_bds;
+	uint8_t rsvd[3];
+	uint8_t valid;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_plcmodes_qcfg_output, 24);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_plcmodes_qcfg_output, jumbo_thresh, 0x0c);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_plcmodes_qcfg_output, hds_threshold, 0x10);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_plcmodes_qcfg_output, valid, 0x17);
+#define BNXT_PLCMODES_QCFG_FLAGS_DFLT_VNIC	0x40u
+
+/* [L-HSI] hwrm_vnic_tpa_cfg_input (output: plain). max_agg_segs and
+ * max_aggs are log2 counts. */
+struct bnxt_hwrm_vnic_tpa_cfg_input {
+	struct bnxt_hwrm_req_hdr hdr;
+	uint32_t flags;
+	uint32_t enables;
+	uint16_t vnic_id;
+	uint16_t max_agg_segs;
+	uint16_t max_aggs;
+	uint8_t rsvd[2];
+	uint32_t max_agg_timer;
+	uint32_t min_agg_len;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_tpa_cfg_input, 40);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, vnic_id, 0x18);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, min_agg_len, 0x24);
+#define BNXT_TPA_CFG_FLAGS_TPA			0x001u
+#define BNXT_TPA_CFG_FLAGS_ALL			0x1ffu	/* TPA ... AGG_PACK_AS_GRO */
+#define BNXT_TPA_CFG_ENABLES_ALL		0x00fu	/* segs, aggs, timer, min len */
+
+/* [L-HSI] hwrm_func_resource_qcaps_input/output: the ranges the function
+ * may reserve with FUNC_CFG (min guaranteed, max possible); max_msix is the
+ * NQ count. Input: the header, fid (u16) at 0x10, 24 bytes in all. */
+struct bnxt_hwrm_func_resource_qcaps_output {
+	struct bnxt_hwrm_resp_hdr hdr;
+	uint16_t max_vfs;
+	uint16_t max_msix;
+	uint16_t vf_reservation_strategy;
+	uint16_t min_rsscos_ctx, max_rsscos_ctx;
+	uint16_t min_cmpl_rings, max_cmpl_rings;
+	uint16_t min_tx_rings, max_tx_rings;
+	uint16_t min_rx_rings, max_rx_rings;
+	uint16_t min_l2_ctxs, max_l2_ctxs;
+	uint16_t min_vnics, max_vnics;
+	uint16_t min_stat_ctx, max_stat_ctx;
+	uint16_t min_hw_ring_grps, max_hw_ring_grps;
+	uint16_t max_tx_scheduler_inputs;
+	uint16_t flags;
+	uint16_t min_tx_key_ctxs, max_tx_key_ctxs;
+	uint16_t min_rx_key_ctxs, max_rx_key_ctxs;
+	uint8_t rsvd[5];
+	uint8_t valid;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_func_resource_qcaps_output, 64);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, max_msix, 0x0a);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, max_rsscos_ctx, 0x10);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, max_stat_ctx, 0x28);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, flags, 0x30);
+BNXT_ASSERT_OFF(bnxt_hwrm_func_resource_qcaps_output, valid, 0x3f);
+
+/* [L-HSI] hwrm_stat_ctx_query_input; STAT_CTX_CLR_STATS has the same
+ * request without flags, and a plain output. */
+struct bnxt_hwrm_stat_ctx_query_input {
+	struct bnxt_hwrm_req_hdr hdr;
+	uint32_t stat_ctx_id;
+	uint8_t flags;		/* bit 0 COUNTER_MASK: ask for the counter widths */
+	uint8_t rsvd[3];
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_stat_ctx_query_input, 24);
+BNXT_ASSERT_OFF(bnxt_hwrm_stat_ctx_query_input, flags, 0x14);
+#define BNXT_STAT_CTX_QUERY_FLAGS_COUNTER_MASK	0x1u
+
+/* The counters in an order of their own: TX first, unlike the DMA block. */
+struct bnxt_hwrm_stat_ctx_query_output {
+	struct bnxt_hwrm_resp_hdr hdr;
+	uint64_t tx_ucast_pkts, tx_mcast_pkts, tx_bcast_pkts;
+	uint64_t tx_discard_pkts, tx_error_pkts;
+	uint64_t tx_ucast_bytes, tx_mcast_bytes, tx_bcast_bytes;
+	uint64_t rx_ucast_pkts, rx_mcast_pkts, rx_bcast_pkts;
+	uint64_t rx_discard_pkts, rx_error_pkts;
+	uint64_t rx_ucast_bytes, rx_mcast_bytes, rx_bcast_bytes;
+	uint64_t rx_agg_pkts, rx_agg_bytes, rx_agg_events, rx_agg_aborts;
+	uint8_t rsvd[7];
+	uint8_t valid;
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_stat_ctx_query_output, 176);
+BNXT_ASSERT_OFF(bnxt_hwrm_stat_ctx_query_output, tx_discard_pkts, 0x20);
+BNXT_ASSERT_OFF(bnxt_hwrm_stat_ctx_query_output, rx_ucast_pkts, 0x48);
+BNXT_ASSERT_OFF(bnxt_hwrm_stat_ctx_query_output, rx_agg_aborts, 0xa0);
+BNXT_ASSERT_OFF(bnxt_hwrm_stat_ctx_query_output, valid, 0xaf);
 
 /* ======================================================================
  * Data path. Every BD and every completion slot is 16 bytes; rings are

@@ -43,6 +43,8 @@ bool bsim_ring_copy(struct bsim *m, struct bsim_ring *r, uint32_t idx, void *buf
 
 bool bsim_cq_room(struct bsim_ring *cq, unsigned slots)
 {
+	if (cq->no_overflow)
+		return slots <= cq->size - 1;
 	return cq->prod - cq->cons + slots <= cq->size - 1;
 }
 

@@ -7,7 +7,8 @@
  *     polled by the loop. Each value carries the ring's full index, so seeing
  *     only the last of several stores to one page loses nothing.
  *   - the legacy P5 PF doorbell at BAR2 + 0x10000: trapped, every store is a
- *     message, valid for any ring.
+ *     message, valid for any ring; or (legacy_db_map=1) mapped and polled,
+ *     where a poll sees only the last of the stores made since the last one.
  * A bad doorbell is dropped, counted and logged; the ring state is untouched.
  */
 #include "sim/bnxt/priv.h"
@@ -89,7 +90,11 @@ void bsim_db_write(struct bsim *m, uint64_t v, int dpi)
 	/* CQ / NQ: the consumer may not pass what the device has written. */
 	uint32_t delta = (idx - r->cons) & r->mask;
 
-	if (delta > r->prod - r->cons) {
+	if (r->no_overflow && r->prod - r->cons > r->mask) {
+		/* more than a ring unseen: the consumer is the latest index
+		 * at or behind the producer with these low bits */
+		delta = (r->prod - ((r->prod - idx) & r->mask)) - r->cons;
+	} else if (delta > r->prod - r->cons) {
 		BSIM_INC(m, db_bad_move);
 		bad(m, v, dpi, "consumer passes the device's producer");
 		return;
@@ -110,6 +115,20 @@ int bsim_db_poll(struct bsim *m)
 
 	if (!m->bar2)
 		return 0;
+	if (m->legacy_db_mapped) {
+		uint64_t v = __atomic_load_n((const volatile uint64_t *)
+					     (m->bar2 + bnxt_db_legacy_off_p5(false)),
+					     __ATOMIC_ACQUIRE);
+
+		/* One page for every ring: a value seen once is one doorbell,
+		 * and stores overwritten before this poll are lost to it. */
+		if (v != m->legacy_last) {
+			m->legacy_last = v;
+			BSIM_INC(m, db_legacy_polled);
+			bsim_db_write(m, v, -1);
+			work++;
+		}
+	}
 	for (unsigned i = 0; i < m->npolled; i++) {
 		struct bsim_ring *r = m->polled[i];
 		const volatile uint64_t *w = (const volatile uint64_t *)
@@ -131,6 +150,10 @@ void bsim_db_rebase(struct bsim *m)
 {
 	if (!m->bar2)
 		return;
+	if (m->legacy_db_mapped)
+		m->legacy_last = __atomic_load_n((const volatile uint64_t *)
+						 (m->bar2 + bnxt_db_legacy_off_p5(false)),
+						 __ATOMIC_ACQUIRE);
 	for (unsigned i = 0; i < m->npolled; i++) {
 		struct bsim_ring *r = m->polled[i];
 

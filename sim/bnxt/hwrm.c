@@ -210,6 +210,29 @@ static int cmd_func_qcfg(struct bsim *m, const struct bsim_req *rq, struct bsim_
 	return 0;
 }
 
+/* What the function may reserve: no guaranteed minimum beyond none (a PF
+ * without VFs owns everything), the maxima of FUNC_QCAPS, NQs as MSI-X. */
+static int cmd_func_resource_qcaps(struct bsim *m, const struct bsim_req *rq,
+				   struct bsim_resp *rs)
+{
+	const struct bnxt_hwrm_func_qcfg_input *in = (const void *)rq->b;
+	struct bnxt_hwrm_func_resource_qcaps_output *o = (void *)rs->b;
+
+	rs->len = sizeof(*o);
+	if (!fid_ok(in->fid))
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "fid %#x", in->fid);
+	o->max_msix = (uint16_t)m->max.nq;
+	o->max_rsscos_ctx = (uint16_t)m->max.rss;
+	o->max_cmpl_rings = (uint16_t)m->max.cq;
+	o->max_tx_rings = (uint16_t)m->max.tx;
+	o->max_rx_rings = (uint16_t)m->max.rx;
+	o->max_l2_ctxs = (uint16_t)m->max.l2;
+	o->max_vnics = (uint16_t)m->max.vnic;
+	o->max_stat_ctx = (uint16_t)m->max.stat;
+	o->max_tx_scheduler_inputs = (uint16_t)m->max.tx;
+	return 0;
+}
+
 /* FUNC_CFG num_* fields: (enable bit, request field offset, pointer to the
  * reservation, its maximum) */
 static int reserve(struct bsim *m, const struct bsim_req *rq, const char *what, uint16_t want,
@@ -255,9 +278,13 @@ static int cmd_func_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 	if ((en & BNXT_FUNC_CFG_ENABLES_NUM_HW_RING_GRPS) && in->num_hw_ring_grps)
 		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
 				   "%u ring groups: P5 has none", in->num_hw_ring_grps);
-	if ((en & BNXT_FUNC_CFG_ENABLES_ADMIN_MTU) && (in->admin_mtu < 68 || in->admin_mtu > m->mtu))
+	/* admin_mtu is a ceiling the administrator puts on the function, up to
+	 * what the chip can carry, not the port's MTU: DPDK's PMD always asks
+	 * for the chip's largest (hw-docs/dpdk-bnxt.md 4). */
+	if ((en & BNXT_FUNC_CFG_ENABLES_ADMIN_MTU) &&
+	    (in->admin_mtu < 68 || in->admin_mtu > BSIM_ADMIN_MTU_MAX))
 		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "admin_mtu %u (68-%u)",
-				   in->admin_mtu, m->mtu);
+				   in->admin_mtu, BSIM_ADMIN_MTU_MAX);
 	if ((en & BNXT_FUNC_CFG_ENABLES_MRU) && in->mru > m->mtu + BSIM_FRAME_OVERHEAD)
 		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "mru %u (at most %u)",
 				   in->mru, m->mtu + BSIM_FRAME_OVERHEAD);
@@ -622,6 +649,8 @@ static const struct {
 	{ BNXT_HWRM_VNIC_RSS_CFG, bsim_cmd_rss_cfg },
 	{ BNXT_HWRM_VNIC_PLCMODES_CFG, bsim_cmd_plcmodes_cfg },
 	{ BNXT_HWRM_VNIC_QCAPS, bsim_cmd_vnic_qcaps },
+	{ BNXT_HWRM_VNIC_PLCMODES_QCFG, bsim_cmd_plcmodes_qcfg },
+	{ BNXT_HWRM_VNIC_TPA_CFG, bsim_cmd_tpa_cfg },
 	{ BNXT_HWRM_RING_ALLOC, bsim_cmd_ring_alloc },
 	{ BNXT_HWRM_RING_FREE, bsim_cmd_ring_free },
 	{ BNXT_HWRM_VNIC_RSS_COS_LB_CTX_ALLOC, bsim_cmd_rss_ctx_alloc },
@@ -633,6 +662,9 @@ static const struct {
 	{ BNXT_HWRM_CFA_NTUPLE_FILTER_FREE, bsim_cmd_ntuple_free },
 	{ BNXT_HWRM_STAT_CTX_ALLOC, bsim_cmd_stat_alloc },
 	{ BNXT_HWRM_STAT_CTX_FREE, bsim_cmd_stat_free },
+	{ BNXT_HWRM_STAT_CTX_QUERY, bsim_cmd_stat_query },
+	{ BNXT_HWRM_STAT_CTX_CLR_STATS, bsim_cmd_stat_clr },
+	{ BNXT_HWRM_FUNC_RESOURCE_QCAPS, cmd_func_resource_qcaps },
 	{ BNXT_HWRM_FUNC_BACKING_STORE_QCAPS, cmd_bs_qcaps },
 	{ BNXT_HWRM_FUNC_BACKING_STORE_CFG, cmd_bs_cfg },
 };
@@ -798,6 +830,25 @@ int bsim_hwrm_trigger(struct bsim *m, uint32_t value)
 	memcpy(m->hwrm_win, m->win, sizeof(m->hwrm_win));
 	m->hwrm_pending = true;
 	return 0;
+}
+
+int bsim_hwrm_mapped_poll(struct bsim *m)
+{
+	volatile uint32_t *trig;
+	uint32_t v;
+
+	if (!m->bar0)
+		return 0;
+	trig = (volatile uint32_t *)(m->bar0 + BNXT_GRCPF_REG_CHIMP_COMM_TRIGGER);
+	/* acquire: the window stores made before the trigger are visible */
+	v = __atomic_load_n(trig, __ATOMIC_ACQUIRE);
+	if (!v)
+		return 0;
+	/* Consumed: the driver's next trigger (after this response) is new. */
+	__atomic_store_n(trig, 0, __ATOMIC_RELAXED);
+	memcpy(m->win, m->bar0, sizeof(m->win));
+	bsim_hwrm_trigger(m, v);
+	return 1;
 }
 
 int bsim_hwrm_poll(struct bsim *m, uint64_t now_ns, uint64_t *deadline_ns)

@@ -6,10 +6,15 @@
  * what the model must reproduce; hw-docs/bnxt-model.md the model's choices.
  *
  * BARs (64-bit, as on the real part):
- *   BAR0  64 KiB  registers, trapped: HWRM window 0x000-0x07f, trigger 0x100
+ *   BAR0  64 KiB  registers, all mmap-able: HWRM window 0x000-0x07f and the
+ *         trigger at 0x100, polled (a driver that stores to the mapping, as
+ *         DPDK's bnxt PMD does, is served like one that writes by message);
+ *         the rest reads what was last written there and does nothing
  *   BAR2  doorbells: the legacy P5 PF doorbell page at 0x10000, trapped (each
  *         write is a message, so none is lost); with multidb, DPI pages from
- *         0x11000 on, mmap-able and polled (hw-docs/bnxt.md 7.4)
+ *         0x11000 on, mmap-able and polled (hw-docs/bnxt.md 7.4). legacy_db_map=1
+ *         makes all of BAR2 mmap-able and polls the legacy page too (DPDK,
+ *         hw-docs/dpdk-bnxt.md 2)
  *   BAR4  8 KiB   MSI-X table at 0, PBA at 0x1000 (BNXT_MODEL_MSIX_*)
  */
 #include <errno.h>
@@ -149,6 +154,7 @@ static int bsim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	struct bsim *m = opaque;
 	int work = 0;
 
+	work += bsim_hwrm_mapped_poll(m);
 	if (m->hwrm_pending || m->valid_pending)
 		work += bsim_hwrm_poll(m, now_ns, deadline_ns);
 	work += link_poll(m);
@@ -169,6 +175,8 @@ static void bsim_reset(void *opaque, enum zn_vfu_reset_why why)
 	/* A new client gets new BAR pages (the old ones may be gone already):
 	 * look them up before the rings let go of their DPI pages. */
 	m->bar2 = zn_vfu_bar_mem(m->dev, BNXT_BAR_DB);
+	m->bar0 = zn_vfu_bar_mem(m->dev, BNXT_BAR_REGS);
+	m->legacy_last = 0;
 	bsim_free_all(m);
 	m->bs_done = false;
 	m->registered = false;
@@ -253,7 +261,7 @@ static int bsim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 {
 	struct bsim *m = calloc(1, sizeof(*m));
 	uint64_t multidb = 1, queues = BSIM_QUEUES_DEFAULT, mtu = BSIM_MTU_MAX, drop = 0,
-		 corrupt = 0, fail_cmd = UINT64_MAX, delay = 0;
+		 corrupt = 0, fail_cmd = UINT64_MAX, delay = 0, legacy_map = 0;
 	struct zn_vfu_dev_desc d = {
 		.vendor_id = BNXT_PCI_VENDOR_BROADCOM,
 		.device_id = BNXT_DEV_57508,
@@ -266,7 +274,8 @@ static int bsim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 		.msix_table_offset = BNXT_MODEL_MSIX_TABLE_OFF,
 		.msix_pba_bar = BNXT_MODEL_MSIX_BAR,
 		.msix_pba_offset = BNXT_MODEL_MSIX_PBA_OFF,
-		.bar[0] = { .size = BSIM_BAR0_SIZE, .type = ZN_VFU_BAR_MEM64, .prefetch = true },
+		.bar[0] = { .size = BSIM_BAR0_SIZE, .type = ZN_VFU_BAR_MEM64, .prefetch = true,
+			    .nr_areas = 1, .areas[0] = { 0, BSIM_BAR0_SIZE } },
 		.bar[4] = { .size = BNXT_MODEL_BAR4_SIZE, .type = ZN_VFU_BAR_MEM64,
 			    .prefetch = true },
 		.pcie = true,
@@ -287,7 +296,8 @@ static int bsim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 	    (ret = zn_sim_arg_u64(args, "corrupt", 0, UINT32_MAX, &corrupt, err, errlen)) ||
 	    (ret = zn_sim_arg_u64(args, "fail_cmd", 0, 0xffff, &fail_cmd, err, errlen)) ||
 	    (ret = zn_sim_arg_u64(args, "valid_delay_ms", 0, BSIM_MAX_DELAY_MS, &delay, err,
-				  errlen)))
+				  errlen)) ||
+	    (ret = zn_sim_arg_u64(args, "legacy_db_map", 0, 1, &legacy_map, err, errlen)))
 		goto err;
 	m->multidb = multidb;
 	m->queues = (unsigned)queues;
@@ -296,6 +306,7 @@ static int bsim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 	m->corrupt_every = (uint32_t)corrupt;
 	m->fail_cmd = fail_cmd == UINT64_MAX ? -1 : (int)fail_cmd;
 	m->valid_delay_ms = (uint32_t)delay;
+	m->legacy_db_mapped = legacy_map;
 	set_limits(m);
 	/* EUI-64 from the MAC: the serial number real NICs carry */
 	m->dsn = (uint64_t)m->mac[0] << 56 | (uint64_t)m->mac[1] << 48 |
@@ -304,7 +315,13 @@ static int bsim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 	d.dsn = m->dsn;
 	d.bar[2] = (struct zn_vfu_bar){ .size = m->bar2_size, .type = ZN_VFU_BAR_MEM64,
 					.prefetch = true };
-	if (m->multidb) {
+	if (m->legacy_db_mapped) {
+		/* A driver that maps BAR2 whole (DPDK 22.11 ignores sparse
+		 * areas) and stores its doorbells at the legacy page. */
+		d.bar[2].nr_areas = 1;
+		d.bar[2].areas[0].offset = 0;
+		d.bar[2].areas[0].size = m->bar2_size;
+	} else if (m->multidb) {
 		d.bar[2].nr_areas = 1;
 		d.bar[2].areas[0].offset = (uint64_t)m->first_dpi * BSIM_DB_PAGE;
 		d.bar[2].areas[0].size = (uint64_t)m->ndpi * BSIM_DB_PAGE;
@@ -370,7 +387,11 @@ const struct zn_sim_model_ops zn_sim_model_bnxt = {
 		"  corrupt=N         fault: flip a byte of every Nth sent frame (default 0)\n"
 		"  fail_cmd=N        fault: answer HWRM req_type N with FAIL (default: none)\n"
 		"  valid_delay_ms=N  fault: write an HWRM response's valid byte N ms after the\n"
-		"                    rest (default 0)\n",
+		"                    rest (default 0)\n"
+		"  legacy_db_map=0|1 1: all of BAR2 mmap-able, the legacy doorbell page polled\n"
+		"                    (for drivers that store doorbells there, e.g. DPDK's PMD;\n"
+		"                    a poll sees only the last of several stores; default 0:\n"
+		"                    trapped, every doorbell a message)\n",
 	.create = bsim_create,
 	.destroy = bsim_destroy,
 	.stats = bsim_stats,

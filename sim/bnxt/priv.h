@@ -46,10 +46,14 @@
 #define BSIM_MAX_EXT_REQ	512	/* VER_GET max_ext_req_len */
 #define BSIM_RING_MIN		16	/* RING_ALLOC length, entries */
 #define BSIM_RING_MAX		65536
+#define BSIM_TPA_MAX_AGGS	64	/* VNIC_QCAPS max_aggs_supported */
 #define BSIM_MAX_AGG_BUFS	7	/* RX_MAX_SEGS 8 = 1 RX + 7 AGG (BNXT_PLAN #4) */
 #define BSIM_FRAME_MIN		60	/* on the wire, FCS excluded */
 #define BSIM_FRAME_OVERHEAD	18	/* Ethernet header + one VLAN tag over the MTU */
 #define BSIM_MTU_MAX		9000
+/* The chip's largest MTU: a 9600-byte frame less the Ethernet header, FCS
+ * and two VLAN tags (DPDK drivers/net/bnxt/bnxt.h BNXT_MAX_MTU). */
+#define BSIM_ADMIN_MTU_MAX	9574
 #define BSIM_QUEUES_MAX		32
 #define BSIM_FID		0	/* our function id (PF 0) */
 #define BSIM_PORT_ID		0
@@ -82,6 +86,9 @@ struct bsim_ring {
 	bool dead;		/* CQ/NQ overflowed, or ring memory unreachable:
 				 * the model no longer touches it */
 	uint8_t int_mode;	/* NQ: RING_ALLOC int_mode */
+	bool no_overflow;	/* CQ/NQ: never full (overwrites what the driver
+				 * has not consumed, as hardware does with
+				 * DISABLE_CQ_OVERFLOW_DETECTION) */
 	uint16_t id;		/* RING_ALLOC ring_id = doorbell xid */
 	uint16_t logical_id;
 	uint32_t size, mask;	/* entries, a power of two */
@@ -116,6 +123,7 @@ struct bsim_vnic {
 	unsigned n_mc;
 	uint32_t plc_flags;		/* VNIC_PLCMODES_CFG */
 	uint16_t jumbo_thresh, hds_threshold;
+	uint32_t tpa_flags;		/* VNIC_TPA_CFG (recorded, not acted on) */
 	uint32_t hash_type;		/* VNIC_RSS_CFG; 0: no RSS */
 	uint8_t key[BNXT_RSS_KEY_SIZE];
 	uint8_t chunks;			/* bit n: chunk n configured */
@@ -158,7 +166,7 @@ struct bsim_counts {
 	X(hwrm_cmds) X(hwrm_errors) X(hwrm_unsupported) X(hwrm_short_cmds)     \
 	X(hwrm_bad_short) X(hwrm_no_response) X(hwrm_bad_trigger)              \
 	X(hwrm_overlap) X(hwrm_done) X(hwrm_fault_fails) X(bar0_ignored)       \
-	X(db_legacy) X(db_polled) X(db_bad) X(db_bad_ring) X(db_bad_type)      \
+	X(db_legacy) X(db_legacy_polled) X(db_polled) X(db_bad) X(db_bad_ring) X(db_bad_type)      \
 	X(db_bad_bits) X(db_bad_index) X(db_bad_move) X(db_bad_access)         \
 	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_bad_bd) X(tx_bad_len)       \
 	X(tx_zero_len) X(tx_hint_short) X(tx_dma_errors) X(tx_csum_offloads)   \
@@ -212,6 +220,9 @@ struct bsim {
 	uint32_t first_dpi;
 	uint64_t bar2_size;
 	uint8_t *bar2;			/* shared doorbell pages (server memory) */
+	uint8_t *bar0;			/* BAR0, mapped: the HWRM window and trigger */
+	bool legacy_db_mapped;		/* legacy=map: the legacy doorbell page polled */
+	uint64_t legacy_last;		/* last value seen there */
 	/* function state */
 	bool bs_done, registered;
 	uint32_t async_fwd[8];
@@ -259,6 +270,8 @@ bool bsim_need_bs(struct bsim *m, const struct bsim_req *rq, int *code);
 bool bsim_queue_id_ok(uint16_t id);
 int bsim_hwrm_trigger(struct bsim *m, uint32_t value);
 int bsim_hwrm_poll(struct bsim *m, uint64_t now_ns, uint64_t *deadline_ns);
+/* BAR0 is mapped by the client: a trigger word written there starts a command. */
+int bsim_hwrm_mapped_poll(struct bsim *m);
 void bsim_hwrm_exec(struct bsim *m, const void *req, size_t len);
 
 /* res.c */
@@ -267,6 +280,8 @@ int bsim_cmd_ring_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 int bsim_cmd_ring_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_stat_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_stat_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
+int bsim_cmd_stat_query(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
+int bsim_cmd_stat_clr(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 /* Every resource of the function, as FUNC_RESET frees them. */
 void bsim_free_all(struct bsim *m);
 
@@ -280,6 +295,8 @@ int bsim_cmd_rss_ctx_alloc(struct bsim *m, const struct bsim_req *rq, struct bsi
 int bsim_cmd_rss_ctx_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_rss_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_plcmodes_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
+int bsim_cmd_plcmodes_qcfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
+int bsim_cmd_tpa_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_l2_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_l2_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_rx_mask(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);

@@ -6,6 +6,7 @@
  * Ring ids are one space for every kind (id = slot + 1, never 0 or 0xffff),
  * so that an id of the wrong kind is caught wherever it is named.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "sim/bnxt/priv.h"
@@ -193,9 +194,12 @@ int bsim_cmd_ring_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
 				   "page_tbl_depth %u / fbo %u: only contiguous rings (0, 0)",
 				   in->page_tbl_depth, in->fbo);
-	if (in->page_size < PAGE_SHIFT_MIN || in->page_size > PAGE_SHIFT_MAX)
+	/* 0 is what DPDK's PMD sends for every ring but the NQ, and firmware
+	 * takes it: a contiguous ring has no pages to size
+	 * (hw-docs/dpdk-bnxt.md 4). */
+	if (in->page_size && (in->page_size < PAGE_SHIFT_MIN || in->page_size > PAGE_SHIFT_MAX))
 		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
-				   "page_size %u (log2 bytes, %u-%u)", in->page_size, PAGE_SHIFT_MIN,
+				   "page_size %u (log2 bytes, %u-%u, or 0)", in->page_size, PAGE_SHIFT_MIN,
 				   PAGE_SHIFT_MAX);
 	if ((in->page_tbl_addr & (BNXT_BD_SIZE - 1)) ||
 	    zn_vfu_dma_probe(m->dev, in->page_tbl_addr, (uint64_t)in->length * BNXT_BD_SIZE,
@@ -288,6 +292,14 @@ int bsim_cmd_ring_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 	r->buf_size = in->rx_buf_size;
 	r->cq_handle = in->cq_handle;
 	r->int_mode = in->int_mode;
+	/* The driver asked for no overflow detection; or its consumer
+	 * doorbells reach the model through the polled legacy page, where a
+	 * later store to that page (a TX doorbell, say) hides an earlier one:
+	 * a consumer index the model never saw is no overflow
+	 * (hw-docs/dpdk-bnxt.md 4). */
+	r->no_overflow = (kind == BK_CQ || kind == BK_NQ) &&
+			 ((in->flags & BNXT_RING_ALLOC_FLAGS_DISABLE_CQ_OVERFLOW_DETECTION) ||
+			  (m->legacy_db_mapped && dpi < 0));
 	if (parent)
 		parent->agg = r;
 	if (dpi >= 0) {
@@ -416,5 +428,74 @@ int bsim_cmd_stat_free(struct bsim *m, const struct bsim_req *rq, struct bsim_re
 	o->stat_ctx_id = st->id;
 	memset(st, 0, sizeof(*st));
 	m->used.stat--;
+	return 0;
+}
+
+static const struct bnxt_hwrm_stat_ctx_query_input *stat_req(struct bsim *m,
+							      const struct bsim_req *rq,
+							      struct bsim_stat **st, int *code)
+{
+	const struct bnxt_hwrm_stat_ctx_query_input *in = (const void *)rq->b;
+
+	*st = stat_by_id(m, in->stat_ctx_id);
+	if (!*st)
+		*code = bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
+				    "stat_ctx_id %u is not allocated", in->stat_ctx_id);
+	return in;
+}
+
+int bsim_cmd_stat_query(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
+{
+	struct bnxt_hwrm_stat_ctx_query_output *o = (void *)rs->b;
+	const struct bnxt_hwrm_stat_ctx_query_input *in;
+	struct bsim_stat *st;
+	const struct bnxt_ctx_hw_stats *h;
+	int code = 0;
+
+	rs->len = sizeof(*o);
+	in = stat_req(m, rq, &st, &code);
+	if (!st)
+		return code;
+	if (in->flags & BNXT_STAT_CTX_QUERY_FLAGS_COUNTER_MASK) {
+		/* the widths of the counters: the model's are all 64-bit */
+		memset(&o->tx_ucast_pkts, 0xff, offsetof(struct bnxt_hwrm_stat_ctx_query_output,
+							  rsvd) -
+			       offsetof(struct bnxt_hwrm_stat_ctx_query_output, tx_ucast_pkts));
+		return 0;
+	}
+	h = &st->hw;
+	o->tx_ucast_pkts = h->tx_ucast_pkts;
+	o->tx_mcast_pkts = h->tx_mcast_pkts;
+	o->tx_bcast_pkts = h->tx_bcast_pkts;
+	o->tx_discard_pkts = h->tx_discard_pkts;
+	o->tx_error_pkts = h->tx_error_pkts;
+	o->tx_ucast_bytes = h->tx_ucast_bytes;
+	o->tx_mcast_bytes = h->tx_mcast_bytes;
+	o->tx_bcast_bytes = h->tx_bcast_bytes;
+	o->rx_ucast_pkts = h->rx_ucast_pkts;
+	o->rx_mcast_pkts = h->rx_mcast_pkts;
+	o->rx_bcast_pkts = h->rx_bcast_pkts;
+	o->rx_discard_pkts = h->rx_discard_pkts;
+	o->rx_error_pkts = h->rx_error_pkts;
+	o->rx_ucast_bytes = h->rx_ucast_bytes;
+	o->rx_mcast_bytes = h->rx_mcast_bytes;
+	o->rx_bcast_bytes = h->rx_bcast_bytes;
+	o->rx_agg_pkts = h->tpa_pkts;
+	o->rx_agg_bytes = h->tpa_bytes;
+	o->rx_agg_events = h->tpa_events;
+	o->rx_agg_aborts = h->tpa_aborts;
+	return 0;
+}
+
+int bsim_cmd_stat_clr(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
+{
+	struct bsim_stat *st;
+	int code = 0;
+
+	rs->len = sizeof(struct bnxt_hwrm_plain_output);
+	stat_req(m, rq, &st, &code);
+	if (!st)
+		return code;
+	memset(&st->hw, 0, sizeof(st->hw));
 	return 0;
 }

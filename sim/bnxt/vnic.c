@@ -225,6 +225,10 @@ int bsim_cmd_vnic_qcaps(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_ENABLES, "enables %#x",
 				   in->enables);
 	o->mru = (uint16_t)(m->mtu + BSIM_FRAME_OVERHEAD);
+	/* P5 firmware has TPA v2 and says how many aggregations it runs at
+	 * once; DPDK's PMD refuses to start a P5 port when this is 0, even
+	 * with LRO off (hw-docs/dpdk-bnxt.md 4). */
+	o->max_aggs_supported = BSIM_TPA_MAX_AGGS;
 	return 0;
 }
 
@@ -660,5 +664,46 @@ int bsim_cmd_ntuple_free(struct bsim *m, const struct bsim_req *rq, struct bsim_
 	/* keep allocation order: the first allocated match wins */
 	memmove(&m->nt[i], &m->nt[i + 1], (m->n_nt - (unsigned)i - 1) * sizeof(m->nt[0]));
 	m->n_nt--;
+	return 0;
+}
+
+int bsim_cmd_plcmodes_qcfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
+{
+	const struct bnxt_hwrm_vnic_plcmodes_qcfg_input *in = (const void *)rq->b;
+	struct bnxt_hwrm_vnic_plcmodes_qcfg_output *o = (void *)rs->b;
+	struct bsim_vnic *v = bsim_vnic_by_id(m, in->vnic_id);
+
+	rs->len = sizeof(*o);
+	if (!v)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "vnic_id %u",
+				   in->vnic_id);
+	o->flags = v->plc_flags | (v->is_default ? BNXT_PLCMODES_QCFG_FLAGS_DFLT_VNIC : 0);
+	o->jumbo_thresh = v->jumbo_thresh;
+	o->hds_offset = 0;
+	o->hds_threshold = v->hds_threshold;
+	o->max_bds = BSIM_MAX_AGG_BUFS + 1;
+	return 0;
+}
+
+/* TPA is accepted as configuration; the model aggregates nothing, and a
+ * driver with TPA on still gets every frame as a plain RX completion. */
+int bsim_cmd_tpa_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
+{
+	const struct bnxt_hwrm_vnic_tpa_cfg_input *in = (const void *)rq->b;
+	struct bsim_vnic *v = bsim_vnic_by_id(m, in->vnic_id);
+
+	rs->len = sizeof(struct bnxt_hwrm_plain_output);
+	if (!v)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "vnic_id %u",
+				   in->vnic_id);
+	if (in->flags & ~BNXT_TPA_CFG_FLAGS_ALL)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_FLAGS, "flags %#x", in->flags);
+	if (in->enables & ~BNXT_TPA_CFG_ENABLES_ALL)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_ENABLES, "enables %#x",
+				   in->enables);
+	if ((in->flags & BNXT_TPA_CFG_FLAGS_TPA) && !rings_have_agg(v))
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
+				   "TPA on VNIC %u needs an AGG ring on each of its RX rings", v->id);
+	v->tpa_flags = in->flags;
 	return 0;
 }
