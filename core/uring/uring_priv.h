@@ -174,6 +174,9 @@ struct zn_uring {
 	uint32_t cq_timeouts;		/* CQEs of timeouts: not counted by TIMEOUT off */
 	/* provided buffer groups (kbuf.c) */
 	struct zn_buf_group *bgroups;
+	/* armed POLL_ADDs (poll.c) and their hook's id + 1 (0: none) */
+	struct zn_uring_req *polls;
+	int poll_hook;
 	/* the SQPOLL thread (sqpoll.c); NULL without IORING_SETUP_SQPOLL */
 	struct zn_sqpoll *sqp;
 };

@@ -403,6 +403,25 @@ IOURINGINLINE void io_uring_prep_poll_add(struct io_uring_sqe *sqe, int fd, unsi
 	sqe->poll32_events = poll_mask;
 }
 
+IOURINGINLINE void io_uring_prep_poll_multishot(struct io_uring_sqe *sqe, int fd,
+					       unsigned poll_mask)
+{
+	io_uring_prep_poll_add(sqe, fd, poll_mask);
+	sqe->len = IORING_POLL_ADD_MULTI;
+}
+
+IOURINGINLINE void io_uring_prep_poll_update(struct io_uring_sqe *sqe, __u64 old_user_data,
+					     __u64 new_user_data, unsigned poll_mask,
+					     unsigned flags)
+{
+	io_uring_prep_rw(IORING_OP_POLL_REMOVE, sqe, -1, NULL, flags, new_user_data);
+	sqe->addr = old_user_data;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	poll_mask = (poll_mask << 16) | (poll_mask >> 16);
+#endif
+	sqe->poll32_events = poll_mask;
+}
+
 IOURINGINLINE void io_uring_prep_poll_remove(struct io_uring_sqe *sqe, __u64 user_data)
 {
 	io_uring_prep_rw(IORING_OP_POLL_REMOVE, sqe, -1, NULL, 0, 0);
