@@ -199,6 +199,7 @@ void zn_uring_destroy(struct zn_uring *r)
 	 * callbacks tear down), then the layers that hang state on the ring. */
 	zn_uring_req_cancel_all(r);
 	zn_uring_timers_cancel_all(r);
+	zn_uring_drain_destroy(r);
 	while (r->nexit_cbs) {
 		struct zn_exit_cb *cb = &r->exit_cbs[--r->nexit_cbs];
 

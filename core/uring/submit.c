@@ -18,8 +18,8 @@
  *    (the head with -ECANCELED, itself with its error, the rest -ECANCELED);
  *  - CQE_SKIP_SUCCESS: no CQE on success; a failing request with it posts
  *    its CQE and suppresses the CQEs of the members it cancels.
- * IOSQE_ASYNC and IOSQE_IO_DRAIN are accepted: every op here completes or
- * goes asynchronous inside submit, so there is nothing to defer yet.
+ * IOSQE_ASYNC is accepted: every op here completes or goes asynchronous
+ * inside submit. IOSQE_IO_DRAIN holds chains back (drain.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -286,7 +286,7 @@ static inline void req_finish(struct zn_uring *r, struct zn_uring_req *req)
 	req_free(r, req);
 }
 
-static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
+void zn_uring_run_chain(struct zn_uring *r, struct zn_uring_req *head)
 {
 	if (head->internal & RQ_FAILED) {
 		/* Failed while assembling: the whole chain fails, hard or not. */
@@ -296,6 +296,28 @@ static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
 	}
 	if (!issue(r, head))
 		req_done(r, head);
+}
+
+/* Does any member of the chain carry IOSQE_IO_DRAIN? */
+static bool chain_drains(const struct zn_uring_req *req)
+{
+	for (; req; req = req->link)
+		if (req->sqe_flags & IOSQE_IO_DRAIN)
+			return true;
+	return false;
+}
+
+/* A chain assembled: issued now, or held behind a drain (drain.c). */
+static void start_chain(struct zn_uring *r, struct zn_uring_req *head)
+{
+	bool drain;
+
+	if (!(head->internal & RQ_FAILED)) {
+		drain = chain_drains(head);
+		if ((drain || r->drain_active) && !zn_uring_drain_defer(r, head, drain))
+			return;
+	}
+	zn_uring_run_chain(r, head);
 }
 
 void zn_uring_req_complete_nofail(struct zn_uring_req *req, int32_t res, uint32_t cflags)
@@ -394,7 +416,8 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 	rc = init_req(r, req, sqe);
 	links_on = req->sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 	/* The common case: valid, unlinked, done at once, no chain to run. */
-	if (__builtin_expect(!rc && !links_on && !r->link_head, 1)) {
+	if (__builtin_expect(!rc && !links_on && !r->link_head &&
+			     !((req->sqe_flags & IOSQE_IO_DRAIN) | r->drain_active), 1)) {
 		if (!issue(r, req))
 			req_finish(r, req);
 		return 0;
@@ -411,7 +434,7 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 				head = r->link_head;
 				r->link_head = r->link_last = NULL;
 			}
-			run_chain(r, head);
+			start_chain(r, head);
 			return rc;
 		}
 	}
@@ -422,14 +445,14 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 			return 0;
 		req = r->link_head;
 		r->link_head = r->link_last = NULL;
-		run_chain(r, req);
+		start_chain(r, req);
 		return 0;
 	}
 	if (links_on) {
 		r->link_head = r->link_last = req;
 		return 0;
 	}
-	run_chain(r, req);
+	start_chain(r, req);
 	return 0;
 }
 
@@ -469,8 +492,10 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		struct zn_uring_req *lh = r->link_head;
 
 		r->link_head = r->link_last = NULL;
-		run_chain(r, lh);
+		start_chain(r, lh);
 	}
+	if (r->drain_active)
+		zn_uring_drain_flush(r);
 	zn_msg_ring_batch_end(r);
 	/* SQE slots up to head are the application's again */
 	zn_store_rel(&sh->sq_head, head);
