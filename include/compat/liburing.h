@@ -609,6 +609,74 @@ IOURINGINLINE void io_uring_prep_recvmsg(struct io_uring_sqe *sqe, int fd,
 	sqe->msg_flags = flags;
 }
 
+IOURINGINLINE void io_uring_prep_recvmsg_multishot(struct io_uring_sqe *sqe, int fd,
+						   struct msghdr *msg, unsigned flags)
+{
+	io_uring_prep_recvmsg(sqe, fd, msg, flags);
+	sqe->ioprio |= IORING_RECV_MULTISHOT;
+}
+
+/*
+ * A multishot RECVMSG's buffer (res bytes of it): io_uring_recvmsg_out, the
+ * name (msgh->msg_namelen bytes), the control data (msgh->msg_controllen),
+ * the payload. validate: NULL if the buffer cannot even hold the header.
+ */
+IOURINGINLINE struct io_uring_recvmsg_out *io_uring_recvmsg_validate(void *buf, int buf_len,
+								    struct msghdr *msgh)
+{
+	unsigned long need = sizeof(struct io_uring_recvmsg_out) + msgh->msg_namelen +
+			     msgh->msg_controllen;
+
+	if (buf_len < 0 || (unsigned long)buf_len < need)
+		return NULL;
+	return (struct io_uring_recvmsg_out *)buf;
+}
+
+IOURINGINLINE void *io_uring_recvmsg_name(struct io_uring_recvmsg_out *o)
+{
+	return (void *)&o[1];
+}
+
+IOURINGINLINE struct cmsghdr *io_uring_recvmsg_cmsg_firsthdr(struct io_uring_recvmsg_out *o,
+							     struct msghdr *msgh)
+{
+	if (o->controllen < sizeof(struct cmsghdr))
+		return NULL;
+	return (struct cmsghdr *)((unsigned char *)io_uring_recvmsg_name(o) + msgh->msg_namelen);
+}
+
+IOURINGINLINE struct cmsghdr *io_uring_recvmsg_cmsg_nexthdr(struct io_uring_recvmsg_out *o,
+							    struct msghdr *msgh,
+							    struct cmsghdr *cmsg)
+{
+	unsigned char *end;
+
+	if (cmsg->cmsg_len < sizeof(struct cmsghdr))
+		return NULL;
+	end = (unsigned char *)io_uring_recvmsg_cmsg_firsthdr(o, msgh) + o->controllen;
+	cmsg = (struct cmsghdr *)((unsigned char *)cmsg + CMSG_ALIGN(cmsg->cmsg_len));
+	if ((unsigned char *)(cmsg + 1) > end)
+		return NULL;
+	if ((unsigned char *)cmsg + CMSG_ALIGN(cmsg->cmsg_len) > end)
+		return NULL;
+	return cmsg;
+}
+
+IOURINGINLINE void *io_uring_recvmsg_payload(struct io_uring_recvmsg_out *o, struct msghdr *msgh)
+{
+	return (unsigned char *)io_uring_recvmsg_name(o) + msgh->msg_namelen +
+	       msgh->msg_controllen;
+}
+
+IOURINGINLINE unsigned int io_uring_recvmsg_payload_length(struct io_uring_recvmsg_out *o,
+							   int buf_len, struct msghdr *msgh)
+{
+	unsigned long start = (unsigned long)io_uring_recvmsg_payload(o, msgh);
+	unsigned long end = (unsigned long)o + (unsigned long)buf_len;
+
+	return (unsigned int)(end - start);
+}
+
 IOURINGINLINE void io_uring_prep_msg_ring_cqe_flags(struct io_uring_sqe *sqe, int fd,
 						    unsigned int len, __u64 data,
 						    unsigned int flags, unsigned int cqe_flags)
