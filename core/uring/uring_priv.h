@@ -187,6 +187,9 @@ struct zn_uring {
 
 /* ring.c */
 const void *zn_uring_thread_tag(void);
+/* A MSG_RING target fd that is no live ring: -EBADF if it names nothing
+ * open (a closed handle, no such fd), -EBADFD if it is something else. */
+int zn_uring_not_a_ring(int fd);
 int zn_uring_flush_overflow(struct zn_uring *r);
 /* submit.c */
 int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit);

@@ -124,7 +124,8 @@ int zn_uring_register_blind(unsigned opcode, void *arg, unsigned nr_args);
 /*
  * MSG_RING without a source ring (IORING_REGISTER_SEND_MSG_RING's
  * semantics), from any thread: target gets {user_data, res, cflags}.
- * 0, -EBADFD (not a live ring), -ENOMEM.
+ * 0, -EBADFD (open but not a ring), -EBADF (nothing open: a closed ring's
+ * handle), -ENOMEM.
  */
 int zn_uring_msg(int target, uint64_t user_data, int32_t res, uint32_t cflags);
 /* Wake the owner if it sleeps in a wait (any thread; a no-op otherwise). */

@@ -25,6 +25,7 @@
  * remove finds) are checked at prep only.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,6 +79,14 @@ static int live(int h)
 static int is_ring(int h)
 {
 	return zn_handle_type(h) == ZN_HANDLE_URING;
+}
+
+/* A MSG_RING target that is no ring: open (-EBADFD) or not (-EBADF). */
+static int not_ring(int h)
+{
+	if (zn_handle_is_handle(h))
+		return live(h) ? -EBADFD : -EBADF;
+	return h >= 0 && fcntl(h, F_GETFD) >= 0 ? -EBADFD : -EBADF;
 }
 
 /*
@@ -376,7 +385,7 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 			return -EINVAL;
 		*at_init = 0;
 		if (!is_ring(h))
-			return -EBADFD;
+			return not_ring(h);
 		if (s->addr == IORING_MSG_DATA) {
 			if (s->addr3 || (s->msg_ring_flags & ~IORING_MSG_RING_FLAGS_PASS))
 				return -EINVAL;
