@@ -40,4 +40,5 @@ const struct zn_uring_plugins zn_uring_plugins = {
 	.zcrx_ctrl = zn_zcrx_ctrl,
 	.bufs_unregistering = zn_sock_bufs_unregistering,
 	.poll_ready = zn_sock_poll_ready,
+	.region_fd = zn_zcrx_region_fd,
 };

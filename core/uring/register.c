@@ -424,3 +424,10 @@ int zn_uring_register_blind(unsigned opcode, void *arg, unsigned nr_args)
 		return -EINVAL;
 	}
 }
+
+int zn_uring_mmap_fd(struct zn_uring *r, uint64_t mmap_offset, size_t len)
+{
+	if (!r || !zn_uring_plugins.region_fd)
+		return -EINVAL;
+	return zn_uring_plugins.region_fd(r, mmap_offset, len);
+}

@@ -110,6 +110,9 @@ struct zn_uring_plugins {
 	 * It makes r poll whatever can change them. May be NULL.
 	 */
 	int (*poll_ready)(struct zn_uring *r, int fd, uint32_t *seq);
+	/* The fd whose mapping stands for r's memory at mmap offset off (len
+	 * bytes; a refill region zcnic allocated), or -errno. May be NULL. */
+	int (*region_fd)(struct zn_uring *r, uint64_t off, uint64_t len);
 	/* Called at the start of every unregister of buffers, so that layers
 	 * that mapped registered buffers for a device let go. May be NULL. */
 	void (*bufs_unregistering)(struct zn_uring *r);

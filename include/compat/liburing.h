@@ -27,6 +27,7 @@
 #define LIB_URING_H
 
 /* What liburing's header pulls in, so programs that rely on it build. */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -202,6 +203,20 @@ int io_uring_register_sync_msg(struct io_uring_sqe *sqe);
  * handle), or -1 for the ring-less ops (SEND_MSG_RING, QUERY). The
  * wrappers below go through it, as liburing's do.
  */
+/*
+ * mmap(2) of a ring handle, as liburing programs map memory the kernel
+ * allocated for them (a zcrx refill region registered without user memory:
+ * mmap(NULL, size, ..., ring_fd, region.mmap_offset)). Ring handles are no
+ * files, so this header routes mmap here: a ring handle maps the memory the
+ * ring allocated (errno EINVAL if it has none at that offset), any other
+ * fd goes to mmap(2) unchanged. The mapping is the program's: munmap(2) it
+ * as usual. Define ZN_COMPAT_NO_MMAP before including to keep mmap as is.
+ */
+void *io_uring_compat_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+#ifndef ZN_COMPAT_NO_MMAP
+#define mmap(addr, len, prot, flags, fd, off) io_uring_compat_mmap(addr, len, prot, flags, fd, off)
+#endif
+
 int io_uring_register(unsigned int fd, unsigned int opcode, const void *arg,
 		      unsigned int nr_args);
 int io_uring_register_probe(struct io_uring *ring, struct io_uring_probe *p, unsigned nr_ops);
