@@ -60,20 +60,20 @@ _Static_assert(sizeof(struct poll_upd_pdu) <= ZN_URING_REQ_PDU, "poll remove pdu
 
 #define PDU(req) ((struct poll_pdu *)(req)->pdu)
 
-static int ring_ready(struct zn_uring *self, int fd, uint32_t *seq)
+/* io_uring_poll's answer; edges only (no event count): a multishot poll
+ * of its own ring would otherwise see each of its own CQEs as new data. */
+static int ring_ready(int fd)
 {
 	struct zn_uring *t = zn_handle_peek(fd, ZN_HANDLE_URING);
 	uint32_t mask = 0, sq_used;
 
 	if (!t)
 		return -EBADF;
-	*seq = zn_load_acq(&t->sh->cq_tail) + t->ovf_count;
 	if (zn_uring_cq_ready(t) || zn_uring_overflow_pending(t))
 		mask |= POLLIN | POLLRDNORM;
 	sq_used = zn_load_acq(&t->sh->sq_tail) - zn_load_acq(&t->sh->sq_head);
 	if (sq_used < t->sq_entries)
 		mask |= POLLOUT | POLLWRNORM;
-	(void)self;
 	return (int)mask;
 }
 
@@ -98,7 +98,7 @@ static int ready(struct zn_uring *r, int fd, uint32_t *seq)
 	if (!zn_handle_is_handle(fd))
 		return fd < 0 ? -EBADF : kfd_ready(fd);
 	if (zn_handle_type(fd) == ZN_HANDLE_URING)
-		return ring_ready(r, fd, seq);
+		return ring_ready(fd);
 	rc = zn_uring_plugins.poll_ready ? zn_uring_plugins.poll_ready(r, fd, seq) : -ENOENT;
 	return rc == -ENOENT ? -EBADF : rc;
 }

@@ -192,6 +192,19 @@ static void test_ring_handle(void **state)
 	io_uring_prep_poll_add(urt_sqe(&f->ring, 2), f->other.ring_fd, POLLOUT | POLLWRNORM);
 	assert_int_equal(submit(&f->ring), 1);
 	urt_expect(&f->ring, 2, POLLOUT | POLLWRNORM);
+	/* a multishot poll of its own ring: one CQE per edge, not one per CQE */
+	io_uring_prep_poll_multishot(urt_sqe(&f->ring, 3), f->ring.ring_fd, POLLIN);
+	assert_int_equal(submit(&f->ring), 1);
+	expect_none(&f->ring, 5);
+	io_uring_prep_nop(urt_sqe(&f->ring, 4));
+	assert_int_equal(submit(&f->ring), 1);
+	urt_expect(&f->ring, 4, 0);
+	urt_expect_cqe(&f->ring, 3, POLLIN, IORING_CQE_F_MORE);
+	expect_none(&f->ring, 10);
+	io_uring_prep_poll_remove(urt_sqe(&f->ring, 5), 3);
+	assert_int_equal(submit(&f->ring), 1);
+	urt_expect_cqe(&f->ring, 3, -ECANCELED, 0);
+	urt_expect(&f->ring, 5, 0);
 }
 
 /* ---- zcnic sockets ---- */
