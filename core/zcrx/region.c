@@ -14,11 +14,8 @@
  *
  * The offsets are Linux's for zcrx regions: 0x30000000 | id << 16.
  */
-#include <errno.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "core/zcrx/zcrx_priv.h"
+#include "zcnic/mem.h"
 
 #define ZCRX_MMAP_OFF	0x30000000ull	/* Linux: IORING_MAP_OFF_ZCRX_REGION */
 #define ZCRX_MMAP_SHIFT	16		/* Linux: IORING_OFF_ZCRX_SHIFT */
@@ -30,36 +27,24 @@ uint64_t zn_zcrx_region_off(uint32_t id)
 
 int zn_zcrx_region_alloc(struct zn_zcrx_ifq *ifq, uint64_t size, uint64_t off)
 {
-	int fd = memfd_create("zcnic:zcrx-refill", MFD_CLOEXEC), rc;
-	void *p;
+	/* a DMA region is a memfd with one shared mapping: what is needed here */
+	int rc = zn_dma_region_alloc("zcrx-refill", (size_t)size, -1, ZN_DMA_NO_HUGE,
+				     &ifq->rq_region);
 
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, (off_t)size)) {
-		rc = -errno;
-		goto err;
-	}
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		rc = -errno;
-		goto err;
-	}
-	ifq->rq_mem = p;
+	if (rc)
+		return rc;
+	ifq->rq_mem = ifq->rq_region->va;
 	ifq->rq_len = size;
 	ifq->rq_off = off;
-	ifq->rq_fd = fd;
+	ifq->rq_fd = ifq->rq_region->fd;
 	return 0;
-
-err:
-	close(fd);
-	return rc == -EFBIG || rc == -EINVAL ? -ENOMEM : rc;
 }
 
 void zn_zcrx_region_free(struct zn_zcrx_ifq *ifq)
 {
 	if (!ifq->rq_mem)
 		return;
-	munmap(ifq->rq_mem, ifq->rq_len);
-	close(ifq->rq_fd);
+	zn_dma_region_free(ifq->rq_region);
+	ifq->rq_region = NULL;
 	ifq->rq_mem = NULL;
 }

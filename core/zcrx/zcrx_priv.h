@@ -87,6 +87,7 @@ struct zn_zcrx_ifq {
 	struct zn_zcrx_ifq *gnext;	/* process-wide list (queue ownership) */
 	/* a refill region zcnic allocated (region.c); rq_mem NULL: the program's */
 	void *rq_mem;
+	struct zn_dma_region *rq_region;	/* the memfd and zcnic's mapping of it */
 	uint64_t rq_len, rq_off;	/* its size, the mmap offset it answers to */
 	int rq_fd;			/* the memfd behind it */
 };

@@ -20,24 +20,6 @@
 #include "tests/unit/uring_test_ops.h"
 #include "zcnic/uring.h"
 
-static int setup(void **state)
-{
-	struct io_uring *ring = calloc(1, sizeof(*ring));
-
-	if (!ring || io_uring_queue_init(16, ring, 0))
-		return -1;
-	top_install();
-	*state = ring;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	io_uring_queue_exit(*state);
-	free(*state);
-	top_uninstall();
-	return 0;
-}
 
 static void expect_none(struct io_uring *ring, int ms)
 {
@@ -174,12 +156,12 @@ static void test_exit_with_held(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_waits_for_earlier, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_idle, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_drained_holds_later, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failed_not_held, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exit_with_held, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_waits_for_earlier, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_idle, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_drained_holds_later, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_chain, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_not_held, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_exit_with_held, top_ring_setup, top_ring_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
