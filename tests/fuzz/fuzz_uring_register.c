@@ -88,7 +88,7 @@ static uint64_t ptr_of(uint64_t v, size_t *room)
 	return (uintptr_t)(mem + off);
 }
 
-static void fix_ptr(uint64_t *p, uint64_t *len)
+static void fix_ptr(__u64 *p, __u64 *len)
 {
 	size_t room;
 
@@ -163,7 +163,7 @@ static int do_buffers(struct io_uring *ring, unsigned nr)
 
 	nr %= 9;
 	for (unsigned i = 0; i < nr; i++) {
-		uint64_t b = (uintptr_t)v[i].iov_base, l = v[i].iov_len;
+		__u64 b = (uintptr_t)v[i].iov_base, l = v[i].iov_len;
 
 		/* a base of ~0 with a length keeps the overflow case reachable */
 		if (b != UINT64_MAX)
@@ -219,17 +219,25 @@ static int do_probe(struct io_uring *ring, unsigned nr)
 	return rc;
 }
 
-/* The query chain: each header's next entry and data point at harness memory. */
+/*
+ * The query chain: headers sit on a grid of the arg buffer (so that no
+ * two overlap); each one's next entry lands on the grid (cycles give
+ * -ERANGE) or ends the chain, its data in harness memory (never in the arg
+ * buffer: the answers would overwrite headers).
+ */
 static void fix_query(void)
 {
-	for (size_t off = 0; off + sizeof(struct io_uring_query_hdr) <= ARG_MAX;
-	     off += sizeof(struct io_uring_query_hdr)) {
-		struct io_uring_query_hdr *h = (struct io_uring_query_hdr *)(arg + off);
-		uint64_t size = h->size;
+	const size_t hsz = sizeof(struct io_uring_query_hdr), slots = ARG_MAX / hsz;
 
-		fix_ptr(&h->next_entry, NULL);
+	for (size_t i = 0; i < slots; i++) {
+		struct io_uring_query_hdr *h = (struct io_uring_query_hdr *)(arg + i * hsz);
+		__u64 size = h->size, nx = h->next_entry;
+
+		if ((h->query_data & 3) == 3)
+			h->query_data &= ~(__u64)2;	/* harness memory, page aligned */
 		fix_ptr(&h->query_data, &size);
 		h->size = (uint32_t)size;
+		h->next_entry = (nx & 1) ? (uintptr_t)(arg + ((nx >> 1) % slots) * hsz) : 0;
 	}
 }
 

@@ -44,9 +44,10 @@ seeds = {
     "probe": seed(PROBE, 64, 0),
     "probe_dirty": seed(PROBE, 8, 0, b"\x01"),
     "probe_big": seed(PROBE, 255, 0),
-    "query_chain": seed(QUERY, 0, BLIND, qhdr(ptr(3, 40), ptr(1), 0, 64) +
-                        qhdr(ptr(3, 80), ptr(1, 4096), 1, 64) + qhdr(0, ptr(1, 8192), 2, 16)),
-    "query_loop": seed(QUERY, 0, 0, qhdr(ptr(3, 0), ptr(1), 0, 64)),
+    # next_entry: bit 0 set = the header in grid slot (value >> 1); the grid is 40 bytes
+    "query_chain": seed(QUERY, 0, BLIND, qhdr(1 | 1 << 1, ptr(1), 0, 64) +
+                        qhdr(1 | 2 << 1, ptr(1, 4096), 1, 64) + qhdr(0, ptr(1, 8192), 2, 16)),
+    "query_loop": seed(QUERY, 0, 0, qhdr(1, ptr(1), 0, 64)),
     "zcrx_ifq": seed(ZCRX_IFQ, 1, 0, ifq(1, 0, 64, 0, 1, 1).ljust(512, b"\0") +
                      area(ptr(1), 65536).ljust(512, b"\0") + region(ptr(1, 65536), 8192)),
     "zcrx_ifq_noregion": seed(ZCRX_IFQ, 1, 0, ifq(7, 3, 100, 0, 1, 0).ljust(512, b"\0") +
