@@ -411,6 +411,17 @@ int zn_tcp_conn_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const 
 	return 0;
 }
 
+bool zn_tcp_accept_ready(const struct zn_tcp_conn *l)
+{
+	const struct zn_tcp_conn *c;
+
+	if (!l || l->state != ZN_TCP_LISTEN)
+		return false;
+	for (c = l->aq_head; c && c->state == ZN_TCP_SYN_RCVD; c = c->aq_next)
+		;
+	return c != NULL;
+}
+
 int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct zn_tcp_conn **out)
 {
 	struct zn_tcp_conn *c;

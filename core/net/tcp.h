@@ -242,6 +242,8 @@ int zn_tcp_conn_listen(struct zn_tcp *t, uint16_t port, uint32_t backlog, const 
 		  struct zn_tcp_conn **out);
 /* A connection that completed its handshake: 0, or -EAGAIN (none yet). */
 int zn_tcp_conn_accept(struct zn_tcp_conn *l, const struct zn_tcp_cb *cb, struct zn_tcp_conn **out);
+/* Would zn_tcp_conn_accept find a connection (a listener's poll)? */
+bool zn_tcp_accept_ready(const struct zn_tcp_conn *l);
 
 /*
  * Queue nseg segments (IOVA mapped to the device, VA for the checksum) to

@@ -19,6 +19,8 @@ const struct zn_uring_plugins zn_uring_plugins = {
 		[IORING_OP_ASYNC_CANCEL] = &zn_async_cancel_op,
 		[IORING_OP_PROVIDE_BUFFERS] = &zn_provide_buffers_op,
 		[IORING_OP_REMOVE_BUFFERS] = &zn_remove_buffers_op,
+		[IORING_OP_POLL_ADD] = &zn_poll_add_op,
+		[IORING_OP_POLL_REMOVE] = &zn_poll_remove_op,
 		[IORING_OP_SEND] = &zn_send_op,
 		[IORING_OP_RECV] = &zn_recv_op,
 		[IORING_OP_SEND_ZC] = &zn_send_zc_op,
@@ -37,4 +39,6 @@ const struct zn_uring_plugins zn_uring_plugins = {
 	.register_ifq = zn_zcrx_register,
 	.zcrx_ctrl = zn_zcrx_ctrl,
 	.bufs_unregistering = zn_sock_bufs_unregistering,
+	.poll_ready = zn_sock_poll_ready,
+	.region_fd = zn_zcrx_region_fd,
 };

@@ -36,8 +36,10 @@
  * Linux), an error; optlen, if not 0, is the total byte budget, the CQE
  * that spends it is the last.
  *
- * Not offered (-EINVAL, one log line): RECVMSG multishot (the
- * io_uring_recvmsg_out layout), BUNDLE.
+ * RECVMSG multishot (also needs BUFFER_SELECT): each buffer holds struct
+ * io_uring_recvmsg_out, the name and control areas the msghdr sizes (read
+ * at prep), then the payload (recvmsg_mshot_into).
+ * Not offered (-EINVAL, one log line): BUNDLE.
  * msg_flags: MSG_DONTWAIT (nothing there: -EAGAIN), MSG_TRUNC, MSG_WAITALL
  * (a datagram is whole anyway), MSG_NOSIGNAL, MSG_CMSG_CLOEXEC accepted;
  * MSG_ERRQUEUE -EAGAIN (the error queue is always empty); others -EINVAL.
@@ -71,6 +73,8 @@ struct recv_pdu {
 	uint8_t bsel;			/* IOSQE_BUFFER_SELECT */
 	uint8_t mshot;			/* IORING_RECV_MULTISHOT */
 	uint8_t mshot_lim;		/* mshot_left counts */
+	uint8_t mshot_end;		/* RECVMSG multishot: this CQE is the last */
+	uint32_t mnamelen, mctrllen;	/* RECVMSG multishot: the buffer's layout */
 };
 _Static_assert(sizeof(struct recv_pdu) <= ZN_URING_REQ_PDU, "recv pdu too big");
 
@@ -204,39 +208,33 @@ static int recv_stream(struct zn_sock *s, const struct sink *k)
 	return rc > 0 || !k->cap ? 0 : rc < 0 ? rc : -EAGAIN;
 }
 
-/* Take one datagram (or a stream's bytes) into (buf, blen) (a provided
- * buffer) or the request's own buffers: the CQE's res. */
-static int recv_into(struct zn_sock *s, struct zn_uring_req *req, void *buf, uint32_t blen)
+/*
+ * One datagram (or a stream's bytes) into the sink: the bytes copied, or
+ * -errno. A datagram's length and source go to *dlen and *src; *dlen stays
+ * as it was for a stream and for the EOF of a socket shut for reading.
+ */
+static int recv_sink(struct zn_sock *s, const struct sink *k, struct zn_addr4 *src,
+		     uint32_t *dlen)
 {
-	struct recv_pdu *p = PDU(req);
 	struct zn_udp_rx d;
-	struct sink k;
-	struct msghdr m;
 	uint32_t off = 0;
-	int rc;
+	int rc = 0;
 
-	rc = sink_init(p, &k, &m, buf, blen);
-	if (rc)
-		return rc;
-	if (s->proto->stream) {
-		rc = recv_stream(s, &k);
-		if (rc >= 0 && p->msg && msg_out(p, &m, NULL, 0))
-			return -EFAULT;
-		return rc;
-	}
+	if (s->proto->stream)
+		return recv_stream(s, k);
 	if (s->rd_shut && !s->proto->rx_pending(s))
 		return 0;	/* shut for reading, nothing left */
 	if (!zn_sock_recv(s, &d, 1))
 		return -EAGAIN;
-	for (uint32_t i = 0; i < d.nseg && off < k.cap; i++) {
-		const uint8_t *src = zn_sock_rx_data(s, &d, i);
-		uint32_t n = d.seg[i].len < k.cap - off ? d.seg[i].len : (uint32_t)(k.cap - off);
+	for (uint32_t i = 0; i < d.nseg && off < k->cap; i++) {
+		const uint8_t *src_b = zn_sock_rx_data(s, &d, i);
+		uint32_t n = d.seg[i].len < k->cap - off ? d.seg[i].len : (uint32_t)(k->cap - off);
 
-		if (!src) {
+		if (!src_b) {
 			rc = -EIO;
 			break;
 		}
-		if (sink_put(&k, off, src, n)) {
+		if (sink_put(k, off, src_b, n)) {
 			rc = -EFAULT;
 			break;
 		}
@@ -245,9 +243,91 @@ static int recv_into(struct zn_sock *s, struct zn_uring_req *req, void *buf, uin
 	zn_sock_rx_release(s, &d);
 	if (rc)
 		return rc;
-	if (p->msg && msg_out(p, &m, &d.src, off < d.len ? MSG_TRUNC : 0))
+	*src = d.src;
+	*dlen = d.len;
+	return (int)off;
+}
+
+#define NO_DGRAM UINT32_MAX
+
+/* Take one datagram (or a stream's bytes) into (buf, blen) (a provided
+ * buffer) or the request's own buffers: the CQE's res. */
+static int recv_into(struct zn_sock *s, struct zn_uring_req *req, void *buf, uint32_t blen)
+{
+	struct recv_pdu *p = PDU(req);
+	struct zn_addr4 src = { 0 };
+	uint32_t dlen = NO_DGRAM;
+	struct sink k;
+	struct msghdr m;
+	int rc;
+
+	rc = sink_init(p, &k, &m, buf, blen);
+	if (rc)
+		return rc;
+	rc = recv_sink(s, &k, &src, &dlen);
+	if (rc < 0)
+		return rc;
+	if (s->proto->stream) {
+		if (p->msg && msg_out(p, &m, NULL, 0))
+			return -EFAULT;
+		return rc;
+	}
+	if (dlen == NO_DGRAM)
+		return rc;
+	if (p->msg && msg_out(p, &m, &src, (uint32_t)rc < dlen ? MSG_TRUNC : 0))
 		return -EFAULT;
-	return (int)((p->msg_flags & MSG_TRUNC) ? d.len : off);
+	return (int)((p->msg_flags & MSG_TRUNC) ? dlen : (uint32_t)rc);
+}
+
+/*
+ * Multishot RECVMSG, as io_recvmsg_multishot: the provided buffer gets
+ * struct io_uring_recvmsg_out, then msg_namelen bytes for the source
+ * address (cut to them; namelen says its real length, 0 for a stream),
+ * msg_controllen bytes of control area (left empty: no control messages
+ * here, controllen 0), then the payload (payloadlen: the bytes copied, or
+ * the datagram's real length with MSG_TRUNC asked; flags MSG_TRUNC when it
+ * was cut). res = header + name + control + payload bytes; a buffer that
+ * cannot hold the first three: -EFAULT. A payload of 0 bytes (EOF, an empty
+ * datagram) ends the multishot.
+ */
+static int recvmsg_mshot_into(struct zn_sock *s, struct zn_uring_req *req, uint8_t *buf,
+			      uint32_t blen)
+{
+	struct recv_pdu *p = PDU(req);
+	uint64_t hdr = sizeof(struct io_uring_recvmsg_out) + (uint64_t)p->mnamelen + p->mctrllen;
+	struct io_uring_recvmsg_out out = { 0 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct zn_addr4 src = { 0 };
+	uint32_t dlen = NO_DGRAM, n;
+	struct sink k;
+	int rc;
+
+	if (blen < hdr)
+		return -EFAULT;
+	k.v[0] = (struct iovec){ buf + hdr, blen - hdr };
+	k.n = 1;
+	k.cap = blen - hdr;
+	rc = recv_sink(s, &k, &src, &dlen);
+	if (rc < 0)
+		return rc;
+	out.payloadlen = (uint32_t)rc;
+	if (!s->proto->stream && dlen != NO_DGRAM) {
+		out.namelen = sizeof(sin);
+		if ((uint32_t)rc < dlen)
+			out.flags = MSG_TRUNC;
+		if (p->msg_flags & MSG_TRUNC)
+			out.payloadlen = dlen;
+		sin.sin_port = src.port;
+		sin.sin_addr.s_addr = src.ip;
+		n = p->mnamelen < sizeof(sin) ? p->mnamelen : sizeof(sin);
+		if (n && zn_ucopy_to(buf + sizeof(out), &sin, n))
+			return -EFAULT;
+	}
+	if (zn_ucopy_to(buf, &out, sizeof(out)))
+		return -EFAULT;
+	if (!rc)
+		p->mshot_end = 1;
+	return (int)(hdr + (uint64_t)rc);
 }
 
 /* recv_into, with a provided buffer picked first if the request selects
@@ -268,7 +348,10 @@ static int recv_one(struct zn_sock *s, struct zn_uring_req *req, uint32_t *cflag
 	bid = zn_uring_buf_select(req, &buf, &blen);
 	if (bid < 0)
 		return bid;
-	rc = recv_into(s, req, buf, blen);
+	if (p->msg && p->mshot)
+		rc = recvmsg_mshot_into(s, req, buf, blen);
+	else
+		rc = recv_into(s, req, buf, blen);
 	if (rc > 0)
 		*cflags = zn_uring_buf_done(req, bid, (uint32_t)rc);
 	else
@@ -292,7 +375,7 @@ static bool recv_serve(struct zn_sock *s, struct zn_uring_req *req, int *res, ui
 			break;
 		if (rc == -EAGAIN)
 			return false;
-		if (rc <= 0)
+		if (rc <= 0 || p->mshot_end)
 			break;
 		if (p->mshot_lim) {
 			p->mshot_left -= (uint32_t)rc < p->mshot_left ? (uint32_t)rc : p->mshot_left;
@@ -312,13 +395,19 @@ static bool recv_serve(struct zn_sock *s, struct zn_uring_req *req, int *res, ui
  * fails the issue even with nothing received. The buffer goes back. */
 static int buf_probe(struct zn_uring_req *req)
 {
-	uint32_t len = 0;
+	struct recv_pdu *p = PDU(req);
+	uint32_t len = p->len;
 	void *addr;
 	int bid = zn_uring_buf_select(req, &addr, &len);
 
 	if (bid < 0)
 		return bid;
 	zn_uring_buf_recycle(req, bid);
+	/* multishot RECVMSG: a buffer without room for the header fails now
+	 * (io_recvmsg_prep_multishot runs right after the selection) */
+	if (p->msg && p->mshot &&
+	    len < sizeof(struct io_uring_recvmsg_out) + (uint64_t)p->mnamelen + p->mctrllen)
+		return -EFAULT;
 	return 0;
 }
 
@@ -524,16 +613,19 @@ static int recvmsg_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe
 		return rc;
 	if (p->flags & IORING_RECVSEND_FIXED_BUF)
 		return -EINVAL;	/* a msghdr names its own buffers */
-	if (p->mshot) {
-		ZN_LOG_RL(ZN_LOG_WARN, RECV_LOG, "RECVMSG multishot (io_uring_recvmsg_out) "
-			  "is not supported by zcnic; RECV multishot is: -EINVAL");
-		return -EINVAL;
-	}
 	p->msg = 1;
 	if (zn_ucopy_from(&m, (const void *)(uintptr_t)p->addr, sizeof(m)))
 		return -EFAULT;
 	if ((int)m.msg_namelen < 0)
 		return -EINVAL;
+	if (p->mshot) {
+		/* the header, name and control area must fit an int (io_recvmsg_mshot_prep) */
+		if ((uint64_t)sizeof(struct io_uring_recvmsg_out) + m.msg_namelen +
+		    m.msg_controllen > INT32_MAX)
+			return -EOVERFLOW;
+		p->mnamelen = m.msg_namelen;
+		p->mctrllen = (uint32_t)m.msg_controllen;
+	}
 	if (p->bsel) {
 		struct iovec v = { 0 };
 

@@ -549,6 +549,13 @@ static void tx_fini(struct zn_sock *s)
 	s->tx_done = NULL;
 }
 
+bool zn_sock_tx_room(struct zn_sock *s)
+{
+	struct tx_state *tx = s->tx_priv;
+
+	return !tx || tx->nfree;
+}
+
 static struct tx_state *tx_get(struct zn_sock *s)
 {
 	struct tx_state *tx = s->tx_priv;

@@ -71,6 +71,9 @@ struct zn_sock_proto {
 	 */
 	bool stream;
 	int (*rx_eof)(struct zn_sock *s);
+	/* The socket's events now, as the protocol's poll in Linux (POLLIN,
+	 * POLLOUT, ...) for a socket with a pcb; it must not consume an error. */
+	uint32_t (*poll)(struct zn_sock *s);
 };
 
 struct zn_sock {
@@ -138,6 +141,9 @@ int zn_sock_create_detached(const struct zn_sock_proto *proto);
 /* Give a detached socket its netdev and open its protocol there: 0 or
  * -errno (the socket stays detached). */
 int zn_sock_attach(struct zn_sock *s, struct zn_netdev *d, const struct zn_socket_conf *conf);
+
+/* Has the socket a free send slot (op_send.c)? true before its first send. */
+bool zn_sock_tx_room(struct zn_sock *s);
 
 /* The protocols (tcp_sock.c, udp_sock.c). */
 extern const struct zn_sock_proto zn_tcp_sock_proto;

@@ -27,4 +27,8 @@ extern const struct zn_uring_op zn_close_op;
  * device mappings made of them (core/sock/net_mem.c). */
 void zn_sock_bufs_unregistering(struct zn_uring *r);
 
+/* IORING_OP_POLL_ADD's view of a socket (core/sock/sock_poll.c; the
+ * contract is zn_uring_plugins.poll_ready's). */
+int zn_sock_poll_ready(struct zn_uring *r, int fd, uint32_t *seq);
+
 #endif

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <poll.h>
+
 #include "base/clock.h"
 #include "core/net/tcp.h"
 #include "core/sock/sock.h"
@@ -178,6 +180,33 @@ static int tcp_rx_eof(struct zn_sock *s)
 	return err ? err : 1;
 }
 
+/* tcp_poll's answer, from the connection's state. */
+static uint32_t tcp_poll(struct zn_sock *s)
+{
+	struct tcp_sock *ts = ts_of(s);
+	enum zn_tcp_state st;
+	uint32_t m = POLLOUT | POLLWRNORM;
+
+	if (!ts->c)	/* TCP_CLOSE: hung up, and writable (the send fails) */
+		return m | POLLHUP;
+	if (ts->listening)
+		return zn_tcp_accept_ready(ts->c) ? POLLIN | POLLRDNORM : 0;
+	st = zn_tcp_state(ts->c);
+	if (st == ZN_TCP_SYN_SENT || st == ZN_TCP_SYN_RCVD)
+		return 0;
+	if (zn_tcp_rx_bytes(ts->c))
+		m |= POLLIN | POLLRDNORM;
+	if (zn_tcp_eof(ts->c)) {
+		m |= POLLIN | POLLRDNORM | POLLRDHUP;
+		/* both directions shut (our FIN too), or the connection is gone */
+		if (st != ZN_TCP_CLOSE_WAIT && st != ZN_TCP_ESTABLISHED)
+			m |= POLLHUP;
+	}
+	if (zn_tcp_error(ts->c) && !ts->err_told)
+		m |= POLLERR | POLLHUP;
+	return m;
+}
+
 const struct zn_sock_proto zn_tcp_sock_proto = {
 	.name = "tcp",
 	.open = tcp_open,
@@ -190,6 +219,7 @@ const struct zn_sock_proto zn_tcp_sock_proto = {
 	.tx_forget = tcp_tx_forget,
 	.stream = true,
 	.rx_eof = tcp_rx_eof,
+	.poll = tcp_poll,
 };
 
 bool zn_tcp_sock_listening(const struct zn_sock *s)

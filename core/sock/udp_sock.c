@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The UDP protocol under a zcnic socket: a core/net UDP endpoint. */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 
 #include "core/sock/sock.h"
@@ -48,6 +49,13 @@ static uint32_t udp_rx_pending(struct zn_sock *s)
 	return zn_udp_rx_pending(ep_of(s));
 }
 
+/* udp_poll: readable with a datagram queued; writable (the socket's send
+ * slots are counted by zn_sock_poll_ready). */
+static uint32_t udp_poll(struct zn_sock *s)
+{
+	return (udp_rx_pending(s) ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM | POLLWRBAND;
+}
+
 static uint32_t udp_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, uint32_t max)
 {
 	(void)max;	/* a datagram is whole */
@@ -85,6 +93,7 @@ const struct zn_sock_proto zn_udp_sock_proto = {
 	.rx_release = udp_rx_release,
 	.send = udp_send,
 	.tx_forget = udp_tx_forget,
+	.poll = udp_poll,
 };
 
 int zn_udp_sock_connect(struct zn_sock *s, const struct zn_addr4 *dst)

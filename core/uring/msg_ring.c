@@ -5,8 +5,9 @@
  * Semantics are the kernel's io_uring/msg_ring.c (IORING_MSG_DATA):
  *  - prep: buf_index or personality != 0, or msg_ring_flags outside
  *    CQE_SKIP|FLAGS_PASS: -EINVAL;
- *  - target not a ring: -EBADFD (zcnic: any sqe->fd that is not a live ring
- *    handle; a ported program's OS fd lands here too);
+ *  - target open but not a ring: -EBADFD (another handle, an OS fd);
+ *    naming nothing open (a closed ring's handle, -1): -EBADF, as the
+ *    kernel's file lookup fails first;
  *  - DATA: addr3 (source fd) != 0, any flag but FLAGS_PASS (so CQE_SKIP
  *    too), or file_index != 0 without FLAGS_PASS: -EINVAL;
  *  - the target gets {user_data = sqe->off, res = sqe->len,
@@ -276,7 +277,7 @@ int zn_uring_msg(int target, uint64_t user_data, int32_t res, uint32_t cflags)
 	int rc;
 
 	if (!t)
-		return -EBADFD;
+		return zn_uring_not_a_ring(target);
 	rc = zn_inbox_post(t, user_data, res, cflags);
 	zn_handle_put(target);
 	return rc;
@@ -382,7 +383,7 @@ static int msg_ring_issue(struct zn_uring_req *req)
 	}
 	t = target_get(self, req->file);
 	if (!t) {
-		req->res = -EBADFD;	/* not a live ring, whatever the command */
+		req->res = zn_uring_not_a_ring(req->file);	/* whatever the command */
 		return ZN_URING_ISSUE_DONE;
 	}
 	if (m->err)

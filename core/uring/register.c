@@ -255,20 +255,23 @@ static ssize_t query_one(struct zn_uring *r, uint32_t op, void *buf)
 
 static int query(struct zn_uring *r, void *arg, unsigned nr_args)
 {
-	struct io_uring_query_hdr *h = arg;
+	struct io_uring_query_hdr hb, *h = &hb;
+	void *uh = arg;		/* the program's header: any alignment, copied in and out */
 	unsigned n = 0;
 
 	if (nr_args)
 		return -EINVAL;
-	while (h) {
+	while (uh) {
 		union {
 			struct io_uring_query_opcode o;
 			struct io_uring_query_zcrx z;
 			struct io_uring_query_scq s;
 		} data;
-		size_t usize = h->size, rsize = 0;
+		size_t usize, rsize = 0;
 		ssize_t ret = -EINVAL;
 
+		memcpy(h, uh, sizeof(*h));
+		usize = h->size;
 		memset(&data, 0, sizeof(data));
 		if (h->query_op >= __IO_URING_QUERY_MAX) {
 			ret = -EOPNOTSUPP;
@@ -292,7 +295,8 @@ static int query(struct zn_uring *r, void *arg, unsigned nr_args)
 		}
 		h->result = (int32_t)ret;
 		h->size = (uint32_t)(usize < rsize ? usize : rsize);
-		h = (struct io_uring_query_hdr *)(uintptr_t)h->next_entry;
+		memcpy(uh, h, sizeof(*h));
+		uh = (void *)(uintptr_t)h->next_entry;
 		if (++n >= QUERY_MAX_ENTRIES)
 			return -ERANGE;
 	}
@@ -423,4 +427,11 @@ int zn_uring_register_blind(unsigned opcode, void *arg, unsigned nr_args)
 	default:
 		return -EINVAL;
 	}
+}
+
+int zn_uring_mmap_fd(struct zn_uring *r, uint64_t mmap_offset, size_t len)
+{
+	if (!r || !zn_uring_plugins.region_fd)
+		return -EINVAL;
+	return zn_uring_plugins.region_fd(r, mmap_offset, len);
 }

@@ -15,6 +15,7 @@
  * into the CQ on every enter/wait/peek as space frees.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -208,6 +209,7 @@ void zn_uring_destroy(struct zn_uring *r)
 	 * callbacks tear down), then the layers that hang state on the ring. */
 	zn_uring_req_cancel_all(r);
 	zn_uring_timers_cancel_all(r);
+	zn_uring_drain_destroy(r);
 	while (r->nexit_cbs) {
 		struct zn_exit_cb *cb = &r->exit_cbs[--r->nexit_cbs];
 
@@ -407,4 +409,12 @@ int zn_uring_hook_del(struct zn_uring *r, int id)
 	while (r->nhooks && !r->hooks[r->nhooks - 1].used)
 		r->nhooks--;
 	return 0;
+}
+
+int zn_uring_not_a_ring(int fd)
+{
+	if (zn_handle_is_handle(fd))
+		return zn_handle_type(fd) < 0 ? -EBADF : -EBADFD;
+	/* an OS fd: open (Linux's fget succeeds) but no io_uring, or nothing */
+	return fd >= 0 && fcntl(fd, F_GETFD) >= 0 ? -EBADFD : -EBADF;
 }

@@ -18,13 +18,14 @@
  *    (the head with -ECANCELED, itself with its error, the rest -ECANCELED);
  *  - CQE_SKIP_SUCCESS: no CQE on success; a failing request with it posts
  *    its CQE and suppresses the CQEs of the members it cancels.
- * IOSQE_ASYNC and IOSQE_IO_DRAIN are accepted: every op here completes or
- * goes asynchronous inside submit, so there is nothing to defer yet.
+ * IOSQE_ASYNC is accepted: every op here completes or goes asynchronous
+ * inside submit. IOSQE_IO_DRAIN holds chains back (drain.c).
  *
  * Two ways through: SQEs whose op has a direct function (uring_op.h) and
- * nothing the generic way must see (a flag, a link) are answered straight
- * from the SQ, in runs (sq_direct_run); every other SQE gets a request,
- * init_req's checks, prep and issue. Both keep submission order.
+ * nothing the generic way must see (a flag, a link, a drain in progress)
+ * are answered straight from the SQ, in runs (sq_direct_run); every other
+ * SQE gets a request, init_req's checks, prep and issue. Both keep
+ * submission order.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -291,7 +292,7 @@ static inline void req_finish(struct zn_uring *r, struct zn_uring_req *req)
 	req_free(r, req);
 }
 
-static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
+void zn_uring_run_chain(struct zn_uring *r, struct zn_uring_req *head)
 {
 	if (head->internal & RQ_FAILED) {
 		/* Failed while assembling: the whole chain fails, hard or not. */
@@ -301,6 +302,28 @@ static void run_chain(struct zn_uring *r, struct zn_uring_req *head)
 	}
 	if (!issue(r, head))
 		req_done(r, head);
+}
+
+/* Does any member of the chain carry IOSQE_IO_DRAIN? */
+static bool chain_drains(const struct zn_uring_req *req)
+{
+	for (; req; req = req->link)
+		if (req->sqe_flags & IOSQE_IO_DRAIN)
+			return true;
+	return false;
+}
+
+/* A chain assembled: issued now, or held behind a drain (drain.c). */
+static void start_chain(struct zn_uring *r, struct zn_uring_req *head)
+{
+	bool drain;
+
+	if (!(head->internal & RQ_FAILED)) {
+		drain = chain_drains(head);
+		if ((drain || r->drain_active) && !zn_uring_drain_defer(r, head, drain))
+			return;
+	}
+	zn_uring_run_chain(r, head);
 }
 
 void zn_uring_req_complete_nofail(struct zn_uring_req *req, int32_t res, uint32_t cflags)
@@ -399,7 +422,8 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 	rc = init_req(r, req, sqe);
 	links_on = req->sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 	/* The common case: valid, unlinked, done at once, no chain to run. */
-	if (__builtin_expect(!rc && !links_on && !r->link_head, 1)) {
+	if (__builtin_expect(!rc && !links_on && !r->link_head &&
+			     !((req->sqe_flags & IOSQE_IO_DRAIN) | r->drain_active), 1)) {
 		if (!issue(r, req))
 			req_finish(r, req);
 		return 0;
@@ -416,7 +440,7 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 				head = r->link_head;
 				r->link_head = r->link_last = NULL;
 			}
-			run_chain(r, head);
+			start_chain(r, head);
 			return rc;
 		}
 	}
@@ -427,14 +451,14 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
 			return 0;
 		req = r->link_head;
 		r->link_head = r->link_last = NULL;
-		run_chain(r, req);
+		start_chain(r, req);
 		return 0;
 	}
 	if (links_on) {
 		r->link_head = r->link_last = req;
 		return 0;
 	}
-	run_chain(r, req);
+	start_chain(r, req);
 	return 0;
 }
 
@@ -568,8 +592,9 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 			break;
 		}
 		sqe = &r->sqes[idx << r->sqe_shift];
-		/* an op that can finish it directly: as many SQEs from here as can go so */
-		if (r->direct[sqe->opcode] && !r->link_head) {
+		/* an op that can finish it directly (no drain holding later SQEs back):
+		 * as many SQEs from here as can go so */
+		if (r->direct[sqe->opcode] && !r->link_head && !r->drain_active) {
 			unsigned k = r->direct_run(r, head, n);
 
 			head += k;
@@ -597,8 +622,10 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		struct zn_uring_req *lh = r->link_head;
 
 		r->link_head = r->link_last = NULL;
-		run_chain(r, lh);
+		start_chain(r, lh);
 	}
+	if (r->drain_active)
+		zn_uring_drain_flush(r);
 	zn_msg_ring_batch_end(r);
 	/* SQE slots up to head are the application's again */
 	zn_store_rel(&sh->sq_head, head);

@@ -118,6 +118,17 @@ struct zn_uring_plugins {
 	int (*register_ifq)(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg);
 	/* IORING_REGISTER_ZCRX_CTRL; NULL: -EOPNOTSUPP. */
 	int (*zcrx_ctrl)(struct zn_uring *r, struct zcrx_ctrl *ctrl, unsigned nr_args);
+	/*
+	 * IORING_OP_POLL_ADD on a handle of another layer (a socket): the
+	 * events ready on fd now (POLLIN, POLLOUT, ...; >= 0), with a count in
+	 * *seq that moves with every new arrival (so that a multishot poll
+	 * sees more data as a new edge); -ENOENT if fd is not that layer's.
+	 * It makes r poll whatever can change them. May be NULL.
+	 */
+	int (*poll_ready)(struct zn_uring *r, int fd, uint32_t *seq);
+	/* The fd whose mapping stands for r's memory at mmap offset off (len
+	 * bytes; a refill region zcnic allocated), or -errno. May be NULL. */
+	int (*region_fd)(struct zn_uring *r, uint64_t off, uint64_t len);
 	/* Called at the start of every unregister of buffers, so that layers
 	 * that mapped registered buffers for a device let go. May be NULL. */
 	void (*bufs_unregistering)(struct zn_uring *r);
@@ -133,6 +144,8 @@ extern const struct zn_uring_op zn_link_timeout_op;
 extern const struct zn_uring_op zn_async_cancel_op;
 extern const struct zn_uring_op zn_provide_buffers_op;
 extern const struct zn_uring_op zn_remove_buffers_op;
+extern const struct zn_uring_op zn_poll_add_op;
+extern const struct zn_uring_op zn_poll_remove_op;
 
 /* The op of an opcode (never NULL below IORING_OP_LAST: unsupported ones
  * get a -EOPNOTSUPP stand-in); NULL for >= IORING_OP_LAST. */

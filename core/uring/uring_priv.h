@@ -181,12 +181,22 @@ struct zn_uring {
 	uint32_t cq_timeouts;		/* CQEs of timeouts: not counted by TIMEOUT off */
 	/* provided buffer groups (kbuf.c) */
 	struct zn_buf_group *bgroups;
+	/* IOSQE_IO_DRAIN (drain.c): chains held back, in submission order */
+	struct zn_drain_ent *drain_head, *drain_tail;
+	bool drain_active;		/* new chains go to the FIFO */
+	bool drain_after;		/* a drain was issued: the next waits for it */
+	/* armed POLL_ADDs (poll.c) and their hook's id + 1 (0: none) */
+	struct zn_uring_req *polls;
+	int poll_hook;
 	/* the SQPOLL thread (sqpoll.c); NULL without IORING_SETUP_SQPOLL */
 	struct zn_sqpoll *sqp;
 };
 
 /* ring.c */
 const void *zn_uring_thread_tag(void);
+/* A MSG_RING target fd that is no live ring: -EBADF if it names nothing
+ * open (a closed handle, no such fd), -EBADFD if it is something else. */
+int zn_uring_not_a_ring(int fd);
 int zn_uring_flush_overflow(struct zn_uring *r);
 /* submit.c */
 void zn_uring_submit_setup(struct zn_uring *r);
@@ -204,6 +214,12 @@ int zn_uring_req_cancel(struct zn_uring_req *req, int32_t res);
 /* Complete a request that is not in flight (a LINK_TIMEOUT unhooked from
  * its chain): post res, free it. */
 void zn_uring_req_finish(struct zn_uring_req *req, int32_t res);
+/* Issue a chain assembled at submission (drain.c runs deferred ones). */
+void zn_uring_run_chain(struct zn_uring *r, struct zn_uring_req *head);
+/* drain.c */
+int zn_uring_drain_defer(struct zn_uring *r, struct zn_uring_req *head, bool drain);
+void zn_uring_drain_flush(struct zn_uring *r);
+void zn_uring_drain_destroy(struct zn_uring *r);
 /* timeout.c */
 void zn_uring_timers_run(struct zn_uring *r);
 uint64_t zn_uring_timers_next(const struct zn_uring *r);	/* 0: none */

@@ -71,6 +71,8 @@ unsigned zn_uring_get_events(struct zn_uring *r)
 	r->last_work = run_hooks(r);
 	if (r->timers)
 		zn_uring_timers_run(r);
+	if (r->drain_active)	/* completions of this pass may release held chains */
+		zn_uring_drain_flush(r);
 	if (r->evfd >= 0)
 		zn_uring_evfd_signal(r, false);
 	return zn_uring_cq_ready(r);

@@ -6,11 +6,10 @@
  * Registration follows the kernel's io_register_zcrx / io_register_zcrx_ifq
  * (reference/uring.md 1.3) check by check and code by code, minus
  * CAP_NET_ADMIN (zcnic needs no privilege beyond owning the device). The
- * departures, each with one log line: a refill region zcnic would have to
- * allocate (no IORING_MEM_REGION_TYPE_USER: the kernel allocates and the
- * application mmaps the ring fd, which zcnic has not) is -EOPNOTSUPP;
- * dmabuf areas are -EOPNOTSUPP; rx_buf_len other than 0 / 4096 is
- * -EOPNOTSUPP (buffers are the netdev's payload buffer size).
+ * departures, each with one log line: dmabuf areas are -EOPNOTSUPP; rx_buf_len other than 0 / 4096 is
+ * -EOPNOTSUPP (buffers are the netdev's payload buffer size). A region
+ * without IORING_MEM_REGION_TYPE_USER is allocated here (region.c) and
+ * its mmap_offset written back, as io_create_region does.
  *
  * Life of an ifq (one reference each):
  *   registration  from register until ring exit (or netdev close)
@@ -90,8 +89,10 @@ static void ifq_free(struct zn_zcrx_ifq *ifq)
 	if (ifq->region_owned)
 		zn_dma_region_free(ifq->region);
 	zn_zcrx_area_fini(&ifq->area);
+	zn_zcrx_region_free(ifq);
 	free(ifq);
 }
+
 
 void zn_zcrx_ifq_put(struct zn_zcrx_ifq *ifq)
 {
@@ -372,12 +373,8 @@ static int check_region(const struct io_uring_region_desc *rd, uint64_t need)
 		return -EINVAL;
 	if (rd->user_addr + rd->size < rd->user_addr)
 		return -EOVERFLOW;
-	if (!(rd->flags & IORING_MEM_REGION_TYPE_USER)) {
-		ZN_ERR(ZCRX_LOG, "refill region: zcnic cannot allocate it for the application "
-		       "(there is no ring fd to mmap); pass your own page-aligned memory with "
-		       "IORING_MEM_REGION_TYPE_USER");
-		return -EOPNOTSUPP;
-	}
+	if (!(rd->flags & IORING_MEM_REGION_TYPE_USER))
+		return 0;	/* zcnic allocates it (region.c) */
 	return zn_zcrx_user_range_ok(rd->user_addr, rd->size, true);
 }
 
@@ -549,6 +546,13 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 	rc = area_import(ifq, &ar);
 	if (rc)
 		goto err_free;
+	if (!(rd.flags & IORING_MEM_REGION_TYPE_USER)) {
+		rd.mmap_offset = zn_zcrx_region_off(rctx->next_id);
+		rc = zn_zcrx_region_alloc(ifq, rd.size, rd.mmap_offset);
+		if (rc)
+			goto err_area;
+		rd.user_addr = (uintptr_t)ifq->rq_mem;
+	}
 	zn_zcrx_rq_init(&ifq->rq, (void *)(uintptr_t)rd.user_addr, entries);
 	ifq->prov = (struct zn_buf_provider){
 		.buf_size = ZN_ZCRX_BUF_SIZE, .alloc = prov_alloc, .put = prov_put,
@@ -592,12 +596,16 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 	reg->offsets.rqes = ZN_ZCRX_RQ_RQES_OFF;
 	((struct io_uring_zcrx_area_reg *)(uintptr_t)reg->area_ptr)->rq_area_token =
 		(uint64_t)0 << IORING_ZCRX_AREA_SHIFT;
+	if (ifq->rq_mem)	/* where the program maps it: the ring handle at this offset */
+		((struct io_uring_region_desc *)(uintptr_t)reg->region_ptr)->mmap_offset =
+			ifq->rq_off;
 	ZN_INFO(ZCRX_LOG, "ifq %u: netdev %u rx queue %u, area %p+%llu (%u buffers), "
 		"refill ring %u entries", ifq->id, reg->if_idx, ifq->rxq, ifq->area.base,
 		(unsigned long long)ifq->area.len, ifq->area.nbufs, entries);
 	return 0;
 
 err_area:
+	zn_zcrx_region_free(ifq);
 	zn_netdev_dma_unmap(dev, ifq->region);
 	if (ifq->region_owned)
 		zn_dma_region_free(ifq->region);
@@ -630,4 +638,14 @@ uint32_t zn_zcrx_ifq_id(const struct zn_zcrx_ifq *ifq)
 void zn_zcrx_ifq_hold(struct zn_zcrx_ifq *ifq)
 {
 	ifq->refs++;
+}
+
+int zn_zcrx_region_fd(struct zn_uring *r, uint64_t off, uint64_t len)
+{
+	struct zn_zcrx_ring *rctx = ring_ctx(r, false);
+
+	for (struct zn_zcrx_ifq *q = rctx ? rctx->ifqs : NULL; q; q = q->next)
+		if (q->rq_mem && q->rq_off == off)
+			return len && len <= q->rq_len ? q->rq_fd : -EINVAL;
+	return -EINVAL;
 }

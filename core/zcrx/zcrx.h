@@ -88,6 +88,9 @@ void zn_zcrx_ifq_refill(struct zn_zcrx_ifq *ifq);
 int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg);
 /* IORING_REGISTER_ZCRX_CTRL (ctrl.c). */
 int zn_zcrx_ctrl(struct zn_uring *r, struct zcrx_ctrl *ctrl, unsigned nr_args);
+/* The memfd behind an allocated refill region of r at mmap offset off that
+ * holds len bytes (zn_uring_plugins.region_fd), or -EINVAL. */
+int zn_zcrx_region_fd(struct zn_uring *r, uint64_t off, uint64_t len);
 
 /* What RECV_ZC needs to know of an ifq: its area, the RX queue and netdev
  * it receives from, its id (for messages); a reference more. */

@@ -85,7 +85,19 @@ struct zn_zcrx_ifq {
 	uint32_t room_seen;		/* room at the last pass (TCP window updates) */
 	struct zn_zcrx_ifq *next;	/* ring's list */
 	struct zn_zcrx_ifq *gnext;	/* process-wide list (queue ownership) */
+	/* a refill region zcnic allocated (region.c); rq_mem NULL: the program's */
+	void *rq_mem;
+	struct zn_dma_region *rq_region;	/* the memfd and zcnic's mapping of it */
+	uint64_t rq_len, rq_off;	/* its size, the mmap offset it answers to */
+	int rq_fd;			/* the memfd behind it */
 };
+
+/* region.c: a refill region for a program that passed none: shared memory
+ * of size bytes answering to mmap offset off. 0 or -errno. */
+int zn_zcrx_region_alloc(struct zn_zcrx_ifq *ifq, uint64_t size, uint64_t off);
+void zn_zcrx_region_free(struct zn_zcrx_ifq *ifq);
+/* The mmap offset of ifq id's allocated region (Linux's zcrx region offsets). */
+uint64_t zn_zcrx_region_off(uint32_t id);
 
 /* Is [p, p+len) mapped with (write) access in this process? 0 or -EFAULT. */
 int zn_zcrx_user_range_ok(uint64_t addr, uint64_t len, bool write);

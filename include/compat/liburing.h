@@ -27,6 +27,7 @@
 #define LIB_URING_H
 
 /* What liburing's header pulls in, so programs that rely on it build. */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -202,6 +203,20 @@ int io_uring_register_sync_msg(struct io_uring_sqe *sqe);
  * handle), or -1 for the ring-less ops (SEND_MSG_RING, QUERY). The
  * wrappers below go through it, as liburing's do.
  */
+/*
+ * mmap(2) of a ring handle, as liburing programs map memory the kernel
+ * allocated for them (a zcrx refill region registered without user memory:
+ * mmap(NULL, size, ..., ring_fd, region.mmap_offset)). Ring handles are no
+ * files, so this header routes mmap here: a ring handle maps the memory the
+ * ring allocated (errno EINVAL if it has none at that offset), any other
+ * fd goes to mmap(2) unchanged. The mapping is the program's: munmap(2) it
+ * as usual. Define ZN_COMPAT_NO_MMAP before including to keep mmap as is.
+ */
+void *io_uring_compat_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+#ifndef ZN_COMPAT_NO_MMAP
+#define mmap(addr, len, prot, flags, fd, off) io_uring_compat_mmap(addr, len, prot, flags, fd, off)
+#endif
+
 int io_uring_register(unsigned int fd, unsigned int opcode, const void *arg,
 		      unsigned int nr_args);
 int io_uring_register_probe(struct io_uring *ring, struct io_uring_probe *p, unsigned nr_ops);
@@ -403,6 +418,25 @@ IOURINGINLINE void io_uring_prep_poll_add(struct io_uring_sqe *sqe, int fd, unsi
 	sqe->poll32_events = poll_mask;
 }
 
+IOURINGINLINE void io_uring_prep_poll_multishot(struct io_uring_sqe *sqe, int fd,
+					       unsigned poll_mask)
+{
+	io_uring_prep_poll_add(sqe, fd, poll_mask);
+	sqe->len = IORING_POLL_ADD_MULTI;
+}
+
+IOURINGINLINE void io_uring_prep_poll_update(struct io_uring_sqe *sqe, __u64 old_user_data,
+					     __u64 new_user_data, unsigned poll_mask,
+					     unsigned flags)
+{
+	io_uring_prep_rw(IORING_OP_POLL_REMOVE, sqe, -1, NULL, flags, new_user_data);
+	sqe->addr = old_user_data;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	poll_mask = (poll_mask << 16) | (poll_mask >> 16);
+#endif
+	sqe->poll32_events = poll_mask;
+}
+
 IOURINGINLINE void io_uring_prep_poll_remove(struct io_uring_sqe *sqe, __u64 user_data)
 {
 	io_uring_prep_rw(IORING_OP_POLL_REMOVE, sqe, -1, NULL, 0, 0);
@@ -588,6 +622,74 @@ IOURINGINLINE void io_uring_prep_recvmsg(struct io_uring_sqe *sqe, int fd,
 {
 	io_uring_prep_rw(IORING_OP_RECVMSG, sqe, fd, msg, 1, 0);
 	sqe->msg_flags = flags;
+}
+
+IOURINGINLINE void io_uring_prep_recvmsg_multishot(struct io_uring_sqe *sqe, int fd,
+						   struct msghdr *msg, unsigned flags)
+{
+	io_uring_prep_recvmsg(sqe, fd, msg, flags);
+	sqe->ioprio |= IORING_RECV_MULTISHOT;
+}
+
+/*
+ * A multishot RECVMSG's buffer (res bytes of it): io_uring_recvmsg_out, the
+ * name (msgh->msg_namelen bytes), the control data (msgh->msg_controllen),
+ * the payload. validate: NULL if the buffer cannot even hold the header.
+ */
+IOURINGINLINE struct io_uring_recvmsg_out *io_uring_recvmsg_validate(void *buf, int buf_len,
+								    struct msghdr *msgh)
+{
+	unsigned long need = sizeof(struct io_uring_recvmsg_out) + msgh->msg_namelen +
+			     msgh->msg_controllen;
+
+	if (buf_len < 0 || (unsigned long)buf_len < need)
+		return NULL;
+	return (struct io_uring_recvmsg_out *)buf;
+}
+
+IOURINGINLINE void *io_uring_recvmsg_name(struct io_uring_recvmsg_out *o)
+{
+	return (void *)&o[1];
+}
+
+IOURINGINLINE struct cmsghdr *io_uring_recvmsg_cmsg_firsthdr(struct io_uring_recvmsg_out *o,
+							     struct msghdr *msgh)
+{
+	if (o->controllen < sizeof(struct cmsghdr))
+		return NULL;
+	return (struct cmsghdr *)((unsigned char *)io_uring_recvmsg_name(o) + msgh->msg_namelen);
+}
+
+IOURINGINLINE struct cmsghdr *io_uring_recvmsg_cmsg_nexthdr(struct io_uring_recvmsg_out *o,
+							    struct msghdr *msgh,
+							    struct cmsghdr *cmsg)
+{
+	unsigned char *end;
+
+	if (cmsg->cmsg_len < sizeof(struct cmsghdr))
+		return NULL;
+	end = (unsigned char *)io_uring_recvmsg_cmsg_firsthdr(o, msgh) + o->controllen;
+	cmsg = (struct cmsghdr *)((unsigned char *)cmsg + CMSG_ALIGN(cmsg->cmsg_len));
+	if ((unsigned char *)(cmsg + 1) > end)
+		return NULL;
+	if ((unsigned char *)cmsg + CMSG_ALIGN(cmsg->cmsg_len) > end)
+		return NULL;
+	return cmsg;
+}
+
+IOURINGINLINE void *io_uring_recvmsg_payload(struct io_uring_recvmsg_out *o, struct msghdr *msgh)
+{
+	return (unsigned char *)io_uring_recvmsg_name(o) + msgh->msg_namelen +
+	       msgh->msg_controllen;
+}
+
+IOURINGINLINE unsigned int io_uring_recvmsg_payload_length(struct io_uring_recvmsg_out *o,
+							   int buf_len, struct msghdr *msgh)
+{
+	unsigned long start = (unsigned long)io_uring_recvmsg_payload(o, msgh);
+	unsigned long end = (unsigned long)o + (unsigned long)buf_len;
+
+	return (unsigned int)(end - start);
 }
 
 IOURINGINLINE void io_uring_prep_msg_ring_cqe_flags(struct io_uring_sqe *sqe, int fd,

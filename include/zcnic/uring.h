@@ -124,9 +124,19 @@ int zn_uring_register_blind(unsigned opcode, void *arg, unsigned nr_args);
 /*
  * MSG_RING without a source ring (IORING_REGISTER_SEND_MSG_RING's
  * semantics), from any thread: target gets {user_data, res, cflags}.
- * 0, -EBADFD (not a live ring), -ENOMEM.
+ * 0, -EBADFD (open but not a ring), -EBADF (nothing open: a closed ring's
+ * handle), -ENOMEM.
  */
 int zn_uring_msg(int target, uint64_t user_data, int32_t res, uint32_t cflags);
+
+/*
+ * Memory the ring allocated for the program (a zcrx refill region
+ * registered without user memory), where Linux has it mmap the ring fd at
+ * mmap_offset: an fd to map instead, at offset 0, len bytes at most
+ * (mmap(..., fd, 0); the fd stays the ring's: do not close it), or
+ * -EINVAL when the ring has nothing there.
+ */
+int zn_uring_mmap_fd(struct zn_uring *r, uint64_t mmap_offset, size_t len);
 /* Wake the owner if it sleeps in a wait (any thread; a no-op otherwise). */
 void zn_uring_wake(struct zn_uring *r);
 

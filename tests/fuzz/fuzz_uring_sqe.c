@@ -25,6 +25,7 @@
  * remove finds) are checked at prep only.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,6 +79,14 @@ static int live(int h)
 static int is_ring(int h)
 {
 	return zn_handle_type(h) == ZN_HANDLE_URING;
+}
+
+/* A MSG_RING target that is no ring: open (-EBADFD) or not (-EBADF). */
+static int not_ring(int h)
+{
+	if (zn_handle_is_handle(h))
+		return live(h) ? -EBADFD : -EBADF;
+	return h >= 0 && fcntl(h, F_GETFD) >= 0 ? -EBADFD : -EBADF;
 }
 
 /*
@@ -294,8 +303,10 @@ static int sock_result(const struct io_uring_sqe *s, int *at_init)
 	case IORING_OP_RECVMSG:
 		if (s->addr2 || (pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT |
 		     IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)) ||
-		    /* multishot RECVMSG is not offered, with buffers or not */
-		    (pr & (IORING_RECV_MULTISHOT | IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)))
+		    (pr & (IORING_RECVSEND_BUNDLE | IORING_RECVSEND_FIXED_BUF)) ||
+		    /* multishot needs provided buffers and refuses MSG_WAITALL */
+		    ((pr & IORING_RECV_MULTISHOT) &&
+		     (!(fl & IOSQE_BUFFER_SELECT) || (s->msg_flags & MSG_WAITALL))))
 			return -EINVAL;
 		return -EFAULT;
 	}
@@ -308,6 +319,30 @@ static int is_sock_op(unsigned op)
 	return op == IORING_OP_SOCKET || op == IORING_OP_BIND || op == IORING_OP_LISTEN ||
 	       op == IORING_OP_CONNECT || op == IORING_OP_ACCEPT || op == IORING_OP_SHUTDOWN ||
 	       op == IORING_OP_CLOSE || op == IORING_OP_SENDMSG || op == IORING_OP_RECVMSG;
+}
+
+/*
+ * POLL_ADD / POLL_REMOVE (core/uring/poll.c): prep's checks; what a poll
+ * sees and what a remove finds depend on the batch.
+ */
+static int poll_result(const struct io_uring_sqe *s, int *at_init)
+{
+	unsigned fl = s->flags, len = s->len;
+
+	if (s->opcode == IORING_OP_POLL_ADD) {
+		if (s->buf_index || s->off || s->addr || (len & ~IORING_POLL_ADD_MULTI) ||
+		    ((len & IORING_POLL_ADD_MULTI) && (fl & IOSQE_CQE_SKIP_SUCCESS)))
+			return -EINVAL;
+	} else if (s->buf_index || s->splice_fd_in ||
+		   (len & ~(IORING_POLL_UPDATE_EVENTS | IORING_POLL_UPDATE_USER_DATA |
+			    IORING_POLL_ADD_MULTI)) ||
+		   len == IORING_POLL_ADD_MULTI ||
+		   (!(len & IORING_POLL_UPDATE_USER_DATA) && s->off) ||
+		   (!(len & IORING_POLL_UPDATE_EVENTS) && s->poll32_events)) {
+		return -EINVAL;
+	}
+	*at_init = 0;
+	return REF_ANY;
 }
 
 /* Reference result of one SQE (no links); *at_init: failed before issue. */
@@ -350,7 +385,7 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 			return -EINVAL;
 		*at_init = 0;
 		if (!is_ring(h))
-			return -EBADFD;
+			return not_ring(h);
 		if (s->addr == IORING_MSG_DATA) {
 			if (s->addr3 || (s->msg_ring_flags & ~IORING_MSG_RING_FLAGS_PASS))
 				return -EINVAL;
@@ -373,6 +408,13 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		return cancel_result(s, at_init);
 	case IORING_OP_PROVIDE_BUFFERS: case IORING_OP_REMOVE_BUFFERS:
 		return kbuf_result(s, at_init);
+	case IORING_OP_POLL_ADD:
+		if ((fl & IOSQE_FIXED_FILE) &&
+		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
+			return -EBADF;
+		return poll_result(s, at_init);
+	case IORING_OP_POLL_REMOVE:
+		return poll_result(s, at_init);
 	case IORING_OP_SOCKET: case IORING_OP_CLOSE:
 		return sock_result(s, at_init);
 	case IORING_OP_BIND: case IORING_OP_LISTEN: case IORING_OP_CONNECT:
@@ -414,6 +456,11 @@ static void reap(struct io_uring *ring, struct seen *sn, unsigned nsqe)
 			} else if (ud < nsqe && g_sq[ud].opcode == IORING_OP_TIMEOUT &&
 				   (cqe->flags & IORING_CQE_F_MORE)) {
 				CHECK(cqe->res == -ETIME && !sn->own[ud]);
+				sn->more[ud]++;
+			} else if (ud < nsqe && g_sq[ud].opcode == IORING_OP_POLL_ADD &&
+				   (cqe->flags & IORING_CQE_F_MORE)) {
+				/* a multishot poll: one CQE per edge, the events */
+				CHECK(cqe->res > 0 && !sn->own[ud]);
 				sn->more[ud]++;
 			} else if (ud < nsqe) {
 				sn->own[ud]++;
@@ -573,6 +620,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (i = 0; i < (unsigned)consumed; i++)
 				if (sq[i].opcode == IORING_OP_TIMEOUT && refs[i] == -ETIME)
 					refs[i] = REF_ANY;
+		/* IOSQE_IO_DRAIN behind a request that may stay in flight (a
+		 * TIMEOUT, a poll) holds itself and what follows: any outcome */
+		for (i = 0; i < (unsigned)consumed; i++)
+			if ((sq[i].opcode == IORING_OP_TIMEOUT || sq[i].opcode == IORING_OP_POLL_ADD) &&
+			    !init_fail[i])
+				break;
+		for (; i < (unsigned)consumed; i++)
+			if ((sq[i].flags & IOSQE_IO_DRAIN) && !init_fail[i])
+				break;
+		for (; i < (unsigned)consumed; i++)
+			refs[i] = REF_ANY;
 		for (i = 0; i < (unsigned)consumed; i++) {
 			int skip = (sq[i].flags & IOSQE_CQE_SKIP_SUCCESS) && refs[i] >= 0;
 			int delivered = sq[i].opcode == IORING_OP_MSG_RING && refs[i] == 0;

@@ -190,6 +190,13 @@ static void eventfd_and_enable(void)
 	check(poll(&pfd, 1, 1000) == 1 && read(efd, &v, sizeof(v)) == sizeof(v) && v >= 1,
 	      "eventfd signalled by the CQE");
 	check(io_uring_unregister_eventfd(&ring) == 0, "io_uring_unregister_eventfd");
+	/* POLL_ADD on the eventfd: ready once it is written */
+	io_uring_prep_poll_add(io_uring_get_sqe(&ring), efd, POLLIN);
+	check(io_uring_submit(&ring) == 1, "POLL_ADD on an eventfd");
+	v = 1;
+	check(write(efd, &v, sizeof(v)) == sizeof(v) && reap(&ring, NULL, NULL) == POLLIN,
+	      "POLL_ADD completes with POLLIN");
+	check(read(efd, &v, sizeof(v)) == sizeof(v), "eventfd read back");
 	{
 		cpu_set_t set;
 

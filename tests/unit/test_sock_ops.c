@@ -548,7 +548,8 @@ static void test_kbuf_udp_legacy(void **state)
 		assert_int_equal(m.msg_flags, MSG_TRUNC);
 		assert_int_equal(from.sin_addr.s_addr, n.ip_b);
 		assert_null(v.iov_base);	/* the user's iovec is left alone */
-		/* more than one iovec: -EINVAL; RECVMSG multishot: not offered */
+		/* more than one iovec: -EINVAL; RECVMSG multishot (test_recvmsg_multishot)
+		 * selects first: the empty group, -ENOBUFS */
 		m.msg_iovlen = 2;
 		sqe = sqe_ud(68);
 		io_uring_prep_recvmsg(sqe, afd, &m, 0);
@@ -559,7 +560,7 @@ static void test_kbuf_udp_legacy(void **state)
 		io_uring_prep_recvmsg(sqe, afd, &m, 0);
 		sqe->ioprio |= IORING_RECV_MULTISHOT;
 		sqe->flags |= IOSQE_BUFFER_SELECT;
-		assert_int_equal(res_of(68), -EINVAL);
+		assert_int_equal(res_of(68), -ENOBUFS);
 	}
 	/* a 0-byte datagram: res 0, no buffer named, the buffer is first again */
 	provide(pool, KB_LEN, 2, 9, 40);
@@ -639,6 +640,80 @@ static void test_kbuf_udp_ring_multishot(void **state)
 	got_buf(g, 50, 31, bufs[1], dg[0]);	/* cut to the 50 left */
 	assert_false(g.flags & IORING_CQE_F_MORE);
 	assert_int_equal(io_uring_free_buf_ring(&ring, br, 8, 2), 0);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(ring_close(bfd), 0);
+}
+
+/* RECVMSG multishot: io_uring_recvmsg_out, the name, the payload per buffer */
+static void test_recvmsg_multishot(void **state)
+{
+	static uint8_t bufs[3][128], small[20], dg[120];
+	struct msghdr mh = { .msg_namelen = sizeof(struct sockaddr_in) };
+	struct io_uring_recvmsg_out *o;
+	struct sockaddr_in *from;
+	struct io_uring_sqe *sqe;
+	struct got g;
+	int afd, bfd;
+
+	(void)state;
+	for (unsigned j = 0; j < sizeof(dg); j++)
+		dg[j] = pat(j + 99);
+	udp_pair(PORT + 9, &afd, &bfd);
+	/* prep rules: multishot needs BUFFER_SELECT and refuses MSG_WAITALL */
+	io_uring_prep_recvmsg_multishot(sqe_ud(80), afd, &mh, 0);
+	assert_int_equal(res_of(80), -EINVAL);
+	sqe = sqe_ud(81);
+	io_uring_prep_recvmsg_multishot(sqe, afd, &mh, MSG_WAITALL);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = 5;
+	assert_int_equal(res_of(81), -EINVAL);
+	/* a buffer that cannot hold header + name: -EFAULT at once */
+	provide(small, sizeof(small), 1, 6, 0);
+	sqe = sqe_ud(82);
+	io_uring_prep_recvmsg_multishot(sqe, afd, &mh, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = 6;
+	assert_int_equal(res_of(82), -EFAULT);
+
+	provide(bufs, sizeof(bufs[0]), 3, 5, 0);
+	sqe = sqe_ud(83);
+	io_uring_prep_recvmsg_multishot(sqe, afd, &mh, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = 5;
+	assert_int_equal(ring_send(bfd, "hello", 5), 5);
+	g = wait_ud(83);
+	assert_int_equal(g.res, 16 + 16 + 5);
+	assert_int_equal(g.flags, IORING_CQE_F_BUFFER | IORING_CQE_F_MORE);	/* bid 0 */
+	o = io_uring_recvmsg_validate(bufs[0], g.res, &mh);
+	assert_non_null(o);
+	assert_int_equal(o->namelen, sizeof(struct sockaddr_in));
+	assert_int_equal(o->controllen, 0);
+	assert_int_equal(o->payloadlen, 5);
+	assert_int_equal(o->flags, 0);
+	from = io_uring_recvmsg_name(o);
+	assert_int_equal(from->sin_family, AF_INET);
+	assert_int_equal(from->sin_addr.s_addr, n.ip_b);
+	assert_null(io_uring_recvmsg_cmsg_firsthdr(o, &mh));
+	assert_int_equal(io_uring_recvmsg_payload_length(o, g.res, &mh), 5);
+	assert_memory_equal(io_uring_recvmsg_payload(o, &mh), "hello", 5);
+	/* longer than the 96 bytes of payload room: cut, MSG_TRUNC */
+	assert_int_equal(ring_send(bfd, dg, sizeof(dg)), (int)sizeof(dg));
+	g = wait_ud(83);
+	assert_int_equal(g.res, 128);
+	assert_int_equal(g.flags, IORING_CQE_F_BUFFER | IORING_CQE_F_MORE |
+			 (1u << IORING_CQE_BUFFER_SHIFT));
+	o = io_uring_recvmsg_validate(bufs[1], g.res, &mh);
+	assert_non_null(o);
+	assert_int_equal(o->payloadlen, 96);
+	assert_int_equal(o->flags, MSG_TRUNC);
+	assert_memory_equal(io_uring_recvmsg_payload(o, &mh), dg, 96);
+	/* an empty datagram ends it (0 bytes of payload, no F_MORE) */
+	assert_int_equal(ring_send(bfd, "", 0), 0);
+	g = wait_ud(83);
+	assert_int_equal(g.res, 32);
+	assert_int_equal(g.flags, IORING_CQE_F_BUFFER | (2u << IORING_CQE_BUFFER_SHIFT));
+	o = io_uring_recvmsg_validate(bufs[2], g.res, &mh);
+	assert_int_equal(o->payloadlen, 0);
 	assert_int_equal(ring_close(afd), 0);
 	assert_int_equal(ring_close(bfd), 0);
 }
@@ -782,6 +857,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kbuf_udp_legacy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kbuf_udp_ring_multishot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kbuf_tcp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recvmsg_multishot, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,13 +128,13 @@ static void test_invalid(void **state)
 		io_uring_prep_msg_ring(sqe, fd, 0, 0x8989, 0); sqe->user_data = 0x99; prep; } while (0)
 	MSG(1, (void)0);			/* an OS fd, not a ring */
 	assert_int_equal(send_one(&r->src, sqe), -EBADFD);
-	MSG(-1, (void)0);
-	assert_int_equal(send_one(&r->src, sqe), -EBADFD);
+	MSG(-1, (void)0);			/* nothing open: the file lookup fails */
+	assert_int_equal(send_one(&r->src, sqe), -EBADF);
 	assert_int_equal(io_uring_queue_init(2, &dead, 0), 0);
 	dead_fd = dead.ring_fd;
 	io_uring_queue_exit(&dead);
-	MSG(dead_fd, (void)0);			/* a ring that is gone */
-	assert_int_equal(send_one(&r->src, sqe), -EBADFD);
+	MSG(dead_fd, (void)0);			/* a ring that is gone: a closed fd */
+	assert_int_equal(send_one(&r->src, sqe), -EBADF);
 	MSG(r->dst.ring_fd, sqe->msg_ring_flags = IORING_MSG_RING_CQE_SKIP);
 	assert_int_equal(send_one(&r->src, sqe), -EINVAL);	/* not for DATA */
 	MSG(r->dst.ring_fd, sqe->msg_ring_flags = 1u << 2);
@@ -402,6 +402,8 @@ static void test_sync_msg(void **state)
 	urt_expect_cqe(&r->dst, 0x66, 0x55, 0);
 	io_uring_prep_msg_ring(&sqe, 1, 0x55, 0x66, 0);
 	assert_int_equal(io_uring_register_sync_msg(&sqe), -EBADFD);
+	io_uring_prep_msg_ring(&sqe, -1, 0x55, 0x66, 0);
+	assert_int_equal(io_uring_register_sync_msg(&sqe), -EBADF);
 	io_uring_prep_msg_ring(&sqe, r->dst.ring_fd, 0, 0, IORING_MSG_RING_CQE_SKIP);
 	assert_int_equal(io_uring_register_sync_msg(&sqe), -EINVAL);
 	/* the native call, from any thread */

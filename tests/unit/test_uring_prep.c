@@ -121,7 +121,7 @@ static void test_eopnotsupp(void **state)
 	io_uring_prep_fsync(s, 0, 0);
 	s->user_data = 1;
 	s = io_uring_get_sqe(&ring);
-	io_uring_prep_poll_add(s, 0, POLLIN);
+	io_uring_prep_rw(IORING_OP_FADVISE, s, 0, NULL, 0, 0);
 	s->user_data = 2;
 	assert_int_equal(io_uring_submit(&ring), 2);
 	for (int i = 1; i <= 2; i++) {

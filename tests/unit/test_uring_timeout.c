@@ -20,24 +20,6 @@
 
 #define MS 1000000ll
 
-static int setup(void **state)
-{
-	struct io_uring *ring = calloc(1, sizeof(*ring));
-
-	if (!ring || io_uring_queue_init(16, ring, 0))
-		return -1;
-	top_install();
-	*state = ring;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	io_uring_queue_exit(*state);
-	free(*state);
-	top_uninstall();
-	return 0;
-}
 
 static struct __kernel_timespec ts_ms(long ms)
 {
@@ -415,18 +397,18 @@ static void test_wait_and_exit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_expire, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_count, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_etime_success, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_multishot, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prep_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_update, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_timeout_fires, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_timeout_beaten, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_timeout_prep, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_timeout_update, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_expire, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_count, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_etime_success, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_abs, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_multishot, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_prep_errors, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_remove, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_update, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_link_timeout_fires, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_link_timeout_beaten, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_link_timeout_prep, top_ring_setup, top_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_link_timeout_update, top_ring_setup, top_ring_teardown),
 		cmocka_unit_test(test_wait_and_exit),
 	};
 

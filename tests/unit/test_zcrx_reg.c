@@ -176,9 +176,8 @@ static void test_region(void **state)
 	EXPECT(f, f->rd.size += 1, -EINVAL);
 	EXPECT(f, f->rd.user_addr += 8, -EINVAL);
 	EXPECT(f, f->rd.user_addr = 0x1000, -EFAULT);	/* nothing mapped there */
-	/* a kernel-allocated region: not in zcnic, one line says what to do */
-	EXPECT(f, (f->rd.flags = 0, f->rd.user_addr = 0), -EOPNOTSUPP);
-	assert_non_null(strstr(f->logbuf, "IORING_MEM_REGION_TYPE_USER"));
+	/* a kernel-allocated region with an address: -EFAULT (test_region_allocated) */
+	EXPECT(f, f->rd.flags = 0, -EFAULT);
 	/* read-only refill memory: zcnic must write head */
 	assert_int_equal(mprotect(f->rqmem, f->rqlen, PROT_READ), 0);
 	EXPECT(f, (void)0, -EFAULT);
@@ -235,6 +234,59 @@ static void test_ro_params(void **state)
 	assert_int_equal(mprotect(ro, PAGE, PROT_READ), 0);
 	assert_int_equal(io_uring_register_ifq(&f->ring, ro), -EFAULT);
 	munmap(ro, PAGE);
+}
+
+/*
+ * No user memory for the refill ring: zcnic allocates it, writes Linux's
+ * zcrx mmap offset (0x30000000 | id << 16) back, and the program maps it
+ * as liburing's examples/zcrx.c does, mmap(ring_fd, rd.mmap_offset).
+ */
+static void test_region_allocated(void **state)
+{
+	struct fx *f = *state;
+	uint8_t *rq, *again;
+	uint64_t off;
+	int mfd;
+
+	reset_reg(f);
+	f->rd.flags = 0;
+	f->rd.user_addr = 0;
+	assert_int_equal(REG(f), 0);
+	off = 0x30000000ull | (uint64_t)f->reg.zcrx_id << 16;
+	assert_int_equal(f->rd.mmap_offset, off);
+	assert_int_equal(f->rd.user_addr, 0);
+	rq = mmap(NULL, f->rqlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  f->ring.ring_fd, (off_t)off);
+	assert_true(rq != MAP_FAILED);
+	assert_int_equal(*(uint32_t *)(rq + f->reg.offsets.head), 0);
+	assert_int_equal(*(uint32_t *)(rq + f->reg.offsets.tail), 0);
+	/* one memory: what the program writes, zcnic's mapping of it sees */
+	mfd = zn_uring_mmap_fd(zn_uring_from_handle(f->ring.ring_fd), off, f->rqlen);
+	assert_true(mfd >= 0);
+	again = mmap(NULL, f->rqlen, PROT_READ, MAP_SHARED, mfd, 0);
+	assert_true(again != MAP_FAILED);
+	*(uint32_t *)(rq + f->reg.offsets.tail) = 5;
+	assert_int_equal(*(uint32_t *)(again + f->reg.offsets.tail), 5);
+	*(uint32_t *)(rq + f->reg.offsets.tail) = 0;
+	munmap(again, f->rqlen);
+	/* longer than the region, or an offset with nothing there: EINVAL */
+	errno = 0;
+	assert_true(mmap(NULL, f->rqlen + PAGE, PROT_READ, MAP_SHARED, f->ring.ring_fd,
+			 (off_t)off) == MAP_FAILED);
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_true(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, f->ring.ring_fd,
+			 (off_t)(off + (1u << 16))) == MAP_FAILED);
+	assert_int_equal(errno, EINVAL);
+	/* the program's mapping outlives the ring, as a kernel region's does */
+	io_uring_queue_exit(&f->ring);
+	assert_int_equal(*(uint32_t *)(rq + f->reg.offsets.head), 0);
+	errno = 0;
+	assert_true(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, f->ring.ring_fd, (off_t)off) ==
+		    MAP_FAILED);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(munmap(rq, f->rqlen), 0);
+	assert_int_equal(ring_init(&f->ring, RING_FLAGS), 0);	/* for teardown */
 }
 
 static void test_register_ok(void **state)
@@ -326,6 +378,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ro_params, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_allocated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_ok, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_again_after_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clamp, setup, teardown),

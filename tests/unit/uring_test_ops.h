@@ -17,6 +17,8 @@
 #define ZN_URING_TEST_OPS_H
 
 #include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/uring/uring_op.h"
@@ -141,6 +143,28 @@ static inline void top_prep_hold(struct io_uring_sqe *sqe, unsigned op, int fd, 
 {
 	io_uring_prep_rw((int)op, sqe, fd, NULL, (unsigned)res, 0);
 	sqe->user_data = user_data;
+}
+
+/* CMocka set-up for tests of one 16-entry ring with the test ops installed. */
+static inline int top_ring_setup(void **state)
+{
+	struct io_uring *ring = calloc(1, sizeof(*ring));
+
+	if (!ring || io_uring_queue_init(16, ring, 0)) {
+		free(ring);
+		return -1;
+	}
+	top_install();
+	*state = ring;
+	return 0;
+}
+
+static inline int top_ring_teardown(void **state)
+{
+	io_uring_queue_exit(*state);
+	free(*state);
+	top_uninstall();
+	return 0;
 }
 
 #endif

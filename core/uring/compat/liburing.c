@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/types.h>
 
+#define ZN_COMPAT_NO_MMAP	/* this file calls the real mmap */
 #include "compat/liburing.h"
 #include "core/uring/uring_op.h"
 #include "zcnic/uring.h"
@@ -354,6 +356,24 @@ int io_uring_register_sync_msg(struct io_uring_sqe *sqe)
 	if (!sqe)
 		return -EFAULT;
 	return zn_uring_register_blind(IORING_REGISTER_SEND_MSG_RING, sqe, 1);
+}
+
+void *io_uring_compat_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct zn_uring *r;
+	int mfd;
+
+	if (!zn_handle_is_handle(fd))
+		return mmap(addr, len, prot, flags, fd, off);
+	r = zn_uring_from_handle(fd);
+	/* a closed handle: EBADF; a handle of something else has no mmap: ENODEV */
+	mfd = r ? zn_uring_mmap_fd(r, (uint64_t)off, len) :
+		zn_handle_type(fd) >= 0 ? -ENODEV : -EBADF;
+	if (mfd < 0) {
+		errno = -mfd;
+		return MAP_FAILED;
+	}
+	return mmap(addr, len, prot, flags, mfd, 0);
 }
 
 /*

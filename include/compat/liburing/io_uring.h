@@ -506,6 +506,18 @@ struct io_uring_buf_status {
 	__u32	resv[8];
 };
 
+/*
+ * What a multishot RECVMSG writes at the start of each provided buffer;
+ * then msg_namelen bytes of source address, msg_controllen bytes of
+ * control data, and the payload.
+ */
+struct io_uring_recvmsg_out {
+	__u32	namelen;	/* the source address's real length */
+	__u32	controllen;	/* control bytes written */
+	__u32	payloadlen;	/* the payload's length (before a cut, with MSG_TRUNC) */
+	__u32	flags;		/* msg_flags, e.g. MSG_TRUNC */
+};
+
 /* Argument of IORING_REGISTER_SYNC_CANCEL. */
 struct io_uring_sync_cancel_reg {
 	__u64				addr;
@@ -682,6 +694,7 @@ ZN__ABI(offsetof(struct io_uring_buf_ring, tail) == 14, "buf ring tail");
 ZN__ABI(sizeof(struct io_uring_buf_reg) == 40, "buf ring reg");
 ZN__ABI(sizeof(struct io_uring_buf_status) == 40, "buf status");
 ZN__ABI(sizeof(struct io_uring_sync_cancel_reg) == 64, "sync cancel reg");
+ZN__ABI(sizeof(struct io_uring_recvmsg_out) == 16, "recvmsg out");
 ZN__ABI(IORING_OP_MSG_RING == 40, "MSG_RING opcode");
 ZN__ABI(IORING_OP_SEND == 26 && IORING_OP_RECV == 27, "SEND/RECV opcodes");
 ZN__ABI(IORING_OP_SEND_ZC == 47 && IORING_OP_SENDMSG_ZC == 48, "SEND_ZC opcodes");

@@ -1,0 +1,397 @@
+/*
+ * libFuzzer target: the io_uring_register(2) argument structs as
+ * core/uring/register.c (and core/uring/rsrc.c, kbuf.c, core/zcrx) read
+ * them, through the liburing-compatible io_uring_register().
+ *
+ * Input: byte 0 picks the register op (table below; the last entry takes
+ * byte 1 as a raw opcode among those that read no pointers), byte 1 is
+ * nr_args, byte 2 holds harness bits (bit 0: the ring starts R_DISABLED,
+ * bit 1: arg NULL, bit 2: the ring-less form, fd -1), the rest (up to
+ * ARG_MAX bytes) is the argument, copied into an aligned buffer.
+ *
+ * Pointers inside the argument (iovec bases, buffer ring, area, region,
+ * query chain and data) are not used raw: each u64 picks, by its low two
+ * bits, NULL, a place in the harness memory (aligned or not), or a place
+ * in the argument buffer itself (so that query chains and area structs can
+ * point at fuzzed bytes), and lengths are cut to what that memory holds.
+ * File and eventfd numbers pick -1, the ring, a live non-ring handle, an
+ * eventfd, or the raw value.
+ *
+ * Checks: nothing crashes or leaks (ASan/UBSan); every result is >= 0 or
+ * one of the errnos register calls give; BUFFERS, FILES and PROBE results
+ * match a reference decode written here from the rules in core/uring/rsrc.c
+ * and register.c (Linux io_uring/rsrc.c, register.c), a success is visible
+ * (registering again is -EBUSY, unregistering 0; the probe's fields); and
+ * the ring still runs a NOP afterwards (unless it is disabled).
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "zcnic/handle.h"
+#include "zcnic/log.h"
+#include "zcnic/uring.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define ARG_MAX		4096
+#define MEM_SIZE	(512u * 1024u)	/* the largest buffer ring: 32768 * 16 */
+#define HDR		3
+
+static uint8_t *mem;			/* harness memory pointers land in */
+static _Alignas(64) uint8_t arg[ARG_MAX + 64];
+static int test_obj, test_handle, efd;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	zn_log_configure("off");
+	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(mem != MAP_FAILED);
+	test_handle = zn_handle_alloc(ZN_HANDLE_TEST, &test_obj);
+	efd = eventfd(0, EFD_NONBLOCK);
+	CHECK(test_handle > 0 && efd >= 0);
+	return 0;
+}
+
+/* A pointer field: NULL, harness memory (aligned or not), or the arg buffer. */
+static uint64_t ptr_of(uint64_t v, size_t *room)
+{
+	uint64_t off = v >> 2;
+
+	switch (v & 3) {
+	case 0:
+		*room = 0;
+		return 0;
+	case 1:
+		off = (off % MEM_SIZE) & ~(uint64_t)4095;
+		break;
+	case 2:
+		off %= MEM_SIZE;
+		break;
+	default:
+		off = (off % ARG_MAX) & ~(uint64_t)7;
+		*room = ARG_MAX - off;
+		return (uintptr_t)(arg + off);
+	}
+	*room = MEM_SIZE - off;
+	return (uintptr_t)(mem + off);
+}
+
+static void fix_ptr(__u64 *p, __u64 *len)
+{
+	size_t room;
+
+	*p = ptr_of(*p, &room);
+	if (len && *len > room)
+		*len = room;
+}
+
+static int fd_of(int v, int ring_fd)
+{
+	switch ((unsigned)v & 7) {
+	case 0: return -1;
+	case 1: return ring_fd;
+	case 2: return test_handle;
+	case 3: return efd;
+	default: return v;
+	}
+}
+
+static bool errno_ok(int rc)
+{
+	static const int ok[] = { EINVAL, EFAULT, EBUSY, ENOMEM, EOVERFLOW, EOPNOTSUPP, EBADF,
+				  EBADFD, EEXIST, ENXIO, ENODEV, ERANGE, ENOENT, EMFILE, ENOSPC,
+				  E2BIG, EALREADY, ETIME, EPERM, ENOTSUP };
+
+	if (rc >= 0)
+		return true;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (rc == -ok[i])
+			return true;
+	return false;
+}
+
+/* core/uring/rsrc.c's rules for IORING_REGISTER_BUFFERS. */
+static int ref_buffers(const struct iovec *v, unsigned nr)
+{
+	if (!nr || nr > ZN_URING_MAX_REG_BUFFERS)
+		return -EINVAL;
+	for (unsigned i = 0; i < nr; i++) {
+		uintptr_t b = (uintptr_t)v[i].iov_base;
+
+		if (!b && v[i].iov_len)
+			return -EFAULT;
+		if (b && b + v[i].iov_len < b)
+			return -EOVERFLOW;
+	}
+	return 0;
+}
+
+/* ... and IORING_REGISTER_FILES. */
+static int ref_files(const int *f, unsigned nr)
+{
+	if (!nr)
+		return -EINVAL;
+	if (nr > ZN_URING_MAX_REG_FILES)
+		return -EMFILE;
+	for (unsigned i = 0; i < nr; i++) {
+		if (f[i] == -1)
+			continue;
+		if (f[i] == IORING_REGISTER_FILES_SKIP)
+			return -EINVAL;
+		if (f[i] < 0 || (zn_handle_is_handle(f[i]) && zn_handle_type(f[i]) < 0))
+			return -EBADF;
+	}
+	return 0;
+}
+
+static int do_buffers(struct io_uring *ring, unsigned nr)
+{
+	struct iovec *v = (struct iovec *)arg;
+	int rc;
+
+	nr %= 9;
+	for (unsigned i = 0; i < nr; i++) {
+		__u64 b = (uintptr_t)v[i].iov_base, l = v[i].iov_len;
+
+		/* a base of ~0 with a length keeps the overflow case reachable */
+		if (b != UINT64_MAX)
+			fix_ptr(&b, b & 3 ? &l : NULL);
+		v[i].iov_base = (void *)(uintptr_t)b;
+		v[i].iov_len = (size_t)l;
+	}
+	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_BUFFERS, v, nr);
+	CHECK(rc == ref_buffers(v, nr));
+	if (!rc) {
+		CHECK(io_uring_register_buffers(ring, v, nr) == -EBUSY);
+		CHECK(io_uring_unregister_buffers(ring) == 0);
+	}
+	CHECK(io_uring_unregister_buffers(ring) == -ENXIO);
+	return rc;
+}
+
+static int do_files(struct io_uring *ring, unsigned nr)
+{
+	int *f = (int *)arg;
+	int rc;
+
+	nr %= 9;
+	for (unsigned i = 0; i < nr; i++)
+		f[i] = fd_of(f[i], ring->ring_fd);
+	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_FILES, f, nr);
+	CHECK(rc == ref_files(f, nr));
+	if (!rc) {
+		CHECK(io_uring_register_files(ring, f, nr) == -EBUSY);
+		CHECK(io_uring_unregister_files(ring) == 0);
+	}
+	return rc;
+}
+
+static int do_probe(struct io_uring *ring, unsigned nr)
+{
+	struct io_uring_probe *p = (struct io_uring_probe *)arg;
+	bool zeroed = true;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(*p) + nr * sizeof(p->ops[0]) && i < ARG_MAX; i++)
+		zeroed &= !arg[i];
+	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_PROBE, p, nr);
+	if (nr > 256 || !zeroed) {
+		CHECK(rc == -EINVAL);
+		return rc;
+	}
+	CHECK(rc == 0);
+	CHECK(p->last_op == IORING_OP_LAST - 1);
+	CHECK(p->ops_len == (nr < IORING_OP_LAST ? nr : IORING_OP_LAST));
+	for (unsigned i = 0; i < p->ops_len; i++)
+		CHECK(p->ops[i].op == i && !(p->ops[i].flags & ~IO_URING_OP_SUPPORTED));
+	return rc;
+}
+
+/*
+ * The query chain: headers sit on a grid of the arg buffer (so that no
+ * two overlap); each one's next entry lands on the grid (cycles give
+ * -ERANGE) or ends the chain, its data in harness memory (never in the arg
+ * buffer: the answers would overwrite headers).
+ */
+static void fix_query(void)
+{
+	const size_t hsz = sizeof(struct io_uring_query_hdr), slots = ARG_MAX / hsz;
+
+	for (size_t i = 0; i < slots; i++) {
+		struct io_uring_query_hdr *h = (struct io_uring_query_hdr *)(arg + i * hsz);
+		__u64 size = h->size, nx = h->next_entry;
+
+		if ((h->query_data & 3) == 3)
+			h->query_data &= ~(__u64)2;	/* harness memory, page aligned */
+		fix_ptr(&h->query_data, &size);
+		h->size = (uint32_t)size;
+		h->next_entry = (nx & 1) ? (uintptr_t)(arg + ((nx >> 1) % slots) * hsz) : 0;
+	}
+}
+
+static void fix_zcrx(void)
+{
+	struct io_uring_zcrx_ifq_reg *r = (struct io_uring_zcrx_ifq_reg *)arg;
+	/* what area_ptr and region_ptr may land on: fuzzed structs further on */
+	struct io_uring_zcrx_area_reg *a = (struct io_uring_zcrx_area_reg *)(arg + 512);
+	struct io_uring_region_desc *d = (struct io_uring_region_desc *)(arg + 1024);
+
+	r->area_ptr = (r->area_ptr & 1) ? (uintptr_t)a : 0;
+	r->region_ptr = (r->region_ptr & 1) ? (uintptr_t)d : 0;
+	fix_ptr(&a->addr, &a->len);
+	fix_ptr(&d->user_addr, &d->size);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const unsigned ops[] = {
+		IORING_REGISTER_BUFFERS, IORING_REGISTER_FILES, IORING_REGISTER_PROBE,
+		IORING_REGISTER_ZCRX_IFQ, IORING_REGISTER_QUERY, IORING_REGISTER_PBUF_RING,
+		IORING_UNREGISTER_PBUF_RING, IORING_REGISTER_PBUF_STATUS,
+		IORING_REGISTER_SYNC_CANCEL, IORING_REGISTER_ZCRX_CTRL, IORING_REGISTER_EVENTFD,
+		IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_IOWQ_AFF,
+		IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_RING_FDS,
+		IORING_UNREGISTER_RING_FDS, IORING_REGISTER_ENABLE_RINGS,
+		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING, 0xff,
+	};
+	struct io_uring ring;
+	struct io_uring_params p;
+	unsigned op, nr, bits;
+	int fd, rc;
+	void *a;
+
+	if (size < HDR)
+		return 0;
+	op = ops[data[0] % (sizeof(ops) / sizeof(ops[0]))];
+	nr = data[1];
+	bits = data[2];
+	memset(arg, 0, sizeof(arg));
+	memcpy(arg, data + HDR, size - HDR < ARG_MAX ? size - HDR : ARG_MAX);
+	memset(&p, 0, sizeof(p));
+	p.flags = (bits & 1) ? IORING_SETUP_R_DISABLED : 0;
+	if (io_uring_queue_init_params(8, &ring, &p))
+		return 0;
+	fd = (bits & 4) ? -1 : ring.ring_fd;
+	a = (bits & 2) ? NULL : arg;
+
+	switch (op) {
+	case IORING_REGISTER_BUFFERS:
+		rc = do_buffers(&ring, nr);
+		break;
+	case IORING_REGISTER_FILES:
+		rc = do_files(&ring, nr);
+		break;
+	case IORING_REGISTER_PROBE:
+		rc = do_probe(&ring, nr);
+		break;
+	case IORING_REGISTER_ZCRX_IFQ:
+		fix_zcrx();
+		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	case IORING_REGISTER_QUERY:
+		fix_query();
+		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	case IORING_REGISTER_PBUF_RING: case IORING_UNREGISTER_PBUF_RING:
+	case IORING_REGISTER_PBUF_STATUS: {
+		struct io_uring_buf_reg *r = (struct io_uring_buf_reg *)arg;
+		uint64_t len = (uint64_t)r->ring_entries * sizeof(struct io_uring_buf);
+
+		fix_ptr(&r->ring_addr, NULL);
+		/* a ring that does not fit the harness memory: none at all */
+		if (r->ring_addr >= (uintptr_t)mem && r->ring_addr < (uintptr_t)mem + MEM_SIZE &&
+		    len > (uintptr_t)mem + MEM_SIZE - r->ring_addr)
+			r->ring_addr = 0;
+		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	}
+	case IORING_REGISTER_SYNC_CANCEL: {
+		struct io_uring_sync_cancel_reg *c = (struct io_uring_sync_cancel_reg *)arg;
+
+		c->fd = fd_of(c->fd, ring.ring_fd);
+		/* nothing is in flight; a wait would only be a long one */
+		if (c->timeout.tv_sec != -1 || c->timeout.tv_nsec != -1) {
+			c->timeout.tv_sec = 0;
+			c->timeout.tv_nsec %= 1000000;
+		}
+		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	}
+	case IORING_REGISTER_EVENTFD: case IORING_REGISTER_EVENTFD_ASYNC:
+		*(int *)arg = fd_of(*(int *)arg, ring.ring_fd);
+		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	case IORING_REGISTER_IOWQ_AFF:
+		rc = io_uring_register((unsigned)fd, op, a, nr);
+		break;
+	case IORING_REGISTER_RING_FDS: case IORING_UNREGISTER_RING_FDS:
+		rc = io_uring_register((unsigned)fd, op, a, nr % (ARG_MAX / 16));
+		break;
+	case IORING_REGISTER_SEND_MSG_RING: {
+		struct io_uring_sqe *s = (struct io_uring_sqe *)arg;
+
+		s->fd = fd_of(s->fd, ring.ring_fd);
+		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	}
+	case 0xff: {
+		/* a raw opcode that reads no pointer the harness did not fix */
+		unsigned raw = nr;
+
+		switch (raw & ~(unsigned)IORING_REGISTER_USE_REGISTERED_RING) {
+		case IORING_REGISTER_BUFFERS: case IORING_REGISTER_FILES:
+		case IORING_REGISTER_PROBE: case IORING_REGISTER_ZCRX_IFQ:
+		case IORING_REGISTER_QUERY: case IORING_REGISTER_PBUF_RING:
+		case IORING_UNREGISTER_PBUF_RING: case IORING_REGISTER_PBUF_STATUS:
+		case IORING_REGISTER_SYNC_CANCEL: case IORING_REGISTER_EVENTFD:
+		case IORING_REGISTER_EVENTFD_ASYNC: case IORING_REGISTER_RING_FDS:
+		case IORING_UNREGISTER_RING_FDS: case IORING_REGISTER_SEND_MSG_RING:
+		case IORING_REGISTER_IOWQ_AFF: case IORING_REGISTER_IOWQ_MAX_WORKERS:
+		case IORING_REGISTER_ZCRX_CTRL: case IORING_REGISTER_FILES_UPDATE:
+		case IORING_REGISTER_BUFFERS_UPDATE: case IORING_REGISTER_FILES2:
+		case IORING_REGISTER_BUFFERS2:
+			rc = 0;
+			break;
+		default:
+			rc = io_uring_register((unsigned)fd, raw, (bits & 2) ? NULL : arg, 0);
+			break;
+		}
+		break;
+	}
+	default:	/* IOWQ_MAX_WORKERS, ZCRX_CTRL, ENABLE_RINGS, RESTRICTIONS */
+		rc = io_uring_register((unsigned)fd, op, a, nr % 4);
+		break;
+	}
+	CHECK(errno_ok(rc));
+
+	/* the ring still works (an R_DISABLED one that stayed so: -EBADFD) */
+	{
+		struct io_uring_sqe *s = io_uring_get_sqe(&ring);
+		struct io_uring_cqe *cqe;
+
+		CHECK(s);
+		io_uring_prep_nop(s);
+		s->user_data = 0x5a;
+		rc = io_uring_submit(&ring);
+		if (rc != -EBADFD) {
+			CHECK(rc == 1);
+			CHECK(io_uring_peek_cqe(&ring, &cqe) == 0 && cqe->user_data == 0x5a &&
+			      cqe->res == 0);
+			io_uring_cqe_seen(&ring, cqe);
+		}
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
