@@ -54,6 +54,9 @@
 #define BNXT_NQ_SIZE		256	/* async events only: a polling driver never arms CQs */
 #define BNXT_STATS_PERIOD_MS	250	/* stat context DMA period */
 #define BNXT_MAX_FLOWS		1024
+/* Offloads every bnxt does (long TX BDs, RX completion checksum bits). */
+#define BNXT_TX_OFFLOADS	(ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO)
+#define BNXT_RX_OFFLOADS	ZN_RX_OFFLOAD_CSUM
 
 /* ---- HWRM channel (bnxt_hwrm.c) --------------------------------------- */
 

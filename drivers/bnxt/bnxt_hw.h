@@ -2288,6 +2288,18 @@ BNXT_ASSERT_OFF(bnxt_tx_bd_long_hi, cfa_meta, 0xc);
 #define BNXT_TX_BD_LFLAGS_T_IPID		0x0080u
 #define BNXT_TX_BD_HDR_SIZE_MASK		0x01ffu
 #define BNXT_TX_BD_MSS_MASK			0x7fffu
+/* LSO ([L] bnxt.c bnxt_start_xmit): the first BD's buffer starts with the
+ * headers (hdr_size counts L2 + L3 + L4 in 2-byte units, Linux writes
+ * hdr_len << (TX_BD_HSIZE_SHIFT - 1)); mss is the TCP payload of each frame
+ * the device cuts; the length hint is that of one cut frame (mss + headers),
+ * not of the whole buffer chain. Linux also sets T_IPID, which only concerns
+ * the inner IP id of tunnelled frames; zcnic sends none. */
+#define BNXT_TX_BD_HDR_UNIT			2
+/* Bytes of one LSO frame, headers included: every BD length and the IPv4
+ * total length are 16-bit fields (Linux's default GSO_MAX_SIZE, 64 KiB). */
+#define BNXT_TX_LSO_MAX				0xffffu
+_Static_assert(BNXT_TX_BD_HDR_SIZE_MASK * BNXT_TX_BD_HDR_UNIT >= 14 + 4 + 60 + 60,
+	       "hdr_size covers Ethernet + VLAN + IPv4 with options + TCP with options");
 #define BNXT_TX_BD_CFA_META_VLAN_VID_MASK	0x00000fffu
 #define BNXT_TX_BD_CFA_META_VLAN_DE		0x00001000u
 #define BNXT_TX_BD_CFA_META_VLAN_PRI_MASK	0x0000e000u

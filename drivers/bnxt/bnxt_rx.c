@@ -90,6 +90,11 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 		       conf->hds_thresh, BNXT_HDS_THRESHOLD_MAX, hdr);
 		return -EINVAL;
 	}
+	if (conf->offloads & ~(uint32_t)BNXT_RX_OFFLOADS) {
+		ZN_ERR(BNXT_LOG, "%s: rxq %u: RX offloads 0x%x asked, the driver does 0x%x",
+		       bp->name, q, conf->offloads, BNXT_RX_OFFLOADS);
+		return -EOPNOTSUPP;
+	}
 	if (!prov || !prov->alloc || !prov->put || prov->buf_size < RX_AGG_BUF_MIN ||
 	    prov->buf_size > RX_AGG_BUF_MAX) {
 		ZN_ERR(BNXT_LOG, "%s: rxq %u: the payload buffer provider needs alloc, put and "
