@@ -178,7 +178,9 @@ static uint16_t tx_lflags(uint32_t fl)
  *
  * Offloads (hw-docs/bnxt.md §8.3): the first BD is a long one, its second
  * slot (bnxt_tx_bd_long_hi) carries lflags and, for LSO, the header size and
- * the MSS; the buffer BDs follow. An LSO frame may be up to
+ * the MSS; the buffer BDs follow. PACKET_END marks the last buffer BD, the
+ * first one when it is alone ([L] bnxt_start_xmit: the long_hi slot is not
+ * a buffer). An LSO frame may be up to
  * BNXT_TX_LSO_MAX bytes; each frame the device cuts (headers + mss) is
  * bound by the MTU like any other.
  */
@@ -216,7 +218,7 @@ static __attribute__((noinline)) uint32_t tx_frame_other(struct bnxt_txq *q,
 	put_bd(&q->bd[prod & mask],
 	       (uint64_t)((lng ? BNXT_TX_BD_TYPE_LONG : BNXT_TX_BD_TYPE_SHORT) |
 			  BNXT_TX_BD_FLAGS_NO_CMPL | (nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT) |
-			  bnxt_tx_lhint(wire) | (nbd == 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0)) |
+			  bnxt_tx_lhint(wire) | (nbd == lng + 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0)) |
 	       (uint64_t)p->seg[0].len << 16 | (uint64_t)prod << 32, p->seg[0].iova);
 	if (lng)
 		put_bd(&q->bd[(prod + 1) & mask], tx_lflags(fl) | hi, 0);

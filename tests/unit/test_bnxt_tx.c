@@ -375,7 +375,14 @@ static void test_offload_bds(void **state)
 	assert_int_equal(t->q->prod, 10);
 	assert_int_equal(t->q->st.bytes, 600 + 40066 + 42);
 
-	/* One completion covers all three, cookies in order. */
+	/* One buffer, no pad: PACKET_END on the first BD, past the long_hi slot. */
+	frame(&p[0], 1, 54, 3);
+	p[0].flags = ZN_TX_F_L4_CSUM;
+	assert_int_equal(zn_bnxt_tx_burst(t->q, p, 1), 1);
+	assert_int_equal(bd_at(t, 10)->flags_type, BNXT_TX_BD_TYPE_LONG | bnxt_tx_bd_cnt(2) |
+			 BNXT_TX_BD_FLAGS_LHINT_LT512 | BNXT_TX_BD_FLAGS_PACKET_END);
+	assert_int_equal(hi_at(t, 11)->lflags, BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
+	/* One completion covers the first burst's three, cookies in order. */
 	{
 		uint64_t cookies[4];
 
