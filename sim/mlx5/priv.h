@@ -346,10 +346,16 @@ void msim_pkt_parse(const uint8_t *f, size_t len, struct msim_pkt *p);
 /* The frame's fte_match_set_lyr_2_4 image (64 bytes). */
 void msim_pkt_match_image(const uint8_t *f, const struct msim_pkt *p, uint8_t *img);
 uint32_t msim_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
-/* IPv4 header and TCP/UDP checksums: filled in, or checked. */
+/* IPv4 header and TCP/UDP checksums: filled in, or checked (l4_bad: a
+ * checksum was there and wrong). */
 void msim_csum_fill(uint8_t *f, size_t len, const struct msim_pkt *p, bool l3, bool l4);
 void msim_csum_check(const uint8_t *f, size_t len, const struct msim_pkt *p, bool *l3_ok,
-		     bool *l4_ok);
+		     bool *l4_ok, bool *l4_bad);
+/* The CQE check_sum: the ones' complement sum (not inverted) of the IP
+ * packet from its first header byte to its length field's end. */
+uint16_t msim_csum_l3(const uint8_t *f, size_t len, const struct msim_pkt *p);
+/* Where the IP packet ends by its length field (at most len). */
+size_t msim_ip_end(const uint8_t *f, size_t len, const struct msim_pkt *p);
 
 /* rx.c */
 void msim_rx(void *opaque, const void *frame, size_t len);

@@ -134,25 +134,36 @@ static struct msim_wq *pick_rq(struct msim *m, struct msim_tir *t, struct rx_ctx
 	return msim_rq_get(m, r->rqn[x->hash & (r->size - 1)]);
 }
 
+/* l4_hdr_type of a TCP segment: whether it acknowledges, and carries data
+ * ([L-DEV] CQE_L4_HDR_TYPE_*, what Linux's LRO header rebuild reads). */
+static uint8_t tcp_hdr_type(const struct rx_ctx *x)
+{
+	if (!(x->f[x->p.l4 + 13] & 0x10))
+		return ZN_MLX5_CQE_L4_TCP_NO_ACK;
+	return msim_ip_end(x->f, x->len, &x->p) > x->p.hdr_len ? ZN_MLX5_CQE_L4_TCP_ACK_AND_DATA
+								 : ZN_MLX5_CQE_L4_TCP_ACK_NO_DATA;
+}
+
 /* The CQE fields every receive CQE carries. */
 static void cqe_common(struct msim *m, const struct rx_ctx *x, struct zn_mlx5_cqe64 *e)
 {
-	bool l3_ok = false, l4_ok = false;
+	bool l3_ok = false, l4_ok = false, l4_bad = false;
 	uint8_t l4t = ZN_MLX5_CQE_L4_NONE, l3t = ZN_MLX5_CQE_L3_NONE;
 
 	memset(e, 0, sizeof(*e));
 	e->rss_hash_result_be = zn_mlx5_bswap32(x->hash);
 	e->rss_hash_type = x->hash_type;
 	if (x->p.ipv) {
-		msim_csum_check(x->f, x->len, &x->p, &l3_ok, &l4_ok);
-		if (l4_ok)
+		msim_csum_check(x->f, x->len, &x->p, &l3_ok, &l4_ok, &l4_bad);
+		if (l3_ok && l4_ok)
 			MSIM_INC(m, rx_csum_ok);
-		if (x->p.ipv == 4 && !l3_ok)
+		if (!l3_ok || l4_bad)
 			MSIM_INC(m, rx_csum_bad);
 		l3t = x->p.ipv == 4 ? ZN_MLX5_CQE_L3_IPV4 : ZN_MLX5_CQE_L3_IPV6;
+		e->check_sum_be = zn_mlx5_bswap16(msim_csum_l3(x->f, x->len, &x->p));
 	}
 	if (x->p.l4)
-		l4t = x->p.proto == 6 ? ZN_MLX5_CQE_L4_TCP_NO_ACK : ZN_MLX5_CQE_L4_UDP;
+		l4t = x->p.proto == 6 ? tcp_hdr_type(x) : ZN_MLX5_CQE_L4_UDP;
 	e->hds_ip_ext = (uint8_t)(ZN_MLX5_CQE_L2_OK | (l3_ok ? ZN_MLX5_CQE_L3_OK : 0) |
 				  (l4_ok ? ZN_MLX5_CQE_L4_OK : 0));
 	e->l4_l3_hdr_type = (uint8_t)(l4t << ZN_MLX5_CQE_L4_HDR_SHIFT |

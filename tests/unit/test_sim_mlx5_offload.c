@@ -1,0 +1,190 @@
+/*
+ * sim/mlx5: the offloads of the mlx5 model between two devices on a pair
+ * wire, each driven by a hand-built client: checksums filled on send
+ * (eth segment cs_flags) and reported on receive (CQE L3_OK/L4_OK,
+ * l4_hdr_type, check_sum), LSO WQEs cut into TCP segments (checked byte
+ * for byte against the segments Linux's software TSO would make), and
+ * SHAMPO HW-GRO sessions (hw-docs/mlx5-model.md "Offloads").
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit/support/mlx5_test_client.h"
+#include "tests/unit/support/tcp_frames.h"
+
+static struct mtc_sim S;
+static struct mtc_port A, B;	/* A sends (dev0), B receives (dev1) */
+static struct mtc_pkt *P;
+static uint8_t F[70000], W[ZN_SIM_FRAME_MAX];
+
+#define CNT(i, key) mtc_counter(&S, i, key)
+
+/* 64 strides of 2 KiB per WQE, one packet per 64 KiB reservation, 8 WQEs */
+static const struct mtc_rq_cfg shampo_cfg = {
+	.log_sz = 3, .log_nstrides = 6, .log_stride_sz = 11, .shampo = true,
+	.log_hdr_entry = 8, .log_res = 16, .log_pkts_per_res = 4,
+};
+
+static int setup(void **state)
+{
+	(void)state;
+	if (mtc_sim_start(&S, "mlx5", "mlx5,device=cx7", true) ||
+	    mtc_port_open(&A, S.path[0], 1, &shampo_cfg) ||
+	    mtc_port_open(&B, S.path[1], 1, &shampo_cfg) || mtc_port_wait_link(&A) ||
+	    mtc_port_wait_link(&B))
+		return -1;
+	P = malloc(sizeof(*P));
+	return P ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(P);
+	mtc_close(&A.c);
+	mtc_close(&B.c);
+	mtc_sim_stop(&S);
+	return 0;
+}
+
+static struct tf_flow flow(uint8_t ipv, uint8_t proto)
+{
+	struct tf_flow fl = {
+		.ipv = ipv, .proto = proto, .smac = { 2, 0, 0, 0, 0, 0xa },
+		.src = { 10, 0, 0, 1 }, .dst = { 10, 0, 0, 2 }, .sport = 40000, .dport = 5201,
+		.ip_id = 0x1234, .seq = 1000, .ack = 77, .flags = 0x10, .win = 512,
+	};
+
+	memcpy(fl.dmac, B.mac, 6);
+	if (ipv == 6) {
+		static const uint8_t s6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+		static const uint8_t d6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
+
+		memcpy(fl.src, s6, 16);
+		memcpy(fl.dst, d6, 16);
+	}
+	return fl;
+}
+
+static void send_recv(const uint8_t *f, size_t len, uint8_t cs)
+{
+	mtc_send(&A.c, &A.sq, A.key, f, len, 14, 1, cs, false);
+	assert_true(mtc_port_rx(&B, 0, P, 2000));
+	assert_int_equal(P->len, len);
+}
+
+static uint8_t l4_type(void)
+{
+	return (P->cqe.l4_l3_hdr_type >> ZN_MLX5_CQE_L4_HDR_SHIFT) & ZN_MLX5_CQE_L4_HDR_MASK;
+}
+
+/* ---- checksums ---- */
+
+static void test_rx_csum_report(void **state)
+{
+	const uint8_t ok = ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L3_OK | ZN_MLX5_CQE_L4_OK;
+	struct tf_flow fl = flow(4, 6);
+	size_t len;
+
+	(void)state;
+	/* TCP with ACK and data: both sums good; check_sum is the sum of the
+	 * IP packet */
+	len = tf_build(F, &fl, 1000, 1, false);
+	send_recv(F, len, 0);
+	assert_memory_equal(P->data, F, len);
+	assert_int_equal(P->cqe.hds_ip_ext, ok);
+	assert_int_equal(l4_type(), ZN_MLX5_CQE_L4_TCP_ACK_AND_DATA);
+	assert_int_equal(zn_mlx5_bswap16(P->cqe.check_sum_be), tf_sum(F + 14, len - 14));
+	/* a payload byte changed: L4 not OK */
+	F[len - 1] ^= 0x20;
+	send_recv(F, len, 0);
+	assert_int_equal(P->cqe.hds_ip_ext, ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L3_OK);
+	/* a bad IPv4 header checksum: L3 not OK (L4 is) */
+	F[len - 1] ^= 0x20;
+	F[14 + 10] ^= 0x01;
+	send_recv(F, len, 0);
+	assert_int_equal(P->cqe.hds_ip_ext, ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L4_OK);
+	assert_int_equal(CNT(1, "rx_csum_bad"), 2);
+	assert_int_equal(CNT(1, "rx_csum_ok"), 1);
+	/* a pure ACK padded to 60 bytes: no data; the sum stops at the IP
+	 * length, not at the padding */
+	len = tf_build(F, &fl, 0, 0, false);
+	memset(F + len, 0xee, 60 - len);
+	send_recv(F, 60, 0);
+	assert_int_equal(P->cqe.hds_ip_ext, ok);
+	assert_int_equal(l4_type(), ZN_MLX5_CQE_L4_TCP_ACK_NO_DATA);
+	assert_int_equal(zn_mlx5_bswap16(P->cqe.check_sum_be), tf_sum(F + 14, 40));
+	/* a SYN: no ACK */
+	fl.flags = 0x02;
+	len = tf_build(F, &fl, 0, 0, false);
+	memset(F + len, 0, 60 - len);
+	send_recv(F, 60, 0);
+	assert_int_equal(l4_type(), ZN_MLX5_CQE_L4_TCP_NO_ACK);
+	/* IPv6: no header checksum, L3_OK for a parsed header */
+	fl = flow(6, 6);
+	len = tf_build(F, &fl, 3000, 4, false);
+	send_recv(F, len, 0);
+	assert_memory_equal(P->data, F, len);
+	assert_int_equal(P->cqe.hds_ip_ext, ok);
+	assert_int_equal((P->cqe.l4_l3_hdr_type >> ZN_MLX5_CQE_L3_HDR_SHIFT) &
+				 ZN_MLX5_CQE_L3_HDR_MASK, ZN_MLX5_CQE_L3_IPV6);
+	assert_int_equal(zn_mlx5_bswap16(P->cqe.check_sum_be), tf_sum(F + 14, len - 14));
+	/* UDP over IPv4 without a checksum: nothing to verify, no L4_OK */
+	fl = flow(4, 17);
+	len = tf_build(F, &fl, 100, 2, true);
+	tf_fix_csum(F, &fl);
+	F[14 + 20 + 6] = F[14 + 20 + 7] = 0;
+	send_recv(F, len, 0);
+	assert_int_equal(P->cqe.hds_ip_ext, ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L3_OK);
+	assert_int_equal(CNT(1, "rx_csum_bad"), 2);
+}
+
+static void test_tx_csum_fill(void **state)
+{
+	static const uint8_t kinds[][2] = { { 4, 6 }, { 4, 17 }, { 6, 6 }, { 6, 17 } };
+	const uint8_t cs = ZN_MLX5_ETH_WQE_L3_CSUM | ZN_MLX5_ETH_WQE_L4_CSUM;
+
+	(void)state;
+	/* zero (and garbage) checksums: the device computes them from scratch */
+	for (unsigned k = 0; k < 4; k++) {
+		struct tf_flow fl = flow(kinds[k][0], kinds[k][1]);
+		size_t len = tf_build(W, &fl, 700 + 13 * k, (uint8_t)k, false);
+
+		tf_build(F, &fl, 700 + 13 * k, (uint8_t)k, true);
+		if (k & 1)
+			F[len - 700 - 13 * k - 1] = 0x5a;	/* UDP: a wrong sum, not 0 */
+		send_recv(F, len, cs);
+		assert_memory_equal(P->data, W, len);
+		assert_int_equal(P->cqe.hds_ip_ext,
+				 ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L3_OK | ZN_MLX5_CQE_L4_OK);
+	}
+	/* L3 only: the TCP checksum stays as it was (zero, so wrong) */
+	{
+		struct tf_flow fl = flow(4, 6);
+		size_t len = tf_build(F, &fl, 100, 9, true);
+
+		send_recv(F, len, ZN_MLX5_ETH_WQE_L3_CSUM);
+		assert_int_equal(P->cqe.hds_ip_ext, ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L3_OK);
+		assert_int_equal(P->data[14 + 20 + 16] | P->data[14 + 20 + 17], 0);
+	}
+	assert_int_equal(CNT(0, "tx_csum_offloads"), 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rx_csum_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tx_csum_fill, setup, teardown),
+	};
+
+	if (getenv("ZN_TEST_CASE"))
+		cmocka_set_test_filter(getenv("ZN_TEST_CASE"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
