@@ -29,6 +29,7 @@
 #include "base/barrier.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "sim/log.h"
+#include "sim/offload.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -99,6 +100,7 @@ struct bsim_ring {
 	struct bsim_stat *stat;
 	uint16_t buf_size;	/* RX/AGG: RING_ALLOC rx_buf_size */
 	uint64_t cq_handle;	/* CQ: echoed in NQ entries */
+	uint16_t lso_next;	/* TX: segments of the LSO packet at cons already sent */
 };
 
 struct bsim_rss_entry {
@@ -162,7 +164,7 @@ struct bsim_counts {
 	X(db_bad_bits) X(db_bad_index) X(db_bad_move) X(db_bad_access)         \
 	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_bad_bd) X(tx_bad_len)       \
 	X(tx_zero_len) X(tx_hint_short) X(tx_dma_errors) X(tx_csum_offloads)   \
-	X(tx_vlan_inserts) X(tx_wire_drops)                                    \
+	X(tx_vlan_inserts) X(tx_wire_drops) X(tx_lso) X(tx_lso_segs)           \
 	X(rx_frames) X(rx_bytes) X(rx_l2_drops) X(rx_ntuple_hits)              \
 	X(rx_ntuple_drops) X(rx_rss) X(rx_hds) X(rx_jumbo) X(rx_no_ring)       \
 	X(rx_no_buffer) X(rx_did_not_fit) X(rx_bad_bd) X(rx_dma_errors)        \
@@ -248,6 +250,7 @@ struct bsim {
 	struct bsim_counters c;
 	struct zn_sim_ratelimit rl_hwrm, rl_db, rl_tx, rl_rx;
 	uint8_t frame[ZN_SIM_FRAME_MAX + 8];	/* TX frame being assembled */
+	uint8_t lso[ZN_SIM_TSO_MAX_PAYLOAD + 512];	/* TX LSO packet being cut */
 	uint8_t rxframe[ZN_SIM_FRAME_MAX];	/* RX frame with its VLAN tag stripped */
 };
 

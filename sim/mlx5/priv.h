@@ -31,6 +31,7 @@
 
 #include "drivers/mlx5/mlx5_hw.h"
 #include "sim/log.h"
+#include "sim/offload.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -56,6 +57,9 @@
 #define MSIM_CTX_SIZE		256	/* one object context slot */
 #define MSIM_SLOTS_PER_PAGE	(ZN_MLX5_PAGE_SIZE / MSIM_CTX_SIZE)
 #define MSIM_LOW_SLOTS		4	/* fewer free slots: ask for a page more */
+
+/* LSO: max_lso_cap, log2 of the bytes of one LSO WQE's packet */
+#define MSIM_LOG_MAX_LSO	16
 
 /* Object limits (the capabilities report them) */
 #define MSIM_MAX_EQ		16
@@ -133,6 +137,7 @@ struct msim_wq {
 	struct msim_qmem mem;
 	/* SQ: WQEBBs consumed (16-bit counter space) */
 	uint16_t cc;
+	uint16_t lso_next;	/* segments of the LSO WQE at cc already sent */
 	/* RQ: WQEs consumed; the WQE in hand (striding) */
 	uint16_t rcv;
 	bool have_wqe;
@@ -209,6 +214,7 @@ struct msim_fte {
 	X(uar_eq_db) X(uar_cq_db) X(uar_sq_db) X(uar_bad)                     \
 	X(bar0_ignored) X(health_ticks) X(fatal_events) X(link_changes)       \
 	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_csum_offloads) X(tx_wire_drops) \
+	X(tx_lso) X(tx_lso_segs)                                               \
 	X(rx_frames) X(rx_bytes) X(rx_dropped) X(rx_link_down) X(rx_vport_drops) \
 	X(rx_no_root) X(rx_flow_drops) X(rx_flow_misses) X(rx_ntuple_hits)      \
 	X(rx_rss) X(rx_no_rq) X(rx_no_wqe) X(rx_too_big) X(rx_dma_errors)       \
@@ -280,6 +286,7 @@ struct msim {
 	struct msim_fte fte[MSIM_MAX_FTE];
 	uint32_t root_ft;		/* NIC RX root table id, 0: none */
 	uint8_t frame[ZN_SIM_FRAME_MAX + 64];	/* TX frame being assembled */
+	uint8_t lso[ZN_SIM_TSO_MAX_PAYLOAD + 1024];	/* TX LSO packet being cut */
 	/* vport and port */
 	uint8_t vport_ctx[ZN_MLX5_SZ_NIC_VPORT_CONTEXT];
 	bool admin_up;

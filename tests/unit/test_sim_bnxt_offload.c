@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/support/bnxt_test_client.h"
+#include "sim/offload.h"
 #include "tests/unit/support/tcp_frames.h"
 
 static struct btc_sim S;
@@ -25,12 +26,13 @@ static struct btc_port PA, PB;
 static struct btc_rx_pkt RX;
 static uint8_t F[70000], W[ZN_SIM_FRAME_MAX];
 static uint8_t *big;			/* A's DMA buffer for long frames */
+static uint32_t tx_cfa_meta;		/* long_tx's cfa_meta */
 
 #define CNT(i, key) btc_counter(&S, i, key)
 #define BIG_LEN		(128u * 1024)
 
 static const struct btc_port_cfg base_cfg = {
-	.nq = 1, .tx_size = 256, .rx_size = 64, .agg_size = 256, .cq_size = 4096,
+	.nq = 1, .tx_size = 256, .rx_size = 256, .agg_size = 512, .cq_size = 4096,
 	.rx_buf = 256, .agg_buf = 4096,
 	.plc_flags = BNXT_PLCMODES_CFG_FLAGS_JUMBO_PLACEMENT | BNXT_PLCMODES_CFG_FLAGS_HDS_IPV4 |
 		     BNXT_PLCMODES_CFG_FLAGS_HDS_IPV6,
@@ -91,7 +93,7 @@ static void long_tx(const uint8_t *f, size_t len, uint16_t lflags, unsigned hdr,
 	struct btc_ring *r = &PA.tx;
 	unsigned nbd = (unsigned)((len + 32767) / 32768), slots = nbd + 1;
 	struct bnxt_tx_bd_long_hi hi = { .lflags = lflags, .hdr_size = (uint16_t)(hdr / 2),
-					 .mss = mss };
+					 .mss = mss, .cfa_meta = tx_cfa_meta };
 
 	assert_true(len <= BIG_LEN);
 	memcpy(big, f, len);
@@ -183,10 +185,110 @@ static void test_csum(void **state)
 	assert_int_equal(CNT(0, "tx_csum_offloads"), 4);
 }
 
+/* ---- LSO ---- */
+
+/* Sends fl's frame of payload bytes as one LSO packet and checks every
+ * frame B receives against Linux's segmentation of it, then the single TX
+ * completion. vlan: the cfa_meta to insert with (0: none). */
+static void lso_one(const struct tf_flow *fl, size_t payload, unsigned mss, uint16_t lflags,
+		    uint32_t vlan, uint32_t opaque)
+{
+	size_t hdr = tf_hdr_len(fl), len = tf_build(F, fl, payload, (uint8_t)opaque, true);
+	unsigned n = (unsigned)((payload + mss - 1) / mss);
+	struct bnxt_tx_cmpl c;
+
+	tx_cfa_meta = vlan;
+	long_tx(F, len, (uint16_t)(BNXT_TX_BD_LFLAGS_LSO | lflags), (unsigned)hdr, mss, opaque,
+		hdr + mss);
+	tx_cfa_meta = 0;
+	for (unsigned i = 0; i < n; i++) {
+		size_t want = tf_tso_seg(W, fl, payload, (uint8_t)opaque, mss, i);
+
+		if (vlan) {
+			memmove(W + 16, W + 12, want - 12);
+			W[12] = 0x81, W[13] = 0x00;
+			W[14] = (uint8_t)(vlan >> 8), W[15] = (uint8_t)vlan;
+			want += 4;
+		}
+
+		assert_true(btc_rx_wait(&PB, 0, &RX, BTC_TIMEOUT_MS));
+		assert_int_equal(RX.len, want < 60 ? 60 : want);
+		assert_memory_equal(RX.data, W, want);
+		assert_int_equal(RX.hi.errors_v2 & ~BNXT_RX_CMPL_V2, 0);
+	}
+	assert_false(btc_rx_next(&PB, 0, &RX));
+	tx_done(&c);
+	assert_int_equal(c.opaque, opaque);
+	assert_int_equal(c.errors_v & ~BNXT_CMPL_V, 0);
+	assert_true(btc_cq_quiet(&PA.txcq, 20));
+}
+
+static void test_lso(void **state)
+{
+	struct tf_flow fl = flow(4, 6);
+	uint64_t frames;
+
+	(void)state;
+	/* IPv4: id and sequence wrap inside the packet; CWR only on the
+	 * first frame, FIN and PSH only on the last */
+	fl.flags = 0x80 | 0x18 | 0x01;
+	lso_one(&fl, 20000, 1448, 0, 0, 0x101);
+	assert_int_equal(CNT(0, "tx_lso"), 1);
+	assert_int_equal(CNT(0, "tx_lso_segs"), 14);
+	/* IPv6 with timestamps, 64 KiB of payload */
+	fl = flow(6, 6);
+	fl.opt_len = 12;
+	fl.tsval = 0x01020304;
+	lso_one(&fl, ZN_SIM_TSO_MAX_PAYLOAD, 1428, BNXT_TX_BD_LFLAGS_IP_CHKSUM, 0, 0x102);
+	/* more segments than the wire holds at once (128): sent as it drains */
+	fl = flow(4, 6);
+	frames = CNT(0, "tx_frames");
+	lso_one(&fl, 30000, 200, 0, 0, 0x103);
+	assert_int_equal(CNT(0, "tx_frames") - frames, 150);
+	/* payload within one mss: one frame, checksums filled */
+	lso_one(&fl, 100, 1448, 0, 0, 0x104);
+	/* a VLAN tag inserted into every segment (8100, VID 7) */
+	lso_one(&fl, 5000, 1448, 0,
+		BNXT_TX_BD_CFA_META_KEY_VLAN_TAG | BNXT_TX_BD_CFA_META_VLAN_TPID_8100 | 7, 0x105);
+	assert_int_equal(CNT(0, "tx_vlan_inserts"), 4);
+	assert_int_equal(CNT(0, "tx_lso"), 5);
+	assert_int_equal(CNT(0, "tx_errors") + CNT(0, "tx_wire_drops") + CNT(1, "rx_no_buffer"), 0);
+}
+
+static void lso_refused(const uint8_t *f, size_t len, unsigned hdr, unsigned mss, uint32_t op)
+{
+	struct bnxt_tx_cmpl c;
+
+	long_tx(f, len, BNXT_TX_BD_LFLAGS_LSO, hdr, mss, op, 100);
+	tx_done(&c);
+	assert_int_equal(c.opaque, op);
+	assert_int_equal(c.flags_type, BNXT_CMPL_TYPE_TX_L2 | BNXT_TX_CMPL_FLAGS_ERROR);
+	assert_int_equal(c.errors_v & BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_MASK,
+			 BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT);
+}
+
+static void test_lso_refused(void **state)
+{
+	struct tf_flow fl = flow(4, 6), udp = flow(4, 17);
+	size_t len = tf_build(F, &fl, 5000, 0, true);
+
+	(void)state;
+	lso_refused(F, len, 52, 1000, 1);	/* hdr_size not the header length */
+	lso_refused(F, len, 54, 0, 2);		/* mss 0 */
+	lso_refused(F, len, 54, 9000, 3);	/* a segment beyond the MTU */
+	len = tf_build(F, &udp, 5000, 0, true);
+	lso_refused(F, len, 42, 1000, 4);	/* not TCP */
+	assert_int_equal(CNT(0, "tx_bad_bd"), 4);
+	assert_int_equal(CNT(0, "port.tx_frames"), 0);
+	assert_int_equal(CNT(0, "tx_lso"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_csum, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lso, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lso_refused, setup, teardown),
 	};
 
 	if (getenv("ZN_TEST_CASE"))

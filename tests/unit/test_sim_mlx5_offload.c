@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sim/offload.h"
 #include "tests/unit/support/mlx5_test_client.h"
 #include "tests/unit/support/tcp_frames.h"
 
@@ -23,6 +24,7 @@ static struct mtc_sim S;
 static struct mtc_port A, B;	/* A sends (dev0), B receives (dev1) */
 static struct mtc_pkt *P;
 static uint8_t F[70000], W[ZN_SIM_FRAME_MAX];
+static uint8_t *big;		/* A's memory for LSO payloads */
 
 #define CNT(i, key) mtc_counter(&S, i, key)
 
@@ -48,6 +50,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	free(P);
+	big = NULL;
 	mtc_close(&A.c);
 	mtc_close(&B.c);
 	mtc_sim_stop(&S);
@@ -177,11 +180,131 @@ static void test_tx_csum_fill(void **state)
 	assert_int_equal(CNT(0, "tx_csum_offloads"), 5);
 }
 
+/* ---- LSO ---- */
+
+/* One LSO WQE by hand: ctrl, eth segment (mss, the headers inline), one
+ * data segment for the payload. Returns the WQE index. */
+static uint16_t lso_wqe(const uint8_t *f, size_t len, size_t ih, unsigned mss, uint8_t cs)
+{
+	struct mtc_sq *sq = &A.sq;
+	uint8_t w[1024] = { 0 };
+	struct zn_mlx5_wqe_ctrl *ctl = (void *)w;
+	struct zn_mlx5_wqe_eth *eth = (void *)(w + 16);
+	struct zn_mlx5_wqe_data *d;
+	size_t at = 32 + (ih > 2 ? (ih - 2 + 15) / 16 * 16 : 0), nbb;
+	uint16_t idx = sq->pc;
+
+	if (!big)
+		big = mtc_alloc(&A.c, 128 * 1024, 4096);
+	assert_non_null(big);
+	eth->cs_flags = cs;
+	eth->mss_be = zn_mlx5_bswap16((uint16_t)mss);
+	eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)ih);
+	memcpy(w + 30, f, ih);
+	memcpy(big, f + ih, len - ih);
+	d = (void *)(w + at);
+	d->byte_count_be = zn_mlx5_bswap32((uint32_t)(len - ih));
+	d->lkey_be = zn_mlx5_bswap32(A.key);
+	d->addr_be = zn_mlx5_bswap64(mtc_iova(&A.c, big));
+	at += 16;
+	nbb = (at + 63) / 64;
+	ctl->opmod_idx_opcode_be = zn_mlx5_bswap32(zn_mlx5_ctrl_opmod_idx_opcode(0, idx,
+										  ZN_MLX5_OPCODE_LSO));
+	ctl->qpn_ds_be = zn_mlx5_bswap32(zn_mlx5_ctrl_qpn_ds(sq->sqn, (unsigned)(at / 16)));
+	ctl->fm_ce_se = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+	for (size_t i = 0; i < nbb; i++)
+		memcpy(sq->ring + (((size_t)sq->pc + i) & ((1u << sq->log_sz) - 1)) * 64, w + 64 * i,
+		       64);
+	sq->pc = (uint16_t)(sq->pc + nbb);
+	/* the model reads the doorbell record of every ready SQ */
+	__atomic_store_n(&sq->dbr[ZN_MLX5_SND_DBR], zn_mlx5_bswap32(sq->pc), __ATOMIC_RELEASE);
+	return idx;
+}
+
+/* fl's frame of payload bytes as one LSO WQE: every frame B receives
+ * checked against Linux's segmentation of it, then the one TX CQE. */
+static void lso_one(const struct tf_flow *fl, size_t payload, unsigned mss, uint8_t seed)
+{
+	size_t hdr = tf_hdr_len(fl), len = tf_build(F, fl, payload, seed, true);
+	unsigned n = (unsigned)((payload + mss - 1) / mss);
+	struct zn_mlx5_cqe64 tc;
+	uint16_t idx = lso_wqe(F, len, hdr, mss, 0);
+
+	for (unsigned i = 0; i < n; i++) {
+		size_t want = tf_tso_seg(W, fl, payload, seed, mss, i);
+
+		assert_true(mtc_port_rx(&B, 0, P, 2000));
+		assert_int_equal(P->len, want < 60 ? 60 : want);
+		assert_memory_equal(P->data, W, want);
+		assert_int_equal(P->cqe.hds_ip_ext,
+				 ZN_MLX5_CQE_L2_OK | ZN_MLX5_CQE_L3_OK | ZN_MLX5_CQE_L4_OK);
+	}
+	assert_false(mtc_port_rx(&B, 0, P, 20));
+	assert_true(mtc_cq_wait(&A.txcq, &tc, 2000));
+	assert_int_equal(zn_mlx5_cqe_opcode(&tc), ZN_MLX5_CQE_REQ);
+	assert_int_equal(zn_mlx5_bswap16(tc.wqe_counter_be), idx);
+	assert_int_equal(zn_mlx5_bswap32(tc.sop_drop_qpn_be) >> 24, ZN_MLX5_OPCODE_LSO);
+	assert_false(mtc_cq_wait(&A.txcq, &tc, 20));
+}
+
+static void test_lso(void **state)
+{
+	struct tf_flow fl = flow(4, 6);
+	uint64_t frames;
+
+	(void)state;
+	/* IPv4: id and sequence wrap inside the WQE; CWR only on the first
+	 * frame, FIN and PSH only on the last */
+	fl.flags = 0x80 | 0x18 | 0x01;
+	fl.ip_id = 0xfffe;
+	fl.seq = 0xfffff000u;
+	lso_one(&fl, 20000, 1448, 1);
+	assert_int_equal(CNT(0, "tx_lso"), 1);
+	assert_int_equal(CNT(0, "tx_lso_segs"), 14);
+	/* IPv6 with timestamps, 64 KiB of payload */
+	fl = flow(6, 6);
+	fl.opt_len = 12;
+	fl.tsval = 0x01020304;
+	lso_one(&fl, ZN_SIM_TSO_MAX_PAYLOAD, 1428, 2);
+	/* more segments than the wire holds at once (128): sent as it drains */
+	fl = flow(4, 6);
+	frames = CNT(0, "tx_frames");
+	lso_one(&fl, 30000, 200, 3);
+	assert_int_equal(CNT(0, "tx_frames") - frames, 150);
+	/* payload within one mss: one frame */
+	lso_one(&fl, 100, 1448, 4);
+	assert_int_equal(CNT(0, "tx_lso"), 4);
+	assert_int_equal(CNT(0, "tx_errors") + CNT(0, "tx_wire_drops") + CNT(1, "rx_dropped"), 0);
+}
+
+static void test_lso_refused(void **state)
+{
+	struct tf_flow fl = flow(4, 6);
+	size_t len = tf_build(F, &fl, 5000, 0, true);
+	struct zn_mlx5_cqe64 tc;
+	struct zn_mlx5_err_cqe *e = (void *)&tc;
+	uint16_t idx;
+
+	(void)state;
+	/* the inline headers must be exactly Ethernet through TCP */
+	idx = lso_wqe(F, len, 14, 1448, 0);
+	assert_true(mtc_cq_wait(&A.txcq, &tc, 2000));
+	assert_int_equal(zn_mlx5_cqe_opcode(&tc), ZN_MLX5_CQE_REQ_ERR);
+	assert_int_equal(e->syndrome, ZN_MLX5_CQE_SYND_LOCAL_QP_OP_ERR);
+	assert_int_equal(zn_mlx5_bswap16(e->wqe_counter_be), idx);
+	assert_int_equal(zn_mlx5_bswap32(e->s_wqe_opcode_qpn_be) >> 24, ZN_MLX5_OPCODE_LSO);
+	assert_int_equal(CNT(0, "tx_errors"), 1);
+	assert_int_equal(CNT(0, "port.tx_frames"), 0);
+	assert_int_equal(CNT(0, "tx_lso"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rx_csum_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tx_csum_fill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lso, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lso_refused, setup, teardown),
 	};
 
 	if (getenv("ZN_TEST_CASE"))
