@@ -152,6 +152,14 @@ struct msim_wq {
 	uint8_t log_hdr_entry, log_hdr_num;
 	uint32_t hd_per_wqe;
 	uint32_t hdr_ctr;
+	uint8_t log_res;		/* SHAMPO reservation bytes, log2 */
+	uint32_t pkts_per_res;
+	/* SHAMPO HW-GRO: the open session (rx.c) */
+	bool shampo_merge;		/* match criteria not NO_MATCH */
+	bool sess_open;
+	struct zn_sim_gro sess;
+	uint32_t sess_off, sess_end;	/* next payload byte, reservation end (WQE offsets) */
+	uint64_t sess_last_rx;		/* m->rx_seq at its latest packet */
 	unsigned users;		/* TIRs and RQTs naming an RQ */
 };
 
@@ -218,7 +226,8 @@ struct msim_fte {
 	X(rx_frames) X(rx_bytes) X(rx_dropped) X(rx_link_down) X(rx_vport_drops) \
 	X(rx_no_root) X(rx_flow_drops) X(rx_flow_misses) X(rx_ntuple_hits)      \
 	X(rx_rss) X(rx_no_rq) X(rx_no_wqe) X(rx_too_big) X(rx_dma_errors)       \
-	X(rx_hds) X(rx_fillers) X(rx_csum_ok) X(rx_csum_bad)
+	X(rx_hds) X(rx_fillers) X(rx_csum_ok) X(rx_csum_bad)                   \
+	X(rx_gro_sessions) X(rx_gro_matches) X(rx_gro_flushes) X(rx_gro_idle)
 
 struct msim_counters {
 #define MSIM_X(n) uint64_t n;
@@ -285,6 +294,8 @@ struct msim {
 	struct msim_fg fg[MSIM_MAX_FG];
 	struct msim_fte fte[MSIM_MAX_FTE];
 	uint32_t root_ft;		/* NIC RX root table id, 0: none */
+	uint64_t rx_seq, gro_mark;	/* packets received; rx_seq at the last poll */
+	bool gro_open;			/* a SHAMPO session may be open */
 	uint8_t frame[ZN_SIM_FRAME_MAX + 64];	/* TX frame being assembled */
 	uint8_t lso[ZN_SIM_TSO_MAX_PAYLOAD + 1024];	/* TX LSO packet being cut */
 	/* vport and port */
@@ -366,6 +377,8 @@ size_t msim_ip_end(const uint8_t *f, size_t len, const struct msim_pkt *p);
 
 /* rx.c */
 void msim_rx(void *opaque, const void *frame, size_t len);
+/* Ends the SHAMPO sessions that got no packet since the previous call. */
+void msim_gro_poll(struct msim *m);
 
 /* obj.c */
 int msim_obj_cmd(struct msim *m, struct msim_cmd *c);

@@ -25,6 +25,8 @@ static struct mtc_port A, B;	/* A sends (dev0), B receives (dev1) */
 static struct mtc_pkt *P;
 static uint8_t F[70000], W[ZN_SIM_FRAME_MAX];
 static uint8_t *big;		/* A's memory for LSO payloads */
+static size_t big_off;
+static bool hold;		/* queue WQEs without updating the doorbell record */
 
 #define CNT(i, key) mtc_counter(&S, i, key)
 
@@ -51,6 +53,7 @@ static int teardown(void **state)
 	(void)state;
 	free(P);
 	big = NULL;
+	big_off = 0;
 	mtc_close(&A.c);
 	mtc_close(&B.c);
 	mtc_sim_stop(&S);
@@ -182,9 +185,10 @@ static void test_tx_csum_fill(void **state)
 
 /* ---- LSO ---- */
 
-/* One LSO WQE by hand: ctrl, eth segment (mss, the headers inline), one
- * data segment for the payload. Returns the WQE index. */
-static uint16_t lso_wqe(const uint8_t *f, size_t len, size_t ih, unsigned mss, uint8_t cs)
+/* One WQE by hand: ctrl (opcode op), eth segment (mss, ih header bytes
+ * inline), one data segment for the rest from A's memory. Returns the WQE
+ * index. */
+static uint16_t wqe(uint8_t op, const uint8_t *f, size_t len, size_t ih, unsigned mss, uint8_t cs)
 {
 	struct mtc_sq *sq = &A.sq;
 	uint8_t w[1024] = { 0 };
@@ -194,31 +198,52 @@ static uint16_t lso_wqe(const uint8_t *f, size_t len, size_t ih, unsigned mss, u
 	size_t at = 32 + (ih > 2 ? (ih - 2 + 15) / 16 * 16 : 0), nbb;
 	uint16_t idx = sq->pc;
 
+	uint8_t *b;
+
 	if (!big)
 		big = mtc_alloc(&A.c, 128 * 1024, 4096);
 	assert_non_null(big);
+	/* WQEs queued while held each keep their own bytes */
+	if (big_off + len > 128 * 1024)
+		big_off = 0;
+	b = big + big_off;
+	big_off = hold ? (big_off + len + 63) / 64 * 64 : 0;
 	eth->cs_flags = cs;
 	eth->mss_be = zn_mlx5_bswap16((uint16_t)mss);
 	eth->inline_hdr_sz_be = zn_mlx5_bswap16((uint16_t)ih);
 	memcpy(w + 30, f, ih);
-	memcpy(big, f + ih, len - ih);
+	memcpy(b, f + ih, len - ih);
 	d = (void *)(w + at);
 	d->byte_count_be = zn_mlx5_bswap32((uint32_t)(len - ih));
 	d->lkey_be = zn_mlx5_bswap32(A.key);
-	d->addr_be = zn_mlx5_bswap64(mtc_iova(&A.c, big));
+	d->addr_be = zn_mlx5_bswap64(mtc_iova(&A.c, b));
 	at += 16;
 	nbb = (at + 63) / 64;
-	ctl->opmod_idx_opcode_be = zn_mlx5_bswap32(zn_mlx5_ctrl_opmod_idx_opcode(0, idx,
-										  ZN_MLX5_OPCODE_LSO));
+	ctl->opmod_idx_opcode_be = zn_mlx5_bswap32(zn_mlx5_ctrl_opmod_idx_opcode(0, idx, op));
 	ctl->qpn_ds_be = zn_mlx5_bswap32(zn_mlx5_ctrl_qpn_ds(sq->sqn, (unsigned)(at / 16)));
-	ctl->fm_ce_se = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+	ctl->fm_ce_se = op == ZN_MLX5_OPCODE_LSO ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0;
 	for (size_t i = 0; i < nbb; i++)
 		memcpy(sq->ring + (((size_t)sq->pc + i) & ((1u << sq->log_sz) - 1)) * 64, w + 64 * i,
 		       64);
 	sq->pc = (uint16_t)(sq->pc + nbb);
 	/* the model reads the doorbell record of every ready SQ */
-	__atomic_store_n(&sq->dbr[ZN_MLX5_SND_DBR], zn_mlx5_bswap32(sq->pc), __ATOMIC_RELEASE);
+	if (!hold)
+		__atomic_store_n(&sq->dbr[ZN_MLX5_SND_DBR], zn_mlx5_bswap32(sq->pc),
+				 __ATOMIC_RELEASE);
 	return idx;
+}
+
+static uint16_t lso_wqe(const uint8_t *f, size_t len, size_t ih, unsigned mss, uint8_t cs)
+{
+	return wqe(ZN_MLX5_OPCODE_LSO, f, len, ih, mss, cs);
+}
+
+/* The WQEs queued while held, in one doorbell record update: one TX burst
+ * on the wire. */
+static void release(void)
+{
+	hold = false;
+	__atomic_store_n(&A.sq.dbr[ZN_MLX5_SND_DBR], zn_mlx5_bswap32(A.sq.pc), __ATOMIC_RELEASE);
 }
 
 /* fl's frame of payload bytes as one LSO WQE: every frame B receives
@@ -298,6 +323,106 @@ static void test_lso_refused(void **state)
 	assert_int_equal(CNT(0, "tx_lso"), 0);
 }
 
+/* ---- SHAMPO HW-GRO ---- */
+
+static uint8_t shampo_flags(void)
+{
+	return P->cqe.shampo.flags & (ZN_MLX5_CQE_SHAMPO_MATCH | ZN_MLX5_CQE_SHAMPO_FLUSH);
+}
+
+static uint32_t data_off(void)
+{
+	return zn_mlx5_bswap32(P->cqe.shampo.data_offset_be);
+}
+
+/* The next packet of B is segment i of fl's payload, split at its headers,
+ * with these SHAMPO flags. */
+static void expect_seg(const struct tf_flow *fl, size_t payload, uint8_t seed, unsigned mss,
+		       unsigned i, uint8_t flags)
+{
+	size_t want = tf_tso_seg(W, fl, payload, seed, mss, i);
+
+	assert_true(mtc_port_rx(&B, 0, P, 2000));
+	assert_int_equal(P->len, want);
+	assert_int_equal(P->hsz, tf_hdr_len(fl));
+	assert_memory_equal(P->data, W, want);
+	assert_int_equal(shampo_flags(), flags);
+}
+
+static void send_seg(const struct tf_flow *fl, size_t payload, uint8_t seed, unsigned mss,
+		     unsigned i, uint8_t tcp_flags)
+{
+	struct tf_flow f2 = *fl;
+	size_t len;
+
+	f2.flags = tcp_flags;
+	len = tf_tso_seg(F, &f2, payload, seed, mss, i);
+	wqe(ZN_MLX5_OPCODE_SEND, F, len, 14, 0, 0);
+}
+
+static void test_shampo_gro(void **state)
+{
+	const uint8_t M = ZN_MLX5_CQE_SHAMPO_MATCH, FL = ZN_MLX5_CQE_SHAMPO_FLUSH;
+	struct tf_flow fl = flow(4, 6);
+	struct zn_mlx5_cqe64 tc;
+	uint32_t first = 0;
+
+	(void)state;
+	/* 20 in-sequence segments (A's LSO): sessions of at most 16 packets
+	 * per reservation; the payloads of a session follow each other byte
+	 * by byte; the 16th says flush, the 17th starts anew, PSH ends it */
+	fl.flags = 0x18;
+	lso_wqe(F, tf_build(F, &fl, 20 * 1448, 1, true), tf_hdr_len(&fl), 1448, 0);
+	for (unsigned i = 0; i < 20; i++) {
+		uint8_t want = i == 0 || i == 16 ? 0 : M;
+
+		if (i == 15 || i == 19)
+			want |= FL;
+		expect_seg(&fl, 20 * 1448, 1, 1448, i, want);
+		if (i == 0 || i == 16)
+			first = data_off();
+		assert_int_equal(first % 2048, 0);
+		assert_int_equal(data_off(), first + (i % 16) * 1448);
+	}
+	assert_true(mtc_cq_wait(&A.txcq, &tc, 2000));
+	assert_int_equal(CNT(1, "rx_gro_sessions"), 2);
+	assert_int_equal(CNT(1, "rx_gro_matches"), 18);
+	/* out of order (0 1 2 4 3) in one burst: 4 and 3 each start anew, at a
+	 * stride boundary */
+	fl = flow(6, 6);
+	fl.opt_len = 12;
+	hold = true;
+	send_seg(&fl, 8000, 3, 1000, 0, 0x10);
+	send_seg(&fl, 8000, 3, 1000, 1, 0x10);
+	send_seg(&fl, 8000, 3, 1000, 2, 0x10);
+	send_seg(&fl, 8000, 3, 1000, 4, 0x10);
+	send_seg(&fl, 8000, 3, 1000, 3, 0x10);
+	release();
+	expect_seg(&fl, 8000, 3, 1000, 0, 0);
+	first = data_off();
+	expect_seg(&fl, 8000, 3, 1000, 1, M);
+	assert_int_equal(data_off(), first + 1000);
+	expect_seg(&fl, 8000, 3, 1000, 2, M);
+	assert_int_equal(data_off(), first + 2000);
+	expect_seg(&fl, 8000, 3, 1000, 4, 0);
+	assert_int_equal(data_off(), first + 2 * 2048);
+	expect_seg(&fl, 8000, 3, 1000, 3, 0);
+	assert_int_equal(data_off(), first + 3 * 2048);
+	/* a FIN in sequence ends the session and stands alone (flush); a UDP
+	 * datagram between segments ends it too */
+	hold = true;
+	send_seg(&fl, 8000, 3, 1000, 5, 0x10);
+	send_seg(&fl, 8000, 3, 1000, 6, 0x10);
+	send_seg(&fl, 8000, 3, 1000, 7, 0x11);
+	release();
+	expect_seg(&fl, 8000, 3, 1000, 5, 0);
+	expect_seg(&fl, 8000, 3, 1000, 6, M);
+	fl.flags = 0x11;
+	expect_seg(&fl, 8000, 3, 1000, 7, FL);
+	assert_true(CNT(1, "rx_gro_idle") >= 1);
+	assert_int_equal(CNT(1, "rx_dropped") + CNT(0, "tx_errors"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +430,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tx_csum_fill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lso, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lso_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shampo_gro, setup, teardown),
 	};
 
 	if (getenv("ZN_TEST_CASE"))
