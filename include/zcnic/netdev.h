@@ -52,6 +52,9 @@ struct zn_netdev_conf {
 	uint32_t rx_ring;	/* descriptors per RX queue; 0 = ZN_NETDEV_DFLT_RING */
 	uint32_t tx_ring;	/* 0 = ZN_NETDEV_DFLT_RING */
 	uint32_t buf_size;	/* payload buffer bytes of core/port's pool; 0 = 4096 */
+	/* Use none of the port's offloads (TX checksums, LSO, RX aggregation):
+	 * to measure what they save. RX checksum flags are read either way. */
+	bool no_offload;
 	const struct zn_bus_open_opts *bus_opts;	/* NULL: defaults */
 };
 
