@@ -65,7 +65,7 @@ static void bnxt_info(struct zn_port *p, struct zn_port_info *info)
 	info->tx_offloads = BNXT_TX_OFFLOADS;
 	info->rx_offloads = BNXT_RX_OFFLOADS;
 	info->max_lso = BNXT_TX_LSO_MAX;
-	info->max_agg_segs = 0;		/* TPA is not enabled */
+	info->max_agg_segs = BNXT_MAX_TPA_SEGS_P5;
 }
 
 static void destroy_queues(struct bnxt *bp, uint16_t nrx, uint16_t ntx)
