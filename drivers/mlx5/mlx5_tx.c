@@ -25,7 +25,7 @@
 #include "zcnic/log.h"
 
 /* Inline header DSs: an LSO frame's headers go whole into the WQE
- * (hw-docs/mlx5.md §14.4): Ethernet + VLAN, IPv4 or IPv6 and TCP with
+ * (hw-docs/mlx5.md §14.2): Ethernet + VLAN, IPv4 or IPv6 and TCP with
  * options, up to 2 + 9 x 16 = 146 bytes. */
 #define TX_INLINE_DS	9
 #define TX_INLINE_MAX	(ZN_MLX5_ETH_INLINE_START + TX_INLINE_DS * ZN_MLX5_WQE_DS_SIZE)
@@ -46,7 +46,7 @@ _Static_assert(TX_INLINE_L4 <= ZN_MLX5_ETH_INLINE_START + 5 * ZN_MLX5_WQE_DS_SIZ
 	       "a WQE without LSO fits TX_PLAIN_BB");
 
 /*
- * The offload fields of a frame with flags (hw-docs/mlx5.md §14.4, [L]
+ * The offload fields of a frame with flags (hw-docs/mlx5.md §14.2, [L]
  * en_tx.c mlx5e_txwqe_build_eseg_csum / mlx5e_sq_xmit_prepare): cs_flags
  * L3 and L4 checksum, and for LSO the opcode LSO, the MSS in the Ethernet
  * segment and every header byte inline. 0 when the frame asks for what the

@@ -343,7 +343,7 @@ static void test_multiseg_frames_inline(void **state)
 }
 
 /*
- * Offloads (hw-docs/mlx5.md §14.4): checksums are cs_flags in the Ethernet
+ * Offloads (hw-docs/mlx5.md §14.2): checksums are cs_flags in the Ethernet
  * segment; LSO is opcode LSO with the MSS there and every header byte
  * inline (66 here: Ethernet, IPv4, TCP with timestamps), the payload by
  * reference.
