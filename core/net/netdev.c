@@ -72,12 +72,16 @@ static int bring_up(struct zn_netdev *d, const char *spec)
 	struct zn_txq_conf tq = { .ring_size = c->tx_ring, .numa_node = -1 };
 	struct zn_netif_conf nc = { .ip = c->ip, .prefix_len = c->prefix_len,
 				    .gateway = c->gateway, .nb_rxq = c->nb_rxq, .txq = 0,
-				    .mtu = c->mtu };
+				    .mtu = c->mtu, .no_tx_offload = c->no_offload };
+	struct zn_port_info info;
 	int rc;
 
 	rc = zn_port_open(spec, c->bus_opts, &d->port);
 	if (rc < 0)
 		return rc;
+	zn_port_info(d->port, &info);
+	rq.offloads = info.rx_offloads & (c->rx_agg ? ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG :
+					  ZN_RX_OFFLOAD_CSUM);
 	rc = zn_port_configure(d->port, &pc);
 	for (uint16_t q = 0; rc == 0 && q < c->nb_rxq; q++) {
 		rc = zn_port_rxq_setup(d->port, q, &rq);

@@ -78,6 +78,14 @@ int zn_netif_create(struct zn_port *p, const struct zn_netif_conf *conf, struct 
 	nif->mask = htonl(conf->prefix_len == 32 ? 0xffffffffu : ~(0xffffffffu >> conf->prefix_len));
 	zn_port_info(p, &info);
 	memcpy(nif->mac, info.mac, ZN_ETH_ALEN);
+	if (!conf->no_tx_offload) {
+		/* LSO only with both checksums (the contract implies them) */
+		nif->tx_offl = info.tx_offloads & (ZN_TX_F_L4_CSUM | ZN_TX_F_LSO);
+		if ((info.tx_offloads & (ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM)) !=
+		    (ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM) || info.max_lso < ZN_ETH_HLEN + nif->mtu)
+			nif->tx_offl &= ~(uint32_t)ZN_TX_F_LSO;
+		nif->max_lso = nif->tx_offl & ZN_TX_F_LSO ? info.max_lso : 0;
+	}
 	for (uint16_t i = 0; i < conf->nb_rxq; i++) {
 		nif->prov[conf->rxq[i]] = zn_port_rx_provider(p, conf->rxq[i]);
 		nif->rxq[i] = zn_port_rxq(p, conf->rxq[i]);	/* set up, so configured */

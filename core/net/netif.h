@@ -45,10 +45,13 @@
  * (zn_netif_conf.tx_slots, shared by the netif's endpoints) is a resource
  * that says -EAGAIN when it runs out, as a full ARP queue does.
  *
- * UDP checksum on TX: computed in software when the caller gives the VA of
- * every segment (zn_udp_send_buf always does); otherwise sent as 0, which
- * RFC 768 allows over IPv4 ("no checksum"), until zn_tx_pkt carries an
- * offload flag for the device to fill it in.
+ * UDP checksum on TX: filled in by the device when the port offers
+ * ZN_TX_F_L4_CSUM (unless conf.no_tx_offload); otherwise computed in
+ * software when the caller gives the VA of every segment (zn_udp_send_buf
+ * always does), else sent as 0, which RFC 768 allows over IPv4 ("no
+ * checksum"). TCP likewise, and a TCP run of several MSS goes out as one
+ * LSO frame when the port offers ZN_TX_F_LSO. The IPv4 header checksum
+ * stays in software (incremental from the template, as cheap as a flag).
  *
  * Unresolved next hop: zn_udp_send queues the frame on the ARP entry (at
  * most ZN_ARP_PENDING frames per address), sends an ARP request and returns
@@ -112,6 +115,9 @@ struct zn_netif_conf {
 	uint32_t tx_slots;		/* header slab slots (frames in flight); 0 = 1024 */
 	uint32_t burst;			/* rx_burst size; 0 = 32 */
 	bool sw_csum;			/* verify checksums even when the device says good */
+	/* Send without the port's TX offloads (software checksums, one frame
+	 * per TCP segment): what the offloads save is measured against this. */
+	bool no_tx_offload;
 	/* Time source (ns, monotonic) for ARP timers; NULL = CLOCK_MONOTONIC. */
 	uint64_t (*clock_ns)(void *ctx);
 	void *clock_ctx;
@@ -129,6 +135,9 @@ struct zn_netif_stats {
 	uint64_t tx_no_slot;		/* sends refused: header slab full (-EAGAIN) */
 	uint64_t tx_unresolved;		/* frames dropped after ARP gave up */
 	uint64_t tx_completed;		/* frames reaped from the NIC */
+	uint64_t tx_lso;		/* of tx_tcp: LSO frames (several segments each) */
+	uint64_t rx_agg;		/* TCP aggregates received (ZN_RX_F_AGG) */
+	uint64_t rx_agg_segs;		/* frames they merged */
 	uint64_t arp_learned, arp_expired, arp_failed;
 };
 

@@ -85,6 +85,8 @@ struct zn_netif {
 	uint64_t now;			/* at the start of the current poll */
 	uint64_t arp_next;		/* earliest ARP deadline */
 	uint16_t ip_id;
+	uint32_t tx_offl;		/* ZN_TX_F_* used: the port's, unless no_tx_offload */
+	uint32_t max_lso;		/* bytes per LSO frame */
 	struct zn_owner owner;		/* the thread that polls and sends */
 	/* RX */
 	const struct zn_buf_provider *prov[ZN_PORT_MAX_QUEUES];

@@ -72,12 +72,19 @@ static int tcp_out(void *ctx, const struct zn_tcp_out *o)
 	struct zn_netif *nif = ctx;
 	struct zn_arp_entry *e;
 	struct tx_slot *s;
-	uint32_t hop, i, l3 = o->hlen + o->len;
+	uint32_t hop, i, l3 = o->hlen + o->len, nfr = 1;
 	uint8_t *p;
 	int r;
 
-	if (ZN_IPV4_HLEN + l3 > nif->mtu)
+	if (o->mss) {
+		/* LSO: each cut frame within the MTU, the whole within max_lso */
+		if (!(nif->tx_offl & ZN_TX_F_LSO) || ZN_IPV4_HLEN + o->hlen + o->mss > nif->mtu ||
+		    ZN_ETH_HLEN + ZN_IPV4_HLEN + l3 > nif->max_lso)
+			return -EMSGSIZE;
+		nfr = (o->len + o->mss - 1) / o->mss;
+	} else if (ZN_IPV4_HLEN + l3 > nif->mtu) {
 		return -EMSGSIZE;
+	}
 	hop = zn_netif_on_link(nif, o->dst) ? o->dst : nif->conf.gateway;
 	if (!hop)
 		return -ENETUNREACH;
@@ -99,10 +106,20 @@ static int tcp_out(void *ctx, const struct zn_tcp_out *o)
 	s = &nif->slots[i];
 	p = s->va;
 	p += zn_eth_build(p, r == ZN_ARP_HIT ? e->mac : zero, nif->mac, ZN_ETH_P_IPV4);
-	p += zn_ipv4_build(p, o->src, o->dst, ZN_IPPROTO_TCP, (uint16_t)l3, nif->ip_id++,
+	p += zn_ipv4_build(p, o->src, o->dst, ZN_IPPROTO_TCP, (uint16_t)l3, nif->ip_id,
 			   ZN_NET_TTL);
+	nif->ip_id = (uint16_t)(nif->ip_id + nfr);	/* LSO: the device counts up per frame */
 	memcpy(p, o->hdr, o->hlen);
 	s->pkt.seg[0].len = ZN_ETH_HLEN + ZN_IPV4_HLEN + o->hlen;
+	if (nif->tx_offl) {
+		s->pkt.flags = o->mss ? ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO :
+			       ZN_TX_F_L4_CSUM;
+		s->pkt.l2_len = ZN_ETH_HLEN;
+		s->pkt.l3_len = ZN_IPV4_HLEN;
+		s->pkt.l4_len = (uint8_t)o->hlen;
+		s->pkt.mss = (uint16_t)o->mss;
+		nif->st.tx_lso += o->mss != 0;
+	}
 	for (uint32_t k = 0; k < o->npiece; k++) {
 		s->pkt.seg[1 + k].iova = o->piece[k].iova;
 		s->pkt.seg[1 + k].len = o->piece[k].len;
@@ -138,6 +155,10 @@ int zn_netif_tcp_init(struct zn_netif *nif)
 		 * makes the NIC drop */
 		.rcv_buf = 1u << 20,
 		.tx_track = true,
+		.tx_csum_offload = nif->tx_offl & ZN_TX_F_L4_CSUM,
+		/* room for the longest TCP header in every LSO frame */
+		.lso_max = nif->max_lso ? nif->max_lso - ZN_ETH_HLEN - ZN_IPV4_HLEN -
+					  ZN_TCP_MAX_HLEN : 0,
 	};
 
 	return zn_tcp_create(&env, &nif->tcp);
@@ -176,10 +197,18 @@ enum zn_net_rx_kind zn_netif_tcp_rx(struct zn_netif *nif, uint16_t q,
 
 	if (!nif->tcp || seg_len < ZN_TCP_HLEN)
 		return ZN_NET_DROP_TCP;
-	if ((!nif->conf.sw_csum && (pk->flags & ZN_RX_F_L4_CSUM_BAD)) ||
-	    ((nif->conf.sw_csum || !(pk->flags & ZN_RX_F_L4_CSUM_OK)) &&
-	     !zn_tcp_csum_ok(f, in->l4, seg_len, in->src_ip, in->dst_ip)))
+	if (pk->flags & ZN_RX_F_AGG) {
+		/* One in-sequence run of agg_segs segments: the device checked
+		 * every one's checksum and none is left to check (port.h). */
+		if (!(pk->flags & ZN_RX_F_L4_CSUM_OK))
+			return ZN_NET_DROP_TCP;
+		nif->st.rx_agg++;
+		nif->st.rx_agg_segs += pk->agg_segs;
+	} else if ((!nif->conf.sw_csum && (pk->flags & ZN_RX_F_L4_CSUM_BAD)) ||
+		   ((nif->conf.sw_csum || !(pk->flags & ZN_RX_F_L4_CSUM_OK)) &&
+		    !zn_tcp_csum_ok(f, in->l4, seg_len, in->src_ip, in->dst_ip))) {
 		return ZN_NET_DROP_TCP;
+	}
 	got = zn_frame_copy(f, in->l4, h, seg_len < sizeof(h) ? seg_len : sizeof(h));
 	hlen = (h[12] >> 4) * 4u;
 	memset(&d, 0, offsetof(struct zn_udp_rx, seg));

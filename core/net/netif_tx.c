@@ -87,6 +87,7 @@ uint32_t zn_netif_slot_get(struct zn_netif *nif, bool ctrl)
 		nif->nfree_hdr--;
 	nif->slots[i].ep = NULL;
 	nif->slots[i].tcp = NULL;
+	nif->slots[i].pkt.flags = 0;	/* a sender that wants offloads says so */
 	return i;
 }
 

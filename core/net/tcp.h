@@ -120,6 +120,9 @@ struct zn_tcp_out {
 	uint32_t npiece;
 	struct zn_net_seg piece[ZN_TCP_OUT_PIECES];
 	uint32_t len;			/* payload bytes */
+	/* LSO (env.lso_max): len is more than one segment, the device cuts it
+	 * into mss-byte segments; 0 otherwise. */
+	uint32_t mss;
 	/* The send chunks the payload points into (env.tx_track): indices
 	 * ref_first .. ref_first + ref_n - 1 of conn's send queue. */
 	struct zn_tcp_conn *conn;
@@ -158,6 +161,13 @@ struct zn_tcp_env {
 	uint32_t data_retries;		/* (15) */
 	bool nodelay;			/* Nagle off for every connection */
 	enum zn_tcp_cc cc;		/* every new connection's (CUBIC) */
+	/* The output's device fills the TCP checksum (ZN_TX_F_L4_CSUM): the
+	 * engine leaves it 0. */
+	bool tx_csum_offload;
+	/* The output takes LSO segments of up to this many payload bytes
+	 * (ZN_TX_F_LSO; 0: one MSS per segment): a run of full MSS segments
+	 * goes out as one zn_tcp_out with mss set. */
+	uint32_t lso_max;
 	/*
 	 * The output keeps references to the payload (a TX ring): for every
 	 * segment it accepted with ref_n > 0 it calls zn_tcp_tx_complete once

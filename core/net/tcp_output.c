@@ -55,6 +55,22 @@ static uint32_t gather(struct zn_tcp_conn *c, uint32_t seq, uint32_t len,
 	return got;
 }
 
+/* Keep the first len bytes of o's pieces (an LSO run cut back to whole
+ * segments). */
+static void trim(struct zn_tcp_out *o, uint32_t len)
+{
+	uint32_t got = 0;
+
+	for (uint32_t k = 0; k < o->npiece; k++) {
+		if (got + o->piece[k].len >= len) {
+			o->piece[k].len = len - got;
+			o->npiece = k + 1;
+			return;
+		}
+		got += o->piece[k].len;
+	}
+}
+
 /* The window field: what is free, never pulling the right edge back
  * (RFC 9293 3.8.6.2.2), opened only by an MSS or half the buffer. */
 static uint16_t adv_window(struct zn_tcp_conn *c, bool syn)
@@ -104,7 +120,10 @@ static int emit(struct zn_tcp *t, struct zn_tcp_out *o, uint8_t *h)
 	int rc;
 
 	o->hdr = h;
-	csum_fill(o, h);
+	if (t->env.tx_csum_offload)
+		h[16] = h[17] = 0;	/* the device sums header and payload */
+	else
+		csum_fill(o, h);
 	rc = t->env.output(t->env.ctx, o);
 	if (rc < 0) {
 		t->st.out_fail++;
@@ -112,7 +131,7 @@ static int emit(struct zn_tcp *t, struct zn_tcp_out *o, uint8_t *h)
 	}
 	t->st.tx_segs++;
 	if (o->len) {
-		t->st.tx_data_segs++;
+		t->st.tx_data_segs += o->mss ? (o->len + o->mss - 1) / o->mss : 1;
 		t->st.tx_bytes += o->len;
 	}
 	return rc;
@@ -159,25 +178,33 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 	struct zn_tcp_out o = { .src = c->lip, .dst = c->rip };
 	bool syn = flags & ZN_TCP_SYN;
 	uint16_t wnd = adv_window(c, syn);
-	uint32_t tsval = zn_tcp_tsval(c->t);
+	uint32_t tsval = zn_tcp_tsval(c->t), room = c->mss;
 
 	if (c->state != ZN_TCP_SYN_SENT || !syn)
 		flags |= ZN_TCP_ACK;
 	if (len) {
-		uint32_t want = len, room;
+		uint32_t want = len;
 
-		/* SACK blocks take payload room: the frame stays within the MTU */
+		/* SACK blocks take payload room: each frame stays within the
+		 * MTU (every frame of an LSO run carries these headers) */
 		o.hlen = zn_tcp_write_hdr(c, h, seq, c->rcv_nxt, flags, wnd, syn, c->ts_ok, tsval);
 		room = seg_room(c, o.hlen);
-		if (len > room)
+		if (len > room && want <= c->mss)
 			len = room;
 		len = gather(c, seq, len, &o);
 		/* out of pieces before the end (many small chunks): the FIN
 		 * belongs after bytes this segment does not carry */
-		if (len < want)
+		if (len < want) {
 			flags &= (uint8_t)~ZN_TCP_FIN;
+			/* an LSO run stays whole segments */
+			if (want > c->mss && len > room && len % room) {
+				len -= len % room;
+				trim(&o, len);
+			}
+		}
 	}
 	o.len = len;
+	o.mss = len > room ? room : 0;
 	if (len && seq + len == c->snd_end)
 		flags |= ZN_TCP_PSH;
 	o.hlen = zn_tcp_write_hdr(c, h, seq, (flags & ZN_TCP_ACK) ? c->rcv_nxt : 0, flags, wnd,
@@ -238,6 +265,23 @@ static bool fin_pending(const struct zn_tcp_conn *c)
 				 c->state == ZN_TCP_LAST_ACK);
 }
 
+/*
+ * LSO: what one output may carry when a full MSS can go and more waits:
+ * up to lso_max of what the windows allow, whole MSS segments but for a
+ * tail that ends the data and that Nagle would let go at once (nodelay),
+ * so that the wire sees the segments one MSS at a time would have made.
+ */
+static uint32_t lso_len(const struct zn_tcp_conn *c, uint32_t left, uint32_t avail)
+{
+	uint32_t len = left < avail ? left : avail;
+
+	if (len > c->t->env.lso_max)
+		len = c->t->env.lso_max;
+	if (len < left || !c->nodelay)
+		len -= len % c->mss;
+	return len;
+}
+
 void zn_tcp_output(struct zn_tcp_conn *c)
 {
 	bool sent = false;
@@ -281,6 +325,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		} else if (len && len < c->mss && flight && !c->nodelay) {
 			len = 0;	/* Nagle: one runt in flight at a time */
 		}
+		if (len == c->mss && left > len && avail > len && c->t->env.lso_max > len)
+			len = lso_len(c, left, avail);
 		if (fin_pending(c) && c->snd_nxt + len == c->snd_end && seq_le(c->snd_max, c->snd_end))
 			flags |= ZN_TCP_FIN;
 		else if (fin_pending(c) && c->snd_nxt + len == c->snd_end &&

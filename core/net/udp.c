@@ -302,7 +302,7 @@ int zn_udp_send(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const struct z
 	struct zn_arp_entry *wait;
 	struct zn_addr4 d;
 	struct tx_slot *s;
-	uint32_t len = 0, sum = 0, i;
+	uint32_t len = 0, sum = 0, i, nsum = nseg;
 	bool have_sum = true;
 	int rc;
 
@@ -331,13 +331,24 @@ int zn_udp_send(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const struct z
 		return -EAGAIN;
 	}
 	s = &nif->slots[i];
-	/* The payload's sum, piece by piece: a piece after an odd length sits
-	 * in the other byte of each word (RFC 1071 2(B)). */
-	for (uint32_t k = 0, off = 0; k < nseg; k++) {
-		uint32_t ps;
-
+	for (uint32_t k = 0; k < nseg; k++) {
 		s->pkt.seg[k + 1].iova = segs[k].iova;
 		s->pkt.seg[k + 1].len = segs[k].len;
+	}
+	if (nif->tx_offl & ZN_TX_F_L4_CSUM) {
+		/* the device sums header and payload: no byte read here */
+		have_sum = false;
+		s->pkt.flags = ZN_TX_F_L4_CSUM;
+		s->pkt.l2_len = ZN_ETH_HLEN;
+		s->pkt.l3_len = ZN_IPV4_HLEN;
+		s->pkt.l4_len = ZN_UDP_HLEN;
+		nsum = 0;
+	}
+	/* The payload's sum, piece by piece: a piece after an odd length sits
+	 * in the other byte of each word (RFC 1071 2(B)). */
+	for (uint32_t k = 0, off = 0; k < nsum; k++) {
+		uint32_t ps;
+
 		if (!segs[k].va) {
 			have_sum = false;
 			continue;
@@ -349,7 +360,7 @@ int zn_udp_send(struct zn_udp_ep *ep, const struct zn_addr4 *dst, const struct z
 		off += segs[k].len;
 	}
 	zn_udp_tmpl_write(&ep->tmpl, s->va, (uint16_t)len, nif->ip_id++, have_sum, sum);
-	s->pkt.nseg = 1 + nseg;
+	s->pkt.nseg = (uint16_t)(1 + nseg);
 	s->pkt.seg[0].len = ZN_UDP_HDRS;
 	s->ep = ep;
 	s->cookie = cookie;

@@ -54,6 +54,10 @@
 #define BNXT_NQ_SIZE		256	/* async events only: a polling driver never arms CQs */
 #define BNXT_STATS_PERIOD_MS	250	/* stat context DMA period */
 #define BNXT_MAX_FLOWS		1024
+/* Offloads every bnxt does (long TX BDs, RX completion checksum bits, TPA). */
+#define BNXT_TX_OFFLOADS	(ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO)
+#define BNXT_RX_OFFLOADS	(ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG)
+#define BNXT_TPA_AGGS		64	/* aggregations tracked per RX queue (agg_id < this) */
 
 /* ---- HWRM channel (bnxt_hwrm.c) --------------------------------------- */
 
@@ -161,6 +165,18 @@ struct bnxt_rx_pos {
 
 struct bnxt_rx_stats {
 	uint64_t packets, bytes, errors, bad_cmpl, nobuf;
+	uint64_t agg;			/* of packets: TPA aggregates */
+};
+
+/* One TPA aggregation in progress (bnxt_tpa.c); its header copy is
+ * bnxt_rxq.tpa_hdr + agg_id * hdr_buf_size. */
+struct bnxt_tpa {
+	bool open, bad;
+	uint16_t hdr_len;
+	uint32_t ft, flags2, rss;
+	uint32_t ended;			/* burst_seq of the burst that ended it */
+	uint32_t nseg;
+	__typeof__(((struct zn_rx_pkt *)0)->seg[0]) seg[ZN_RX_MAX_SEGS];
 };
 
 struct bnxt_rxq {
@@ -186,6 +202,10 @@ struct bnxt_rxq {
 	uint64_t hw_stats_iova;
 	struct zn_dma_region *dma;
 	uint32_t hds_thresh;
+	struct bnxt_tpa *tpa;		/* BNXT_TPA_AGGS, NULL without TPA */
+	uint8_t *tpa_hdr;
+	uint32_t tpa_segs;		/* VNIC_TPA_CFG max_agg_segs; 0: no TPA */
+	uint32_t burst_seq;		/* bursts so far, never 0 */
 	uint16_t steer_vnic;		/* per-queue VNIC for n-tuple rules, or 0xffff */
 	uint32_t nflows;		/* rules pointing at steer_vnic */
 };
@@ -302,6 +322,7 @@ struct bnxt {
 	uint8_t tx_cos_queue;
 
 	bool registered;		/* FUNC_DRV_RGTR done */
+	uint16_t max_tpa;		/* TPA contexts per ring (VNIC_QCAPS); 0: not asked */
 
 	/* Configuration. */
 	bool configured, started;
@@ -384,6 +405,18 @@ void zn_bnxt_rxq_post_initial(struct bnxt_rxq *rxq);
 void zn_bnxt_rxq_release_bufs(struct bnxt_rxq *rxq);
 uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
 void zn_bnxt_rxq_drain(struct bnxt_rxq *rxq);
+
+/* bnxt_tpa.c */
+uint32_t zn_bnxt_tpa_segs(uint32_t buf, uint32_t mtu, uint32_t want);
+int zn_bnxt_tpa_alloc(struct bnxt_rxq *q, uint32_t segs);
+void zn_bnxt_tpa_free(struct bnxt_rxq *q);
+void zn_bnxt_tpa_release(struct bnxt_rxq *q);
+int zn_bnxt_vnic_tpa(struct bnxt *bp, uint16_t vnic, uint32_t segs);
+/* A TPA record (type) at pos->cq_raw: the slots it took (pos advanced
+ * past the RX/AGG slots it consumed), 0 when incomplete or to be taken by
+ * the next burst; *got when p is an aggregate. */
+uint32_t zn_bnxt_tpa_rx(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t type,
+			struct zn_rx_pkt *p, bool *got);
 
 /* bnxt_tx.c */
 int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *conf,

@@ -210,11 +210,14 @@ static int rx_mask(struct bnxt *bp, uint32_t mask)
 
 int zn_bnxt_vnic_setup(struct bnxt *bp)
 {
-	uint32_t hdr = BNXT_HDR_BUF_MAX, thresh = BNXT_HDS_THRESHOLD_MAX;
+	uint32_t hdr = BNXT_HDR_BUF_MAX, thresh = BNXT_HDS_THRESHOLD_MAX, tpa_segs = UINT32_MAX;
 	int rc;
 
-	/* The default VNIC splits by the smallest setting of its queues. */
+	/* The default VNIC splits by the smallest setting of its queues, and
+	 * aggregates (TPA) only when all of them take aggregates. */
 	for (uint16_t q = 0; q < bp->conf.nb_rxq; q++) {
+		if (bp->rxq[q]->tpa_segs < tpa_segs)
+			tpa_segs = bp->rxq[q]->tpa_segs;
 		if (bp->rxq[q]->c.hdr_buf_size < hdr)
 			hdr = bp->rxq[q]->c.hdr_buf_size;
 		if (bp->rxq[q]->hds_thresh < thresh)
@@ -241,6 +244,8 @@ int zn_bnxt_vnic_setup(struct bnxt *bp)
 		rc = zn_bnxt_rss_apply(bp);
 	if (rc == 0)
 		rc = vnic_plcmodes(bp, bp->vnic_id, hdr, thresh);
+	if (rc == 0 && tpa_segs)
+		rc = zn_bnxt_vnic_tpa(bp, bp->vnic_id, tpa_segs);
 	if (rc < 0)
 		return rc;
 
@@ -345,6 +350,8 @@ int zn_bnxt_flow_add(struct bnxt *bp, const struct zn_flow_match *m, uint16_t q,
 		if (rc == 0)
 			rc = vnic_plcmodes(bp, rxq->steer_vnic, rxq->c.hdr_buf_size,
 					   rxq->hds_thresh);
+		if (rc == 0 && rxq->tpa_segs)
+			rc = zn_bnxt_vnic_tpa(bp, rxq->steer_vnic, rxq->tpa_segs);
 		if (rc < 0) {
 			vnic_free(bp, &rxq->steer_vnic);
 			return rc;

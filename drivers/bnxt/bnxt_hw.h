@@ -429,8 +429,8 @@ BNXT_ASSERT_SIZE(bnxt_hwrm_hdr_only_input, 16);
 #define BNXT_HWRM_VNIC_ALLOC			0x0040
 #define BNXT_HWRM_VNIC_FREE			0x0041
 #define BNXT_HWRM_VNIC_CFG			0x0042
-#define BNXT_HWRM_VNIC_RSS_CFG			0x0046
 #define BNXT_HWRM_VNIC_TPA_CFG			0x0044
+#define BNXT_HWRM_VNIC_RSS_CFG			0x0046
 #define BNXT_HWRM_VNIC_PLCMODES_CFG		0x0048
 #define BNXT_HWRM_VNIC_PLCMODES_QCFG		0x0049
 #define BNXT_HWRM_VNIC_QCAPS			0x004a
@@ -1903,6 +1903,49 @@ struct bnxt_rss_entry_p5 {
 BNXT_ASSERT_SIZE(bnxt_rss_entry_p5, 4);
 
 /* ======================================================================
+ * HWRM_VNIC_TPA_CFG (0x44): receive aggregation (TPA) of a VNIC;
+ * response: bnxt_hwrm_plain_output
+ * ====================================================================== */
+
+/* [L-HSI] hwrm_vnic_tpa_cfg_input (40 bytes; 48 with tnl_tpa_en_bitmap) */
+struct bnxt_hwrm_vnic_tpa_cfg_input {
+	struct bnxt_hwrm_req_hdr hdr;
+	uint32_t flags;			/* BNXT_TPA_CFG_FLAGS_* */
+	uint32_t enables;		/* BNXT_TPA_CFG_ENABLES_* */
+	uint16_t vnic_id;
+	uint16_t max_agg_segs;		/* P5: segments per aggregation ([L] MAX_TPA_SEGS_P5 0x3f) */
+	uint16_t max_aggs;		/* P5: open aggregations ([L] bp->max_tpa) */
+	uint8_t rsvd0[2];
+	uint32_t max_agg_timer;
+	uint32_t min_agg_len;		/* payload bytes to start one ([L] sets 512) */
+	uint32_t tnl_tpa_en_bitmap;
+	uint8_t rsvd1[4];
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_tpa_cfg_input, 48);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, flags, 0x10);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, enables, 0x14);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, vnic_id, 0x18);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, max_agg_segs, 0x1a);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, max_aggs, 0x1c);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, max_agg_timer, 0x20);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, min_agg_len, 0x24);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, tnl_tpa_en_bitmap, 0x28);
+#define BNXT_TPA_CFG_FLAGS_TPA				0x1u
+#define BNXT_TPA_CFG_FLAGS_ENCAP_TPA			0x2u
+#define BNXT_TPA_CFG_FLAGS_RSC_WND_UPDATE		0x4u
+#define BNXT_TPA_CFG_FLAGS_GRO				0x8u
+#define BNXT_TPA_CFG_FLAGS_AGG_WITH_ECN			0x10u
+#define BNXT_TPA_CFG_FLAGS_AGG_WITH_SAME_GRE_SEQ	0x20u
+#define BNXT_TPA_CFG_FLAGS_GRO_IPID_CHECK		0x40u
+#define BNXT_TPA_CFG_FLAGS_GRO_TTL_CHECK		0x80u
+#define BNXT_TPA_CFG_FLAGS_AGG_PACK_AS_GRO		0x100u
+#define BNXT_TPA_CFG_ENABLES_MAX_AGG_SEGS		0x1u
+#define BNXT_TPA_CFG_ENABLES_MAX_AGGS			0x2u
+#define BNXT_TPA_CFG_ENABLES_MAX_AGG_TIMER		0x4u
+#define BNXT_TPA_CFG_ENABLES_MIN_AGG_LEN		0x8u
+#define BNXT_TPA_CFG_ENABLES_TNL_TPA_EN			0x10u
+
+/* ======================================================================
  * HWRM_VNIC_PLCMODES_CFG (0x48): jumbo and header-data split placement;
  * response: bnxt_hwrm_plain_output
  * ====================================================================== */
@@ -2241,26 +2284,6 @@ BNXT_ASSERT_OFF(bnxt_hwrm_vnic_plcmodes_qcfg_output, hds_threshold, 0x10);
 BNXT_ASSERT_OFF(bnxt_hwrm_vnic_plcmodes_qcfg_output, valid, 0x17);
 #define BNXT_PLCMODES_QCFG_FLAGS_DFLT_VNIC	0x40u
 
-/* [L-HSI] hwrm_vnic_tpa_cfg_input (output: plain). max_agg_segs and
- * max_aggs are log2 counts. */
-struct bnxt_hwrm_vnic_tpa_cfg_input {
-	struct bnxt_hwrm_req_hdr hdr;
-	uint32_t flags;
-	uint32_t enables;
-	uint16_t vnic_id;
-	uint16_t max_agg_segs;
-	uint16_t max_aggs;
-	uint8_t rsvd[2];
-	uint32_t max_agg_timer;
-	uint32_t min_agg_len;
-};
-BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_tpa_cfg_input, 40);
-BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, vnic_id, 0x18);
-BNXT_ASSERT_OFF(bnxt_hwrm_vnic_tpa_cfg_input, min_agg_len, 0x24);
-#define BNXT_TPA_CFG_FLAGS_TPA			0x001u
-#define BNXT_TPA_CFG_FLAGS_ALL			0x1ffu	/* TPA ... AGG_PACK_AS_GRO */
-#define BNXT_TPA_CFG_ENABLES_ALL		0x00fu	/* segs, aggs, timer, min len */
-
 /* [L-HSI] hwrm_func_resource_qcaps_input/output: the ranges the function
  * may reserve with FUNC_CFG (min guaranteed, max possible); max_msix is the
  * NQ count. Input: the header, fid (u16) at 0x10, 24 bytes in all. */
@@ -2403,6 +2426,18 @@ BNXT_ASSERT_OFF(bnxt_tx_bd_long_hi, cfa_meta, 0xc);
 #define BNXT_TX_BD_LFLAGS_T_IPID		0x0080u
 #define BNXT_TX_BD_HDR_SIZE_MASK		0x01ffu
 #define BNXT_TX_BD_MSS_MASK			0x7fffu
+/* LSO ([L] bnxt.c bnxt_start_xmit): the first BD's buffer starts with the
+ * headers (hdr_size counts L2 + L3 + L4 in 2-byte units, Linux writes
+ * hdr_len << (TX_BD_HSIZE_SHIFT - 1)); mss is the TCP payload of each frame
+ * the device cuts; the length hint is that of one cut frame (mss + headers),
+ * not of the whole buffer chain. Linux also sets T_IPID, which only concerns
+ * the inner IP id of tunnelled frames; zcnic sends none. */
+#define BNXT_TX_BD_HDR_UNIT			2
+/* Bytes of one LSO frame, headers included: every BD length and the IPv4
+ * total length are 16-bit fields (Linux's default GSO_MAX_SIZE, 64 KiB). */
+#define BNXT_TX_LSO_MAX				0xffffu
+_Static_assert(BNXT_TX_BD_HDR_SIZE_MASK * BNXT_TX_BD_HDR_UNIT >= 14 + 4 + 60 + 60,
+	       "hdr_size covers Ethernet + VLAN + IPv4 with options + TCP with options");
 #define BNXT_TX_BD_CFA_META_VLAN_VID_MASK	0x00000fffu
 #define BNXT_TX_BD_CFA_META_VLAN_DE		0x00001000u
 #define BNXT_TX_BD_CFA_META_VLAN_PRI_MASK	0x0000e000u
@@ -2641,6 +2676,73 @@ BNXT_ASSERT_SIZE(bnxt_rx_agg_cmpl, 16);
 BNXT_ASSERT_OFF(bnxt_rx_agg_cmpl, len, 2);
 BNXT_ASSERT_OFF(bnxt_rx_agg_cmpl, opaque, 4);
 BNXT_ASSERT_OFF(bnxt_rx_agg_cmpl, v, 8);
+
+/* ---- TPA (receive aggregation) completions, P5 layout ----------------
+ * [L] bnxt.h rx_tpa_start_cmp(_ext), rx_tpa_end_cmp(_ext), the *_P5 fields;
+ * [D-HSI] rx_tpa_start_cmpl, rx_tpa_end_cmpl (field meanings). On P5 an
+ * aggregation is: TPA_START (32 bytes, the first packet's header in the RX
+ * buffer it names), standalone RX_TPA_AGG records (16 bytes, type 0x16,
+ * struct bnxt_rx_agg_cmpl with the agg_id in v 27:16) as AGG buffers fill,
+ * then TPA_END (32 bytes) with the count of those AGG records. */
+
+struct bnxt_rx_tpa_start_cmpl {
+	uint16_t flags_type;	/* type 0x13 | BNXT_RX_CMPL_FLAGS_* (placement GRO_*) */
+	uint16_t len;		/* bytes in the RX buffer */
+	uint32_t opaque;	/* opaque of the RX PKT BD */
+	uint32_t misc_v1;	/* bit 0 V; 15:9 rss_hash_type; P5 27:16 agg_id */
+	uint32_t rss_hash;
+};
+BNXT_ASSERT_SIZE(bnxt_rx_tpa_start_cmpl, 16);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_start_cmpl, misc_v1, 8);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_start_cmpl, rss_hash, 0xc);
+#define BNXT_RX_TPA_START_RSS_HASH_TYPE_SFT	9
+#define BNXT_RX_TPA_START_RSS_HASH_TYPE_MASK	(0x7fu << 9)
+#define BNXT_RX_TPA_AGG_ID_SFT_P5		16
+#define BNXT_RX_TPA_AGG_ID_MASK_P5		(0x0fffu << 16)	/* also rx_agg_cmpl.v */
+#define BNXT_RX_CMPL_FLAGS_PLACEMENT_GRO_JUMBO	(0x5u << 7)
+#define BNXT_RX_CMPL_FLAGS_PLACEMENT_GRO_HDS	(0x6u << 7)
+
+struct bnxt_rx_tpa_start_cmpl_hi {
+	uint32_t flags2;	/* BNXT_RX_CMPL_FLAGS2_* (IP_CS_CALC, L4_CS_CALC, IPv6) */
+	uint32_t metadata;
+	uint32_t cfa_code_v2;	/* bit 0 V; 3:1 buffer error; 31:16 cfa_code */
+	uint32_t hdr_info;	/* 8:0 outer L3 offset, 17:9 inner L2, 26:18 inner L3 */
+};
+BNXT_ASSERT_SIZE(bnxt_rx_tpa_start_cmpl_hi, 16);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_start_cmpl_hi, cfa_code_v2, 8);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_start_cmpl_hi, hdr_info, 0xc);
+#define BNXT_RX_TPA_HDR_INFO_INNER_L2_SFT	9
+#define BNXT_RX_TPA_HDR_INFO_INNER_L3_SFT	18
+
+struct bnxt_rx_tpa_end_cmpl {
+	uint16_t flags_type;	/* type 0x15 | placement | RSS_VALID | itype */
+	uint16_t len;		/* 0: TPA_END has no buffer of its own */
+	uint32_t opaque;
+	uint32_t misc_v1;	/* bit 0 V; 15:8 tpa_segs; P5 27:16 agg_id */
+	uint32_t tsdelta;	/* GRO: bit 31 a timestamp option is present */
+};
+BNXT_ASSERT_SIZE(bnxt_rx_tpa_end_cmpl, 16);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_end_cmpl, misc_v1, 8);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_end_cmpl, tsdelta, 0xc);
+#define BNXT_RX_TPA_END_SEGS_SFT		8
+#define BNXT_RX_TPA_END_SEGS_MASK		(0xffu << 8)
+#define BNXT_RX_TPA_END_GRO_TS			(1u << 31)
+
+struct bnxt_rx_tpa_end_cmpl_hi {
+	uint32_t dup_acks;	/* 3:0 dup ACKs; P5 23:16 payload_offset, 31:24 agg_bufs */
+	uint32_t seg_len;	/* 15:0 GRO: payload bytes of every segment but the last */
+	uint32_t errors_v2;	/* bit 0 V; 3:1 buffer error */
+	uint32_t start_opaque;	/* opaque of the TPA_START this ends */
+};
+BNXT_ASSERT_SIZE(bnxt_rx_tpa_end_cmpl_hi, 16);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_end_cmpl_hi, seg_len, 4);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_end_cmpl_hi, errors_v2, 8);
+BNXT_ASSERT_OFF(bnxt_rx_tpa_end_cmpl_hi, start_opaque, 0xc);
+#define BNXT_RX_TPA_END_PAYLOAD_OFF_SFT_P5	16
+#define BNXT_RX_TPA_END_AGG_BUFS_SFT_P5		24
+#define BNXT_RX_TPA_END_ERRORS_MASK_P5		(0x7u << 1)
+#define BNXT_RX_TPA_ERRORS_BUFFER_ERROR_FLUSH	(0x5u << 1)
+#define BNXT_MAX_TPA_SEGS_P5			0x3f
 
 /* HWRM command completion (request header cmpl_ring != NONE).
  * [L-HSI] hwrm_cmpl */

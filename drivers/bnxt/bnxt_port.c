@@ -62,6 +62,10 @@ static void bnxt_info(struct zn_port *p, struct zn_port_info *info)
 	info->tx_ring_max = BNXT_TX_RING_MAX;
 	info->rss_table_size = zn_bnxt_rss_table_size(bp);
 	info->hds = true;
+	info->tx_offloads = BNXT_TX_OFFLOADS;
+	info->rx_offloads = BNXT_RX_OFFLOADS;
+	info->max_lso = BNXT_TX_LSO_MAX;
+	info->max_agg_segs = BNXT_MAX_TPA_SEGS_P5;
 }
 
 static void destroy_queues(struct bnxt *bp, uint16_t nrx, uint16_t ntx)

@@ -67,7 +67,7 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 	const struct zn_buf_provider *prov = conf->payload;
 	uint32_t rs = conf->ring_size ? conf->ring_size : BNXT_RX_RING_DFLT;
 	uint32_t hdr = conf->hdr_buf_size ? conf->hdr_buf_size : BNXT_HDR_BUF_DFLT;
-	uint32_t as, cs, mtu = bp->conf.mtu ? bp->conf.mtu : BNXT_MTU_DFLT;
+	uint32_t as, cs, mtu = bp->conf.mtu ? bp->conf.mtu : BNXT_MTU_DFLT, tpa_segs = 0;
 	struct bnxt_rxq *rxq;
 	size_t len, off = 0;
 	char name[32];
@@ -90,6 +90,11 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 		       conf->hds_thresh, BNXT_HDS_THRESHOLD_MAX, hdr);
 		return -EINVAL;
 	}
+	if (conf->offloads & ~(uint32_t)BNXT_RX_OFFLOADS) {
+		ZN_ERR(BNXT_LOG, "%s: rxq %u: RX offloads 0x%x asked, the driver does 0x%x",
+		       bp->name, q, conf->offloads, BNXT_RX_OFFLOADS);
+		return -EOPNOTSUPP;
+	}
 	if (!prov || !prov->alloc || !prov->put || prov->buf_size < RX_AGG_BUF_MIN ||
 	    prov->buf_size > RX_AGG_BUF_MAX) {
 		ZN_ERR(BNXT_LOG, "%s: rxq %u: the payload buffer provider needs alloc, put and "
@@ -100,8 +105,18 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 		ZN_WARN(BNXT_LOG, "%s: rxq %u: %u + 7 x %u buffer bytes cannot hold a %u-byte "
 			"frame; longer frames are dropped", bp->name, q, hdr, prov->buf_size,
 			mtu + BNXT_L2_OVERHEAD);
+	if (conf->offloads & ZN_RX_OFFLOAD_TCP_AGG) {
+		tpa_segs = zn_bnxt_tpa_segs(prov->buf_size, mtu, conf->agg_max);
+		if (!tpa_segs) {
+			ZN_ERR(BNXT_LOG, "%s: rxq %u: TPA: a %u-byte frame needs more than %u "
+			       "buffers of %u bytes", bp->name, q, mtu, ZN_RX_MAX_SEGS,
+			       prov->buf_size);
+			return -EOPNOTSUPP;
+		}
+	}
 	as = rs * BNXT_AGG_FACTOR;
-	cs = (uint32_t)zn_roundup_pow2(2 * rs + as);
+	/* TPA: START and END (2 slots each) per RX slot, besides the AGG records */
+	cs = (uint32_t)zn_roundup_pow2((tpa_segs ? 4 : 2) * rs + as);
 
 	rxq = calloc(1, sizeof(*rxq));
 	if (!rxq)
@@ -159,6 +174,13 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 	rxq->put = prov->put;
 	rxq->prov_ctx = prov->ctx;
 	rxq->hds_thresh = conf->hds_thresh;
+	if (tpa_segs) {
+		rc = zn_bnxt_tpa_alloc(rxq, tpa_segs);
+		if (rc < 0) {
+			zn_bus_dma_unmap(bp->bus, rxq->dma);
+			goto err_region;
+		}
+	}
 	*out = rxq;
 	return 0;
 
@@ -175,6 +197,7 @@ void zn_bnxt_rxq_destroy(struct bnxt *bp, struct bnxt_rxq *rxq)
 	if (!rxq)
 		return;
 	zn_bnxt_rxq_release_bufs(rxq);
+	zn_bnxt_tpa_free(rxq);
 	zn_bus_dma_unmap(bp->bus, rxq->dma);
 	zn_dma_region_free(rxq->dma);
 	free(rxq->agg_sw);
@@ -304,9 +327,25 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 						  struct zn_rx_pkt *p, bool *got)
 {
 	struct bnxt_cmpl_res res;
-	uint32_t k = bnxt_rx_decode(&q->c, pos, p, &res);
+	uint32_t k;
 
 	*got = false;
+	if (q->tpa) {
+		const void *slot = bnxt_cq_slot(&q->c, pos->cq_raw);
+		uint32_t type;
+
+		if (!bnxt_cmpl_valid(slot, pos->cq_raw, q->c.cq_size))
+			return 0;
+		zn_dma_rmb();
+		type = *(const uint16_t *)slot & BNXT_CMPL_TYPE_MASK;
+		if (type == BNXT_CMPL_TYPE_RX_TPA_START || type == BNXT_CMPL_TYPE_RX_TPA_END ||
+		    type == BNXT_CMPL_TYPE_RX_TPA_AGG) {
+			k = zn_bnxt_tpa_rx(q, pos, type, p, got);
+			pos->cq_raw += k;
+			return k;
+		}
+	}
+	k = bnxt_rx_decode(&q->c, pos, p, &res);
 	if (!k)
 		return 0;
 	if (res.kind == BNXT_CK_PKT) {
@@ -402,6 +441,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 	uint64_t bytes = 0;
 
 	zn_owner_enter(&q->owner, "RX queue");
+	if (!++q->burst_seq)
+		q->burst_seq = 1;	/* 0 is "never" in bnxt_tpa.ended */
 
 	/* At most one frame per posted RX slot: no per-frame check needed. */
 	pend = pkts + (n < rx_prod - rx_cons ? n : rx_prod - rx_cons);
@@ -545,8 +586,20 @@ void zn_bnxt_rxq_drain(struct bnxt_rxq *q)
 	struct zn_rx_pkt pkt;
 
 	for (uint32_t i = 0; i < q->c.cq_size; i++) {
-		uint32_t k = bnxt_rx_decode(&q->c, &pos, &pkt, &res);
+		uint32_t k;
+		bool got;
 
+		if (q->tpa) {
+			/* TPA records (and aggregates) too: their buffers go back */
+			q->burst_seq = 0;	/* no aggregation is held for a caller */
+			k = rx_slow(q, &pos, &pkt, &got);
+			if (!k)
+				break;
+			for (uint32_t s = 0; got && s < pkt.nseg; s++)
+				q->put(q->prov_ctx, &pkt.seg[s].buf_id, 1);
+			continue;
+		}
+		k = bnxt_rx_decode(&q->c, &pos, &pkt, &res);
 		if (!k)
 			break;
 		if (res.kind == BNXT_CK_PKT) {
@@ -566,6 +619,7 @@ void zn_bnxt_rxq_drain(struct bnxt_rxq *q)
 /* After the rings are freed: the buffers still posted go back to the provider. */
 void zn_bnxt_rxq_release_bufs(struct bnxt_rxq *q)
 {
+	zn_bnxt_tpa_release(q);
 	while (q->pos.agg_cons != q->pos.agg_prod) {
 		q->put(q->prov_ctx, &q->agg_sw[q->pos.agg_cons & q->c.agg_mask].buf_id, 1);
 		q->pos.agg_cons++;

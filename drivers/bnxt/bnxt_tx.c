@@ -21,6 +21,7 @@
  * of completed frames in order.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,14 +123,8 @@ void zn_bnxt_txq_prepare(struct bnxt_txq *q)
 }
 
 /* LHINT by total >> 9 (512-byte steps): <512, <1K, <2K, >=2K (bnxt_tx_lhint).
- * Frames are at most BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32 << 9 bytes. */
-#define LH(x) ((uint16_t)((x) << 13))
-static const uint16_t tx_lhint[32] = {
-	LH(0), LH(1), LH(2), LH(2), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3),
-	LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3),
-	LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3), LH(3),
-};
-#undef LH
+ * Frames the burst takes inline are at most BNXT_MTU_MAX + BNXT_L2_OVERHEAD
+ * < 32 << 9 bytes. */
 _Static_assert(BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32u << 9, "LHINT table covers every frame");
 
 #define TX_SIGN 0x80000000u
@@ -165,45 +160,82 @@ static inline void put_bd(struct bnxt_tx_bd *bd, uint64_t w0, uint64_t addr)
 	w[1] = addr;
 }
 
+/* The zn_tx_pkt flags as long-BD lflags; LSO takes the lengths too. */
+_Static_assert(BNXT_TX_OFFLOADS == (ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO),
+	       "every offload bnxt offers is mapped below");
+static uint16_t tx_lflags(uint32_t fl)
+{
+	return (uint16_t)((fl & ZN_TX_F_IP_CSUM ? BNXT_TX_BD_LFLAGS_IP_CHKSUM : 0) |
+			  (fl & ZN_TX_F_L4_CSUM ? BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM : 0) |
+			  (fl & ZN_TX_F_LSO ? BNXT_TX_BD_LFLAGS_LSO : 0));
+}
+
 /*
  * A frame the burst does not take inline (3 or 4 segments, one that needs
- * a pad BD, an invalid one): its checks and BDs. Returns its slot count,
- * 0 if it is invalid, or ~0u if it does not fit in avail slots.
+ * a pad BD, one with offloads: a long BD, an invalid one): its checks and
+ * BDs. Returns its slot count, 0 if it is invalid, or ~0u if it does not
+ * fit in avail slots.
+ *
+ * Offloads (hw-docs/bnxt.md §8.3): the first BD is a long one, its second
+ * slot (bnxt_tx_bd_long_hi) carries lflags and, for LSO, the header size and
+ * the MSS; the buffer BDs follow. PACKET_END marks the last buffer BD, the
+ * first one when it is alone ([L] bnxt_start_xmit: the long_hi slot is not
+ * a buffer). An LSO frame may be up to
+ * BNXT_TX_LSO_MAX bytes; each frame the device cuts (headers + mss) is
+ * bound by the MTU like any other.
  */
 static __attribute__((noinline)) uint32_t tx_frame_other(struct bnxt_txq *q,
 							 const struct zn_tx_pkt *p,
 							 uint32_t prod, uint32_t avail,
 							 uint32_t *total_out)
 {
-	const uint32_t ns = p->nseg, max = q->max_frame, mask = q->mask;
-	uint32_t total = 0, chk = 0, nbd;
+	const uint32_t ns = p->nseg, fl = p->flags, mask = q->mask;
+	const uint32_t lng = fl ? 1 : 0;
+	uint32_t max = q->max_frame, total = 0, chk = 0, nbd, wire, hl = 0;
+	uint64_t hi = 0;
 
-	if (ns - 1u >= ZN_TX_MAX_SEGS)
+	if (ns - 1u >= ZN_TX_MAX_SEGS || (fl & ~(uint32_t)BNXT_TX_OFFLOADS))
 		return 0;
+	if (fl & ZN_TX_F_LSO) {
+		hl = (uint32_t)p->l2_len + p->l3_len + p->l4_len;
+		/* headers whole in the first buffer, counted in 2-byte units */
+		if (!p->mss || p->mss > BNXT_TX_BD_MSS_MASK || !p->l3_len || !p->l4_len ||
+		    hl % BNXT_TX_BD_HDR_UNIT || hl > p->seg[0].len || hl + p->mss > max)
+			return 0;
+		hi = (uint64_t)(hl / BNXT_TX_BD_HDR_UNIT) << 16 | (uint64_t)p->mss << 32;
+		max = BNXT_TX_LSO_MAX;
+	}
 	for (uint32_t s = 0; s < ns; s++) {
 		chk |= (p->seg[s].len - 1u) | (max - p->seg[s].len);
 		total += p->seg[s].len;
 	}
-	if ((chk | (max - total)) & TX_SIGN)
+	if ((chk | (max - total)) & TX_SIGN || (hl && total <= hl))
 		return 0;
-	nbd = ns + (total < BNXT_TX_MIN_PKT_LEN);
+	wire = hl && total > hl + p->mss ? hl + p->mss : total;
+	nbd = lng + ns + (total < BNXT_TX_MIN_PKT_LEN);
 	if (nbd > avail)
 		return ~0u;
 	put_bd(&q->bd[prod & mask],
-	       (uint64_t)(BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL |
-			  (nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT) | tx_lhint[total >> 9] |
-			  (nbd == 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0)) |
+	       (uint64_t)((lng ? BNXT_TX_BD_TYPE_LONG : BNXT_TX_BD_TYPE_SHORT) |
+			  BNXT_TX_BD_FLAGS_NO_CMPL | (nbd << BNXT_TX_BD_FLAGS_BD_CNT_SFT) |
+			  bnxt_tx_lhint(wire) | (nbd == lng + 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0)) |
 	       (uint64_t)p->seg[0].len << 16 | (uint64_t)prod << 32, p->seg[0].iova);
+	if (lng)
+		put_bd(&q->bd[(prod + 1) & mask], tx_lflags(fl) | hi, 0);
 	for (uint32_t s = 1; s < ns; s++)
-		put_bd(&q->bd[(prod + s) & mask],
-		       (s == nbd - 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0u) |
+		put_bd(&q->bd[(prod + lng + s) & mask],
+		       (lng + s == nbd - 1 ? BNXT_TX_BD_FLAGS_PACKET_END : 0u) |
 		       (uint64_t)p->seg[s].len << 16, p->seg[s].iova);
-	if (nbd > ns)
-		put_bd(&q->bd[(prod + ns) & mask], BNXT_TX_BD_FLAGS_PACKET_END |
+	if (nbd > lng + ns)
+		put_bd(&q->bd[(prod + lng + ns) & mask], BNXT_TX_BD_FLAGS_PACKET_END |
 		       (uint64_t)(BNXT_TX_MIN_PKT_LEN - total) << 16, q->pad_iova);
 	*total_out = total;
 	return nbd;
 }
+
+/* nseg and flags read as one word: a frame without offloads is 1 or 2. */
+_Static_assert(offsetof(struct zn_tx_pkt, flags) == offsetof(struct zn_tx_pkt, nseg) + 2 &&
+	       sizeof(((struct zn_tx_pkt *)0)->nseg) == 2, "zn_tx_pkt nseg | flags << 16");
 
 uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint32_t n)
 {
@@ -218,12 +250,14 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 
 	for (i = 0; i < n; i++) {
 		const struct zn_tx_pkt *p = &pkts[i];
-		const uint32_t start = prod, ps = prod & mask, ns = p->nseg, l0 = p->seg[0].len;
+		const uint32_t start = prod, ps = prod & mask, l0 = p->seg[0].len;
+		uint32_t ns;
 		const uint64_t opq = (uint64_t)prod << 32;	/* the first BD's opaque */
 		uint32_t total, nbd;
 		uint64_t w0;
 
-		/* Inline: 1 or 2 segments, BNXT_TX_MIN_PKT_LEN..max bytes in all,
+		memcpy(&ns, &p->nseg, sizeof(ns));	/* nseg | flags << 16 */
+		/* Inline: 1 or 2 segments, no offload, BNXT_TX_MIN_PKT_LEN..max bytes in all,
 		 * each segment at least 1. Anything else (a pad BD, 3 or 4
 		 * segments, invalid) goes to tx_frame_other. */
 		if (__builtin_expect(ns == 1 && l0 - BNXT_TX_MIN_PKT_LEN <= max_less_min, 1)) {
@@ -269,7 +303,9 @@ full:
 bad:
 	q->st.errors++;
 	ZN_LOG_RL(ZN_LOG_WARN, BNXT_LOG, "txq %u: frame %u refused: %u segments, each "
-		  "1..%u bytes, %u in all at most", q->qid, i, ZN_TX_MAX_SEGS, max, max);
+		  "1..%u bytes, %u in all at most (LSO: %u), offload flags 0x%x of 0x%x with "
+		  "valid lengths", q->qid, i, ZN_TX_MAX_SEGS, max, max, BNXT_TX_LSO_MAX,
+		  i < n ? pkts[i].flags : 0, BNXT_TX_OFFLOADS);
 ring:
 	if (prod == q->prod)
 		return i;

@@ -360,6 +360,8 @@ struct mlx5_txq {
 	uint32_t sqn;
 	uint32_t lkey;
 	uint32_t min_inline;		/* header bytes that must be inline */
+	uint32_t offloads;		/* ZN_TX_F_* the device does */
+	uint32_t max_lso;		/* bytes per LSO frame */
 	struct mlx5_tx_stats st;
 	uint16_t qid;
 	bool err;			/* the SQ went to ERR: no more sends */
@@ -421,8 +423,25 @@ struct mlx5_caps {
 	uint8_t log_min_stride, log_max_stride;
 	bool striding_rq, ext_stride_num_range, shampo;
 	uint8_t wqe_inline_mode;
+	bool csum_cap;			/* TX checksums, RX l3_ok/l4_ok */
+	uint8_t max_lso_cap;		/* log2 bytes of an LSO frame; 0: no LSO */
 	uint8_t shampo_log_min_res, shampo_log_max_res, shampo_max_log_hdr_entry;
 };
+
+/* The ZN_TX_F_* a device with these caps does, and its LSO frame bound
+ * (16-bit IP lengths: at most 64 KiB - 1 whatever max_lso_cap says). */
+#define MLX5_TX_OFFLOADS	(ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO)
+static inline uint32_t zn_mlx5_tx_offloads(const struct mlx5_caps *c)
+{
+	return (c->csum_cap ? ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM : 0) |
+	       (c->csum_cap && c->max_lso_cap ? ZN_TX_F_LSO : 0);
+}
+static inline uint32_t zn_mlx5_max_lso(const struct mlx5_caps *c)
+{
+	if (!c->csum_cap || !c->max_lso_cap)
+		return 0;
+	return c->max_lso_cap >= 16 ? UINT16_MAX : 1u << c->max_lso_cap;
+}
 
 #define MLX5_RSS_KINDS	6	/* IPv4, IPv4 TCP, IPv4 UDP, IPv6, IPv6 TCP, IPv6 UDP */
 

@@ -1348,7 +1348,7 @@ static inline uint32_t zn_mlx5_mkey(uint32_t mkey_index, uint8_t key)
 
 /* hds_ip_ext bits */
 #define ZN_MLX5_CQE_L2_OK		(1u << 0)
-#define ZN_MLX5_CQE_L3_OK		(1u << 1)	/* IPv4 header checksum good */
+#define ZN_MLX5_CQE_L3_OK		(1u << 1)	/* IPv4 header checksum good; IPv6 header parsed */
 #define ZN_MLX5_CQE_L4_OK		(1u << 2)	/* TCP/UDP checksum good */
 /* l4_l3_hdr_type: [6:4] L4 type, [3:2] L3 type, [0] VLAN present */
 #define ZN_MLX5_CQE_L4_HDR_SHIFT	4
@@ -1410,7 +1410,7 @@ struct zn_mlx5_cqe64 {
 	uint8_t  rss_hash_type;			/* 0x10 */
 	uint8_t  ml_path;
 	uint8_t  rsvd20[2];
-	uint16_t check_sum_be;			/* 0x14 */
+	uint16_t check_sum_be;			/* 0x14 sum of the IP packet ([L] en_rx.c CHECKSUM_COMPLETE) */
 	uint16_t slid_be;
 	uint32_t flags_rqpn_be;			/* 0x18 */
 	uint8_t  hds_ip_ext;			/* 0x1c L2/L3/L4 OK */

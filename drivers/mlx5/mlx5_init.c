@@ -264,6 +264,8 @@ static int hca_caps(struct mlx5 *m)
 	if (rc < 0)
 		return rc;
 	c->wqe_inline_mode = (uint8_t)ZN_MLX5_GET(cap, ETH_CAP_WQE_INLINE_MODE);
+	c->csum_cap = ZN_MLX5_GET(cap, ETH_CAP_CSUM_CAP);
+	c->max_lso_cap = (uint8_t)ZN_MLX5_GET(cap, ETH_CAP_MAX_LSO_CAP);
 
 	rc = query_cap(m, ZN_MLX5_CAP_DEV_SHAMPO, cap);
 	if (rc < 0)

@@ -440,6 +440,11 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	struct mlx5_rxq *rxq;
 	int rc;
 
+	if (conf->offloads & ~(uint32_t)(cap->csum_cap ? ZN_RX_OFFLOAD_CSUM : 0)) {
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: RX offloads 0x%x asked, the driver does 0x%x",
+		       m->name, q, conf->offloads, cap->csum_cap ? ZN_RX_OFFLOAD_CSUM : 0);
+		return -EOPNOTSUPP;
+	}
 	if (!prov || !prov->alloc || !prov->put) {
 		ZN_ERR(MLX5_LOG, "%s: rxq %u: a payload provider with alloc and put is needed",
 		       m->name, q);

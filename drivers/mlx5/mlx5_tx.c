@@ -24,15 +24,56 @@
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
-#define TX_MAX_DS	(2 + 5 + ZN_TX_MAX_SEGS)	/* ctrl, eth, 78 inline bytes, data */
+/* Inline header DSs: an LSO frame's headers go whole into the WQE
+ * (hw-docs/mlx5.md §14.2): Ethernet + VLAN, IPv4 or IPv6 and TCP with
+ * options, up to 2 + 9 x 16 = 146 bytes. */
+#define TX_INLINE_DS	9
+#define TX_INLINE_MAX	(ZN_MLX5_ETH_INLINE_START + TX_INLINE_DS * ZN_MLX5_WQE_DS_SIZE)
+#define TX_MAX_DS	(2 + TX_INLINE_DS + ZN_TX_MAX_SEGS)	/* ctrl, eth, inline, data */
 #define TX_MAX_BB	((TX_MAX_DS * ZN_MLX5_WQE_DS_SIZE + ZN_MLX5_SEND_WQE_BB - 1) / \
+			 ZN_MLX5_SEND_WQE_BB)
+/* A WQE without LSO inlines at most TX_INLINE_L4 bytes (5 DSs). */
+#define TX_PLAIN_BB	(((2 + 5 + ZN_TX_MAX_SEGS) * ZN_MLX5_WQE_DS_SIZE + ZN_MLX5_SEND_WQE_BB - 1) / \
 			 ZN_MLX5_SEND_WQE_BB)
 #define TX_INLINE_L2	ZN_MLX5_ETH_L2_INLINE_MIN	/* Ethernet + VLAN */
 #define TX_INLINE_L3	(TX_INLINE_L2 + 40)		/* + IPv6 header ([DPDK] mlx5_defs.h) */
 #define TX_INLINE_L4	(TX_INLINE_L3 + 20)		/* + TCP header */
 
-_Static_assert(TX_INLINE_L4 <= ZN_MLX5_ETH_INLINE_START + 5 * ZN_MLX5_WQE_DS_SIZE,
+_Static_assert(TX_INLINE_L4 <= TX_INLINE_MAX && 18 + 60 + 60 <= TX_INLINE_MAX,
 	       "inline headers fit the DS budget");
+_Static_assert(TX_MAX_DS <= ZN_MLX5_WQE_MAX_DS, "one WQE");
+_Static_assert(TX_INLINE_L4 <= ZN_MLX5_ETH_INLINE_START + 5 * ZN_MLX5_WQE_DS_SIZE,
+	       "a WQE without LSO fits TX_PLAIN_BB");
+
+/*
+ * The offload fields of a frame with flags (hw-docs/mlx5.md §14.2, [L]
+ * en_tx.c mlx5e_txwqe_build_eseg_csum / mlx5e_sq_xmit_prepare): cs_flags
+ * L3 and L4 checksum, and for LSO the opcode LSO, the MSS in the Ethernet
+ * segment and every header byte inline. 0 when the frame asks for what the
+ * queue cannot do or its lengths do not add up.
+ */
+static __attribute__((noinline)) uint32_t
+tx_offload(const struct zn_tx_pkt *pkt, uint32_t offl, uint32_t max_lso, uint8_t *cs,
+	   uint16_t *mss, uint32_t *inl)
+{
+	uint32_t fl = pkt->flags, hl, tot = 0;
+
+	if (fl & ~offl)
+		return 0;
+	*cs = (uint8_t)((fl & (ZN_TX_F_IP_CSUM | ZN_TX_F_LSO) ? ZN_MLX5_ETH_WQE_L3_CSUM : 0) |
+			(fl & (ZN_TX_F_L4_CSUM | ZN_TX_F_LSO) ? ZN_MLX5_ETH_WQE_L4_CSUM : 0));
+	if (!(fl & ZN_TX_F_LSO))
+		return ZN_MLX5_OPCODE_SEND;
+	hl = (uint32_t)pkt->l2_len + pkt->l3_len + pkt->l4_len;
+	for (uint32_t i = 0; i < pkt->nseg; i++)
+		tot += pkt->seg[i].len;
+	if (!pkt->mss || !pkt->l3_len || !pkt->l4_len || hl > pkt->seg[0].len ||
+	    hl > TX_INLINE_MAX || tot <= hl || tot > max_lso)
+		return 0;
+	*mss = zn_mlx5_bswap16(pkt->mss);
+	*inl = hl;
+	return ZN_MLX5_OPCODE_LSO;
+}
 
 /*
  * Write one send WQE at wqe (contiguous WQEBBs); returns WQEBBs used (0: a
@@ -44,18 +85,27 @@ _Static_assert(TX_INLINE_L4 <= ZN_MLX5_ETH_INLINE_START + 5 * ZN_MLX5_WQE_DS_SIZ
 static inline __attribute__((always_inline)) uint32_t
 tx_wqe_at(uint8_t *wqe, uint32_t pi, uint32_t sqn, uint32_t lkey_be, uint32_t min_inline,
 	  const uint8_t *inline_src, const struct zn_tx_pkt *pkt, uint8_t fm_ce_se,
-	  uint64_t *bytes)
+	  uint32_t offl, uint32_t max_lso, uint64_t *bytes)
 {
 	const uint64_t zero[2] = { 0, 0 };
-	uint32_t nseg = pkt->nseg, inl, extra = 0, ds, nbb;
+	uint32_t nseg = pkt->nseg, inl, extra = 0, ds, nbb, opcode = ZN_MLX5_OPCODE_SEND;
 	struct zn_mlx5_wqe_data *d;
 	uint64_t tot = 0;
+	uint16_t mss = 0;
+	uint8_t cs = 0;
 
 	if (!nseg || nseg > ZN_TX_MAX_SEGS)
 		return 0;
 	inl = min_inline < pkt->seg[0].len ? min_inline : pkt->seg[0].len;
-	/* Ethernet segment: no offloads; inline headers from byte 30 (§14.2). */
+	if (__builtin_expect(pkt->flags != 0, 0)) {
+		opcode = tx_offload(pkt, offl, max_lso, &cs, &mss, &inl);
+		if (!opcode)
+			return 0;
+	}
+	/* Ethernet segment: offloads, inline headers from byte 30 (§14.2). */
 	memcpy(wqe + 16, zero, 16);
+	wqe[16 + offsetof(struct zn_mlx5_wqe_eth, cs_flags)] = cs;
+	memcpy(wqe + 16 + offsetof(struct zn_mlx5_wqe_eth, mss_be), &mss, 2);
 	if (inl) {
 		if (!inline_src)
 			return 0;
@@ -92,7 +142,7 @@ tx_wqe_at(uint8_t *wqe, uint32_t pi, uint32_t sqn, uint32_t lkey_be, uint32_t mi
 	if (ds == 2 && !inl)		/* nothing to send */
 		return 0;
 	/* Control segment: opcode and index, SQ and size, CQE request; the rest 0. */
-	zn_mlx5_st_be32(wqe, zn_mlx5_ctrl_opmod_idx_opcode(0, (uint16_t)pi, ZN_MLX5_OPCODE_SEND));
+	zn_mlx5_st_be32(wqe, zn_mlx5_ctrl_opmod_idx_opcode(0, (uint16_t)pi, (uint8_t)opcode));
 	zn_mlx5_st_be32(wqe + 4, zn_mlx5_ctrl_qpn_ds(sqn, ds));
 	memcpy(wqe + 8, zero, 8);
 	wqe[offsetof(struct zn_mlx5_wqe_ctrl, fm_ce_se)] = fm_ce_se;
@@ -121,11 +171,11 @@ _Static_assert(ZN_MLX5_SEND_WQE_BB == 64 && ZN_MLX5_WQE_DS_SIZE == 16, "4 DSs pe
 static __attribute__((noinline, cold)) uint32_t
 tx_wqe_wrap(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn, uint32_t lkey_be,
 	    uint32_t min_inline, const uint8_t *inline_src, const struct zn_tx_pkt *pkt,
-	    uint8_t fm_ce_se, uint64_t *bytes)
+	    uint8_t fm_ce_se, uint32_t offl, uint32_t max_lso, uint64_t *bytes)
 {
 	uint8_t tmp[TX_MAX_BB * ZN_MLX5_SEND_WQE_BB] __attribute__((aligned(16)));
 	uint32_t nbb = tx_wqe_at(tmp, pi, sqn, lkey_be, min_inline, inline_src, pkt, fm_ce_se,
-				 bytes);
+				 offl, max_lso, bytes);
 
 	for (uint32_t b = 0; b < nbb; b++)
 		memcpy(ring + (size_t)((pi + b) & mask) * ZN_MLX5_SEND_WQE_BB,
@@ -137,15 +187,15 @@ tx_wqe_wrap(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn, uint32_t lk
 static inline __attribute__((always_inline)) uint32_t
 tx_wqe(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn, uint32_t lkey_be,
        uint32_t min_inline, const uint8_t *inline_src, const struct zn_tx_pkt *pkt,
-       uint8_t fm_ce_se, uint64_t *bytes)
+       uint8_t fm_ce_se, uint32_t offl, uint32_t max_lso, uint64_t *bytes)
 {
 	uint32_t slot = pi & mask;
 
 	if (__builtin_expect(slot + TX_MAX_BB <= mask + 1, 1))
 		return tx_wqe_at(ring + (size_t)slot * ZN_MLX5_SEND_WQE_BB, pi, sqn, lkey_be,
-				 min_inline, inline_src, pkt, fm_ce_se, bytes);
+				 min_inline, inline_src, pkt, fm_ce_se, offl, max_lso, bytes);
 	return tx_wqe_wrap(ring, mask, pi, sqn, lkey_be, min_inline, inline_src, pkt, fm_ce_se,
-			   bytes);
+			   offl, max_lso, bytes);
 }
 
 uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sqn,
@@ -155,7 +205,7 @@ uint32_t zn_mlx5_tx_build(uint8_t *ring, uint32_t mask, uint32_t pi, uint32_t sq
 	uint64_t bytes;
 
 	return tx_wqe(ring, mask, pi, sqn, zn_mlx5_bswap32(lkey), min_inline, inline_src, pkt,
-		      cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0, &bytes);
+		      cqe ? ZN_MLX5_WQE_CTRL_CQ_UPDATE : 0, MLX5_TX_OFFLOADS, UINT16_MAX, &bytes);
 }
 
 /*
@@ -212,19 +262,25 @@ uint32_t zn_mlx5_tx_burst(struct mlx5_txq *txq, const struct zn_tx_pkt *pkts, ui
 		const struct zn_tx_pkt *p = &pkts[sent];
 		struct mlx5_tx_slot *s = &txq->sw[prod & mask];
 		const uint8_t *src = NULL;
+		uint32_t nbb, inl = min_inline;
 		uint64_t b;
-		uint32_t nbb;
 
-		/* Room for the largest WQE, whatever this one needs. */
-		if (room < TX_MAX_BB) {
+		/* Room for the largest WQE of its kind, whatever this one needs. */
+		if (room < TX_PLAIN_BB ||
+		    (__builtin_expect(p->flags & ZN_TX_F_LSO, 0) && room < TX_MAX_BB)) {
 			txq->st.full += n - sent;
 			break;
 		}
-		if (__builtin_expect(min_inline != 0, 0) && p->nseg)
-			src = inline_va(&ic, p->seg[0].iova, p->seg[0].len < min_inline ?
-					p->seg[0].len : min_inline);
+		if (__builtin_expect((min_inline | p->flags) != 0, 0) && p->nseg) {
+			/* LSO: every header byte inline */
+			inl = p->flags & ZN_TX_F_LSO ?
+			      (uint32_t)p->l2_len + p->l3_len + p->l4_len : min_inline;
+			src = inline_va(&ic, p->seg[0].iova, p->seg[0].len < inl ?
+					p->seg[0].len : inl);
+		}
 		/* Only the burst's last WQE asks for a CQE (set below). */
-		nbb = tx_wqe(txq->wq, mask, prod, txq->sqn, lkey_be, min_inline, src, p, 0, &b);
+		nbb = tx_wqe(txq->wq, mask, prod, txq->sqn, lkey_be, inl, src, p, 0,
+			     txq->offloads, txq->max_lso, &b);
 		if (!nbb) {
 			txq->st.errors++;
 			break;
@@ -346,6 +402,8 @@ int zn_mlx5_txq_create(struct mlx5 *m, uint16_t q, const struct zn_txq_conf *con
 	txq->cq.log_sz = 31u - (uint32_t)__builtin_clz(ring);
 	txq->lkey = m->lkey;
 	txq->uar = &m->uar;
+	txq->offloads = zn_mlx5_tx_offloads(&m->caps);
+	txq->max_lso = zn_mlx5_max_lso(&m->caps);
 	/* §14.1: what the device needs inline (cap wqe_inline_mode, vport context). */
 	switch (m->caps.wqe_inline_mode == ZN_MLX5_CAP_INLINE_MODE_L2 ? ZN_MLX5_INLINE_MODE_L2 :
 		m->caps.wqe_inline_mode == ZN_MLX5_CAP_INLINE_MODE_VPORT_CONTEXT ?

@@ -52,6 +52,17 @@ struct zn_netdev_conf {
 	uint32_t rx_ring;	/* descriptors per RX queue; 0 = ZN_NETDEV_DFLT_RING */
 	uint32_t tx_ring;	/* 0 = ZN_NETDEV_DFLT_RING */
 	uint32_t buf_size;	/* payload buffer bytes of core/port's pool; 0 = 4096 */
+	/* Use none of the port's TX offloads (checksums, LSO): to measure what
+	 * they save. RX checksum flags are read either way. */
+	bool no_offload;
+	/*
+	 * Ask the port for TCP receive aggregation (ZN_RX_OFFLOAD_TCP_AGG,
+	 * when it has it): one completion per aggregate. Off by default for
+	 * now: an aggregate after a loss gives the sender one duplicate ACK
+	 * where the frames would have given several, and TCP recovers from
+	 * such a loss by its timer until it recovers by SACK (RFC 6675).
+	 */
+	bool rx_agg;
 	const struct zn_bus_open_opts *bus_opts;	/* NULL: defaults */
 };
 

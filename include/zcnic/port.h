@@ -163,8 +163,8 @@ struct zn_rx_pkt {
 	uint32_t flags;		/* ZN_RX_F_* */
 	uint32_t pkt_len;	/* hdr_len + every segment's len */
 	uint32_t nseg;
-	uint16_t agg_segs;	/* ZN_RX_F_AGG: frames merged (else 1) */
-	uint16_t gso_size;	/* ZN_RX_F_AGG: payload bytes per merged frame */
+	uint16_t agg_segs;	/* ZN_RX_F_AGG: frames merged (unset without it) */
+	uint16_t gso_size;	/* ZN_RX_F_AGG: payload bytes per merged frame (unset without it) */
 	/*
 	 * va is the zn_buf.va the provider gave with the buffer, kept by the
 	 * driver since it posted the buffer: the payload is at va + off, with
@@ -192,11 +192,13 @@ enum {
 	 * bytes but the last. hdr is the first frame's headers with the
 	 * fields a GRO merge changes rewritten by the driver, as Linux's GRO
 	 * leaves them: IP total length (IPv6 payload length) covers the
-	 * whole aggregate, the IPv4 header checksum is recomputed, and the
-	 * TCP ack, window, flags (PSH/FIN of the last frame) and timestamp
-	 * option are the last frame's. The TCP checksum is not recomputed:
-	 * ZN_RX_F_L4_CSUM_OK says every merged frame's was good. The device
-	 * merges only frames with the same headers but for those fields.
+	 * whole aggregate and the IPv4 header checksum is recomputed. The
+	 * TCP header is the first frame's: GRO's rule (Linux
+	 * tcp_gro_receive) merges only frames whose ack, window and options
+	 * are equal, PSH only on the last and no FIN, so it stands for every
+	 * merged frame (a PSH on the last may be missing). The TCP checksum
+	 * is not recomputed: ZN_RX_F_L4_CSUM_OK says every merged frame's
+	 * was good.
 	 */
 	ZN_RX_F_AGG = 1u << 6,
 };

@@ -164,6 +164,8 @@ static int bsim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	/* Without bus mastering the device cannot fetch a BD: TX waits. */
 	if (m->ntx && zn_vfu_bus_master(m->dev))
 		work += bsim_tx_poll(m);
+	if (m->tpa_open)
+		work += bsim_tpa_poll(m);
 	work += bsim_stats_poll(m, now_ns, deadline_ns);
 	return work;
 }

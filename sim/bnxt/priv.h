@@ -11,6 +11,7 @@
  *   cmpl.c   completion and NQ records, async events, interrupts, stats DMA
  *   tx.c     TX rings to the wire
  *   rx.c     the wire to RX rings: classification, RSS, placement
+ *   tpa.c    TPA: TCP receive aggregation (GRO mode) of a VNIC
  *   pkt.c    frame parsing, checksums, Toeplitz
  *
  * Everything runs on the loop thread; the counters are also read by other
@@ -29,6 +30,7 @@
 #include "base/barrier.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "sim/log.h"
+#include "sim/offload.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -46,7 +48,6 @@
 #define BSIM_MAX_EXT_REQ	512	/* VER_GET max_ext_req_len */
 #define BSIM_RING_MIN		16	/* RING_ALLOC length, entries */
 #define BSIM_RING_MAX		65536
-#define BSIM_TPA_MAX_AGGS	64	/* VNIC_QCAPS max_aggs_supported */
 #define BSIM_MAX_AGG_BUFS	7	/* RX_MAX_SEGS 8 = 1 RX + 7 AGG (BNXT_PLAN #4) */
 #define BSIM_FRAME_MIN		60	/* on the wire, FCS excluded */
 #define BSIM_FRAME_OVERHEAD	18	/* Ethernet header + one VLAN tag over the MTU */
@@ -55,6 +56,8 @@
  * and two VLAN tags (DPDK drivers/net/bnxt/bnxt.h BNXT_MAX_MTU). */
 #define BSIM_ADMIN_MTU_MAX	9574
 #define BSIM_QUEUES_MAX		32
+#define BSIM_TPA_PER_RING	8	/* open aggregations per RX ring (max_aggs_supported) */
+#define BSIM_TPA_MAX_AGG_BUFS	16	/* AGG buffers per aggregation (Linux takes 17 frags) */
 #define BSIM_FID		0	/* our function id (PF 0) */
 #define BSIM_PORT_ID		0
 
@@ -106,6 +109,7 @@ struct bsim_ring {
 	struct bsim_stat *stat;
 	uint16_t buf_size;	/* RX/AGG: RING_ALLOC rx_buf_size */
 	uint64_t cq_handle;	/* CQ: echoed in NQ entries */
+	uint16_t lso_next;	/* TX: segments of the LSO packet at cons already sent */
 };
 
 struct bsim_rss_entry {
@@ -123,13 +127,30 @@ struct bsim_vnic {
 	unsigned n_mc;
 	uint32_t plc_flags;		/* VNIC_PLCMODES_CFG */
 	uint16_t jumbo_thresh, hds_threshold;
-	uint32_t tpa_flags;		/* VNIC_TPA_CFG (recorded, not acted on) */
+	uint32_t tpa_flags;		/* VNIC_TPA_CFG; 0: no TPA */
+	uint16_t tpa_max_segs, tpa_max_aggs;
+	uint32_t tpa_min_len;
 	uint32_t hash_type;		/* VNIC_RSS_CFG; 0: no RSS */
 	uint8_t key[BNXT_RSS_KEY_SIZE];
 	uint8_t chunks;			/* bit n: chunk n configured */
 	int8_t ctx[BNXT_RSS_TABLE_MAX_TBL_P5];	/* RSS context slot per chunk, -1 */
 	unsigned n_entries;		/* 64 x contiguous configured chunks from 0 */
 	struct bsim_rss_entry table[BSIM_RSS_MAX_ENTRIES];
+};
+
+/* An open TPA aggregation (tpa.c). */
+struct bsim_tpa {
+	bool open;
+	struct zn_sim_gro g;
+	struct bsim_ring *rx, *cq;
+	uint32_t start_opaque;
+	uint64_t last_rx;		/* m->rx_seen at its latest frame */
+	unsigned nagg;			/* RX_TPA_AGG records posted */
+	bool have_abd;			/* an AGG buffer in hand */
+	struct bnxt_rx_bd abd;
+	uint32_t fill;			/* bytes in it */
+	uint16_t flags_type;		/* placement, RSS_VALID, itype (START and END) */
+	uint16_t max_segs;
 };
 
 struct bsim_rss_ctx {
@@ -170,11 +191,14 @@ struct bsim_counts {
 	X(db_bad_bits) X(db_bad_index) X(db_bad_move) X(db_bad_access)         \
 	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_bad_bd) X(tx_bad_len)       \
 	X(tx_zero_len) X(tx_hint_short) X(tx_dma_errors) X(tx_csum_offloads)   \
-	X(tx_vlan_inserts) X(tx_wire_drops)                                    \
+	X(tx_vlan_inserts) X(tx_wire_drops) X(tx_lso) X(tx_lso_segs)           \
 	X(rx_frames) X(rx_bytes) X(rx_l2_drops) X(rx_ntuple_hits)              \
 	X(rx_ntuple_drops) X(rx_rss) X(rx_hds) X(rx_jumbo) X(rx_no_ring)       \
 	X(rx_no_buffer) X(rx_did_not_fit) X(rx_bad_bd) X(rx_dma_errors)        \
 	X(rx_oversize) X(rx_csum_errors) X(rx_vlan_strips) X(rx_link_down)     \
+	X(rx_tpa_starts) X(rx_tpa_ends) X(rx_tpa_frames) X(rx_tpa_aborts)     \
+	X(rx_tpa_flush_max) X(rx_tpa_flush_other) X(rx_tpa_flush_idle)        \
+	X(rx_tpa_flush_psh) X(rx_tpa_flush_nobuf) X(rx_tpa_no_ctx)            \
 	X(cq_overflows) X(nq_entries) X(async_events) X(irqs) X(irq_failures)  \
 	X(ring_faults) X(stats_dma) X(stats_dma_errors) X(link_changes)        \
 	X(fault_drops) X(fault_corrupts)
@@ -256,9 +280,13 @@ struct bsim {
 	int admin_down;			/* zn_sim_bnxt_set_link, any thread */
 	/* faults */
 	uint64_t rx_seen, tx_seen;
+	struct bsim_tpa tpa[BSIM_MAX_RINGS][BSIM_TPA_PER_RING];	/* by RX ring slot */
+	unsigned tpa_open;
+	uint64_t tpa_mark;		/* rx_seen at the previous TPA poll */
 	struct bsim_counters c;
 	struct zn_sim_ratelimit rl_hwrm, rl_db, rl_tx, rl_rx;
 	uint8_t frame[ZN_SIM_FRAME_MAX + 8];	/* TX frame being assembled */
+	uint8_t lso[ZN_SIM_TSO_MAX_PAYLOAD + 512];	/* TX LSO packet being cut */
 	uint8_t rxframe[ZN_SIM_FRAME_MAX];	/* RX frame with its VLAN tag stripped */
 };
 
@@ -333,6 +361,22 @@ int bsim_tx_drain(struct bsim *m, struct bsim_ring *r);
 
 /* rx.c */
 void bsim_rx(void *opaque, const void *frame, size_t len);
+void bsim_stat_rx(struct bsim_stat *st, const uint8_t *f, size_t len);
+bool bsim_rx_bd_ok(const struct bnxt_rx_bd *bd, unsigned type);
+unsigned bsim_rx_room(const struct bnxt_rx_bd *bd);
+
+/* tpa.c */
+struct bsim_pkt;
+/* Frame f (TCP, checksums good) for ring rx of VNIC v with TPA: merged into
+ * an aggregation or starting one (true), or left to normal delivery
+ * (false), after closing the aggregation of its flow if it ends it. */
+bool bsim_tpa_rx(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx, struct bsim_ring *cq,
+		 const uint8_t *f, const struct bsim_pkt *p, uint32_t hash, uint8_t rss_type,
+		 bool rss_valid);
+/* Closes the aggregations that got no frame since the previous call. */
+int bsim_tpa_poll(struct bsim *m);
+/* Forgets ring r's aggregations without completing them (ring gone). */
+void bsim_tpa_forget(struct bsim *m, struct bsim_ring *r);
 
 /* pkt.c: what RX, RSS, n-tuple and checksum offload need from a frame */
 struct bsim_pkt {

@@ -69,6 +69,7 @@ static void ring_release(struct bsim *m, struct bsim_ring *r)
 {
 	unsigned *max, *rsv;
 
+	bsim_tpa_forget(m, r);
 	if (r->dpi >= 0) {
 		/* The page starts clean for its next ring: a stale value equal to
 		 * that ring's first doorbell would otherwise go unnoticed. */

@@ -163,7 +163,7 @@ static unsigned itype(const struct bsim_pkt *p)
 	return BNXT_RX_CMPL_FLAGS_ITYPE_IP;
 }
 
-static void stat_rx(struct bsim_stat *st, const uint8_t *f, size_t len)
+void bsim_stat_rx(struct bsim_stat *st, const uint8_t *f, size_t len)
 {
 	if (!st)
 		return;
@@ -186,7 +186,7 @@ static void drop_no_buffer(struct bsim *m, struct bsim_ring *rx)
 		rx->stat->hw.rx_discard_pkts++;
 }
 
-static bool bd_ok(const struct bnxt_rx_bd *bd, unsigned type)
+bool bsim_rx_bd_ok(const struct bnxt_rx_bd *bd, unsigned type)
 {
 	unsigned pad = (bd->flags_type & BNXT_RX_BD_FLAGS_SOP_PAD) && type == BNXT_RX_BD_TYPE_PKT ?
 			       SOP_PAD : 0;
@@ -195,7 +195,7 @@ static bool bd_ok(const struct bnxt_rx_bd *bd, unsigned type)
 	       !(bd->flags_type & BNXT_RX_BD_FLAGS_BUFFERS_MASK) && bd->len > pad;
 }
 
-static unsigned rx_room(const struct bnxt_rx_bd *bd)
+unsigned bsim_rx_room(const struct bnxt_rx_bd *bd)
 {
 	return bd->len - (bd->flags_type & BNXT_RX_BD_FLAGS_SOP_PAD ? SOP_PAD : 0);
 }
@@ -233,7 +233,7 @@ static void rx_error(struct bsim *m, struct bsim_ring *rx, struct bsim_ring *cq,
 static int plan(const struct bsim_vnic *v, const struct bsim_ring *rx, const struct bsim_pkt *p,
 		size_t len, struct rx_plan *pl)
 {
-	unsigned cap = rx_room(&pl->rbd);
+	unsigned cap = bsim_rx_room(&pl->rbd);
 	bool hds = (p->ipv == 4 && (v->plc_flags & BNXT_PLCMODES_CFG_FLAGS_HDS_IPV4)) ||
 		   (p->ipv == 6 && (v->plc_flags & BNXT_PLCMODES_CFG_FLAGS_HDS_IPV6));
 
@@ -278,7 +278,7 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 		BSIM_INC(m, rx_no_ring);
 		return;
 	}
-	if (!bd_ok(&pl.rbd, BNXT_RX_BD_TYPE_PKT)) {
+	if (!bsim_rx_bd_ok(&pl.rbd, BNXT_RX_BD_TYPE_PKT)) {
 		BSIM_INC(m, rx_bad_bd);
 		ZN_SIM_LOG_RL_AT(&m->rl_rx, ZN_SIM_LOG_WARN, BSIM_LOG,
 				 "%s: RX ring %#x BD %u: flags_type %#x len %u is not a PKT BD "
@@ -317,7 +317,7 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 				return;
 			}
 		}
-		if (!bd_ok(a, BNXT_RX_BD_TYPE_AGG)) {
+		if (!bsim_rx_bd_ok(a, BNXT_RX_BD_TYPE_AGG)) {
 			BSIM_INC(m, rx_bad_bd);
 			ZN_SIM_LOG_RL_AT(&m->rl_rx, ZN_SIM_LOG_WARN, BSIM_LOG,
 					 "%s: AGG ring %#x BD %u: flags_type %#x len %u is not an AGG "
@@ -393,7 +393,7 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 		BSIM_INC(m, rx_jumbo);
 	BSIM_INC(m, rx_frames);
 	BSIM_ADD(m, rx_bytes, len);
-	stat_rx(rx->stat, f, len);
+	bsim_stat_rx(rx->stat, f, len);
 }
 
 void bsim_rx(void *opaque, const void *frame, size_t len)
@@ -475,6 +475,15 @@ void bsim_rx(void *opaque, const void *frame, size_t len)
 	if (!rx || !cq || rx->dead || cq->dead || (rx->agg && rx->agg->dead)) {
 		BSIM_INC(m, rx_no_ring);
 		return;
+	}
+	if (v->tpa_flags && !meta && p.proto == PROTO_TCP && p.l4) {
+		bool ip_ok, l4_ok, ip_calc, l4_calc;
+
+		bsim_csum_check(f, &p, &ip_ok, &l4_ok, &ip_calc, &l4_calc);
+		if (ip_ok && l4_ok && l4_calc &&
+		    bsim_tpa_rx(m, v, rx, cq, f, &p, hash,
+				rss_valid ? bnxt_rx_rss_hash_type(op, 0) : 0, rss_valid))
+			return;
 	}
 	deliver(m, v, rx, cq, f, len, &p, hash, op, rss_valid, meta);
 }

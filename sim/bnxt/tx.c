@@ -35,33 +35,44 @@ static void stat_tx(struct bsim_stat *st, const uint8_t *f, size_t len, bool err
 	}
 }
 
-/* Long BD offloads on the assembled frame; 0 or an error bit. */
-static uint16_t offloads(struct bsim *m, const struct bnxt_tx_bd_long_hi *hi, size_t *len,
-			 size_t max, const char **why)
+/* The long BD's cfa_meta and tunnel bits: 0 or an error bit. T_IPID is
+ * accepted: it concerns only a tunnel's outer header, which LSO of a plain
+ * TCP packet does not have (bnxt_hsi.h tx_bd_long_hi). */
+static uint16_t check_long(const struct bnxt_tx_bd_long_hi *hi, const char **why)
 {
-	uint8_t *f = m->frame;
 	uint32_t key = hi->cfa_meta & BNXT_TX_BD_CFA_META_KEY_MASK;
+	uint32_t tpid_sel = hi->cfa_meta & BNXT_TX_BD_CFA_META_VLAN_TPID_MASK;
 
-	if (hi->lflags & (BNXT_TX_BD_LFLAGS_LSO | BNXT_TX_BD_LFLAGS_T_IP_CHKSUM |
-			  BNXT_TX_BD_LFLAGS_T_IPID)) {
-		*why = "LSO and tunnel offloads are not modelled";
+	if (hi->lflags & BNXT_TX_BD_LFLAGS_T_IP_CHKSUM) {
+		*why = "tunnel offloads are not modelled";
 		return BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 	}
-	if (key) {
-		uint32_t tpid_sel = hi->cfa_meta & BNXT_TX_BD_CFA_META_VLAN_TPID_MASK;
-		uint16_t tpid, tci = (uint16_t)hi->cfa_meta;
-
-		if (key != BNXT_TX_BD_CFA_META_KEY_VLAN_TAG ||
+	if (key && (key != BNXT_TX_BD_CFA_META_KEY_VLAN_TAG ||
 		    (tpid_sel != BNXT_TX_BD_CFA_META_VLAN_TPID_8100 &&
-		     tpid_sel != BNXT_TX_BD_CFA_META_VLAN_TPID_88A8)) {
-			*why = "cfa_meta: only VLAN insertion with TPID 0x8100 or 0x88a8";
-			return BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
-		}
-		if (*len + 4 > max) {
-			*why = "no room for the VLAN tag";
-			return BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
-		}
-		tpid = tpid_sel == BNXT_TX_BD_CFA_META_VLAN_TPID_8100 ? TPID_8021Q : TPID_8021AD;
+		     tpid_sel != BNXT_TX_BD_CFA_META_VLAN_TPID_88A8))) {
+		*why = "cfa_meta: only VLAN insertion with TPID 0x8100 or 0x88a8";
+		return BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
+	}
+	return 0;
+}
+
+static bool has_vlan(const struct bnxt_tx_bd_long_hi *hi)
+{
+	return (hi->cfa_meta & BNXT_TX_BD_CFA_META_KEY_MASK) == BNXT_TX_BD_CFA_META_KEY_VLAN_TAG;
+}
+
+/* The long BD's VLAN tag into the frame (room checked by the caller) and
+ * the checksums it asks for, computed from scratch, pseudo-header
+ * included, whatever the fields held. */
+static void apply_long(struct bsim *m, const struct bnxt_tx_bd_long_hi *hi, uint8_t *f,
+		       size_t *len, uint16_t lflags)
+{
+	if (has_vlan(hi)) {
+		uint32_t tpid_sel = hi->cfa_meta & BNXT_TX_BD_CFA_META_VLAN_TPID_MASK;
+		uint16_t tpid = tpid_sel == BNXT_TX_BD_CFA_META_VLAN_TPID_8100 ? TPID_8021Q
+									       : TPID_8021AD;
+		uint16_t tci = (uint16_t)hi->cfa_meta;
+
 		memmove(f + 16, f + 12, *len - 12);
 		f[12] = (uint8_t)(tpid >> 8);
 		f[13] = (uint8_t)tpid;
@@ -70,39 +81,107 @@ static uint16_t offloads(struct bsim *m, const struct bnxt_tx_bd_long_hi *hi, si
 		*len += 4;
 		BSIM_INC(m, tx_vlan_inserts);
 	}
-	if (hi->lflags & (BNXT_TX_BD_LFLAGS_IP_CHKSUM | BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM)) {
+	if (lflags & (BNXT_TX_BD_LFLAGS_IP_CHKSUM | BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM)) {
 		struct bsim_pkt p;
 
-		/* The device computes the sums from scratch, pseudo-header
-		 * included, whatever the fields held. */
 		bsim_pkt_parse(f, *len, &p);
-		bsim_csum_fill(f, &p, hi->lflags & BNXT_TX_BD_LFLAGS_IP_CHKSUM,
-			       hi->lflags & BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
+		bsim_csum_fill(f, &p, lflags & BNXT_TX_BD_LFLAGS_IP_CHKSUM,
+			       lflags & BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
 		BSIM_INC(m, tx_csum_offloads);
+	}
+}
+
+/* An LSO packet's description from its long BD (hw-docs/bnxt.md 8.3): 0
+ * or an error bit. */
+static uint16_t lso_prepare(struct bsim *m, const struct bnxt_tx_bd_long_hi *hi, size_t total,
+			    size_t max, struct zn_sim_tso *t, const char **why)
+{
+	unsigned hdr = (hi->hdr_size & BNXT_TX_BD_HDR_SIZE_MASK) * 2u;
+
+	t->frame = m->lso;
+	t->len = total;
+	t->mss = hi->mss & BNXT_TX_BD_MSS_MASK;
+	t->ipid_mask = hi->lflags & BNXT_TX_BD_LFLAGS_IPID_FMT ? 0x7fff : 0xffff;
+	if (zn_sim_tcp_hdrs(m->lso, total, &t->h) || t->h.hdr_len != hdr) {
+		*why = "LSO: not Ethernet + IP + TCP, or hdr_size is not its header length";
+		return BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
+	}
+	if (!t->mss || hdr + t->mss + (has_vlan(hi) ? 4u : 0u) > max) {
+		*why = "LSO: mss 0, or a segment longer than the MTU allows";
+		return BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 	}
 	return 0;
 }
 
+/* One frame to the wire: padded, maybe corrupted (fault), counted. */
+static void emit(struct bsim *m, struct bsim_ring *r, uint8_t *f, size_t len, unsigned *room)
+{
+	if (len < BSIM_FRAME_MIN) {
+		memset(f + len, 0, BSIM_FRAME_MIN - len);
+		len = BSIM_FRAME_MIN;
+	}
+	if (m->corrupt_every && ++m->tx_seen % m->corrupt_every == 0) {
+		f[len - 1] ^= 0xff;
+		BSIM_INC(m, fault_corrupts);
+	}
+	if (zn_sim_port_tx(&m->port, f, len))
+		BSIM_INC(m, tx_wire_drops);
+	(*room)--;
+	BSIM_INC(m, tx_frames);
+	BSIM_ADD(m, tx_bytes, len);
+	stat_tx(r->stat, f, len, false);
+}
+
+/* The segments of the LSO packet t not yet sent, as long as the wire takes
+ * them: true when all are out. */
+static bool lso_send(struct bsim *m, struct bsim_ring *r, const struct bnxt_tx_bd_long_hi *hi,
+		     const struct zn_sim_tso *t, unsigned *room)
+{
+	unsigned n = zn_sim_tso_nseg(t);
+	uint16_t sums = BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM |
+			(t->h.ipv == 4 ? BNXT_TX_BD_LFLAGS_IP_CHKSUM : 0);
+
+	for (; r->lso_next < n; r->lso_next++) {
+		size_t len;
+
+		if (!*room)
+			return false;
+		len = zn_sim_tso_seg(t, r->lso_next, m->frame);
+		/* the device replaces both checksums of every segment,
+		 * whatever the checksum flags say */
+		apply_long(m, hi, m->frame, &len, sums);
+		emit(m, r, m->frame, len, room);
+	}
+	r->lso_next = 0;
+	BSIM_INC(m, tx_lso);
+	BSIM_ADD(m, tx_lso_segs, n);
+	return true;
+}
+
 /*
  * One packet at the ring's consumer. Returns the slots it took, 0 if it is
- * not wholly posted yet (or the wire is full), -1 if the ring must stop (its
- * CQ is dead, its memory gone). *room counts the frames the wire can still
- * take. The BDs are copied in once, then checked: the driver may be writing
- * the ring meanwhile.
+ * not wholly posted yet (or the wire is full, also part way through an LSO
+ * packet's segments), -1 if the ring must stop (its CQ is dead, its memory
+ * gone). *room counts the frames the wire can still take. The BDs are
+ * copied in once, then checked: the driver may be writing the ring
+ * meanwhile.
  */
 static int tx_one(struct bsim *m, struct bsim_ring *r, unsigned *room)
 {
 	uint32_t avail = r->prod - r->cons;
 	struct bnxt_tx_bd bds[BNXT_TX_MAX_BD_CNT], first;
 	struct bnxt_tx_bd_long_hi hi;
+	struct zn_sim_tso t;
 	unsigned type, cnt, nread, end = 0, slots, s;
-	bool is_long, found = false, need_cmpl;
-	size_t total = 0, max = m->mtu + BSIM_FRAME_OVERHEAD;
+	bool is_long, found = false, need_cmpl, lso = false;
+	size_t total = 0, max = m->mtu + BSIM_FRAME_OVERHEAD, cap, hint_len;
+	uint8_t *buf = m->frame;
 	uint16_t err = 0;
 	const char *why = NULL;
 
 	if (max > ZN_SIM_FRAME_MAX)
 		max = ZN_SIM_FRAME_MAX;
+	cap = max;
 	if (!bsim_ring_copy(m, r, r->cons, bds, 1, false))
 		return -1;
 	first = bds[0];
@@ -145,6 +224,14 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, unsigned *room)
 		err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 		why = "first BD type is neither SHORT nor LONG";
 	}
+	if (!err && is_long) {
+		memcpy(&hi, &bds[1], sizeof(hi));
+		lso = hi.lflags & BNXT_TX_BD_LFLAGS_LSO;
+		if (lso) {
+			buf = m->lso;
+			cap = sizeof(m->lso);
+		}
+	}
 	/* a dead CQ stops the ring: any packet may need a completion */
 	if (r->cq->dead)
 		return -1;
@@ -158,10 +245,11 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, unsigned *room)
 		if (!bd->len) {
 			err = BNXT_TX_CMPL_ERRORS_ZERO_LENGTH_PKT;
 			why = "a BD of length 0";
-		} else if (total + bd->len > max) {
+		} else if (total + bd->len > cap) {
 			err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
-			why = "longer than the MTU allows";
-		} else if (zn_vfu_dma_read(m->dev, bd->addr, m->frame + total, bd->len)) {
+			why = lso ? "LSO packet longer than 64 KiB of payload" :
+				    "longer than the MTU allows";
+		} else if (zn_vfu_dma_read(m->dev, bd->addr, buf + total, bd->len)) {
 			err = BNXT_TX_CMPL_ERRORS_DMA_ERROR;
 			why = "a buffer outside mapped memory";
 		} else {
@@ -172,21 +260,38 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, unsigned *room)
 		err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
 		why = "shorter than 52 bytes";
 	}
+	if (!err && is_long)
+		err = check_long(&hi, &why);
+	if (!err && lso)
+		err = lso_prepare(m, &hi, total, max, &t, &why);
 	if (!err) {
 		static const uint32_t hint_limit[4] = { 512, 1024, 2048, UINT32_MAX };
 
-		if (total >= hint_limit[(first.flags_type & BNXT_TX_BD_FLAGS_LHINT_MASK) >> 13]) {
+		/* for LSO the hint describes one segment (Linux bnxt_start_xmit
+		 * takes mss + header length) */
+		hint_len = lso ? t.h.hdr_len + t.mss : total;
+		if (hint_len >= hint_limit[(first.flags_type & BNXT_TX_BD_FLAGS_LHINT_MASK) >> 13]) {
 			err = BNXT_TX_CMPL_ERRORS_HINT_TOO_SHORT;
 			why = "LHINT below the packet length";
 		}
 	}
-	if (!err && is_long) {
-		memcpy(&hi, &bds[1], sizeof(hi));
-		err = offloads(m, &hi, &total, max, &why);
+	if (!err && lso) {
+		if (!lso_send(m, r, &hi, &t, room))
+			return 0;
+	} else if (!err) {
+		if (is_long && has_vlan(&hi) && total + 4 > max) {
+			err = BNXT_TX_CMPL_ERRORS_BUFFER_ERROR_BAD_FMT;
+			why = "no room for the VLAN tag";
+		} else {
+			if (is_long)
+				apply_long(m, &hi, m->frame, &total, hi.lflags);
+			emit(m, r, m->frame, total, room);
+		}
 	}
 	r->cons += slots;
 	need_cmpl = err || !(first.flags_type & BNXT_TX_BD_FLAGS_NO_CMPL);
 	if (err) {
+		r->lso_next = 0;
 		BSIM_INC(m, tx_errors);
 		switch (err) {
 		case BNXT_TX_CMPL_ERRORS_ZERO_LENGTH_PKT:
@@ -205,21 +310,6 @@ static int tx_one(struct bsim *m, struct bsim_ring *r, unsigned *room)
 		ZN_SIM_LOG_RL_AT(&m->rl_tx, ZN_SIM_LOG_WARN, BSIM_LOG,
 				 "%s: TX ring %#x: packet at %u (%u slots, opaque %#x) not sent: %s",
 				 m->name, r->id, r->cons - slots, slots, first.opaque, why);
-	} else {
-		if (total < BSIM_FRAME_MIN) {
-			memset(m->frame + total, 0, BSIM_FRAME_MIN - total);
-			total = BSIM_FRAME_MIN;
-		}
-		if (m->corrupt_every && ++m->tx_seen % m->corrupt_every == 0) {
-			m->frame[total - 1] ^= 0xff;
-			BSIM_INC(m, fault_corrupts);
-		}
-		if (zn_sim_port_tx(&m->port, m->frame, total))
-			BSIM_INC(m, tx_wire_drops);
-		(*room)--;
-		BSIM_INC(m, tx_frames);
-		BSIM_ADD(m, tx_bytes, total);
-		stat_tx(r->stat, m->frame, total, false);
 	}
 	if (need_cmpl) {
 		struct bnxt_tx_cmpl c = {

@@ -228,7 +228,55 @@ int bsim_cmd_vnic_qcaps(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 	/* P5 firmware has TPA v2 and says how many aggregations it runs at
 	 * once; DPDK's PMD refuses to start a P5 port when this is 0, even
 	 * with LRO off (hw-docs/dpdk-bnxt.md 4). */
-	o->max_aggs_supported = BSIM_TPA_MAX_AGGS;
+	o->max_aggs_supported = BSIM_TPA_PER_RING;
+	return 0;
+}
+
+/* ---- TPA ---- */
+
+int bsim_cmd_tpa_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
+{
+	const struct bnxt_hwrm_vnic_tpa_cfg_input *in = (const void *)rq->b;
+	const uint32_t flags_ok = BNXT_TPA_CFG_FLAGS_TPA | BNXT_TPA_CFG_FLAGS_ENCAP_TPA |
+				  BNXT_TPA_CFG_FLAGS_RSC_WND_UPDATE | BNXT_TPA_CFG_FLAGS_GRO |
+				  BNXT_TPA_CFG_FLAGS_AGG_WITH_ECN |
+				  BNXT_TPA_CFG_FLAGS_AGG_WITH_SAME_GRE_SEQ |
+				  BNXT_TPA_CFG_FLAGS_GRO_IPID_CHECK | BNXT_TPA_CFG_FLAGS_GRO_TTL_CHECK |
+				  BNXT_TPA_CFG_FLAGS_AGG_PACK_AS_GRO;
+	const uint32_t en_ok = BNXT_TPA_CFG_ENABLES_MAX_AGG_SEGS | BNXT_TPA_CFG_ENABLES_MAX_AGGS |
+			       BNXT_TPA_CFG_ENABLES_MAX_AGG_TIMER |
+			       BNXT_TPA_CFG_ENABLES_MIN_AGG_LEN | BNXT_TPA_CFG_ENABLES_TNL_TPA_EN;
+	struct bsim_vnic *v = bsim_vnic_by_id(m, in->vnic_id);
+	uint16_t segs = BNXT_MAX_TPA_SEGS_P5, aggs = BSIM_TPA_PER_RING;
+
+	rs->len = sizeof(struct bnxt_hwrm_plain_output);
+	if (!v)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "vnic_id %u", in->vnic_id);
+	if (in->flags & ~flags_ok)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_FLAGS, "flags %#x", in->flags);
+	/* LRO mode would have the device rewrite the first packet's headers
+	 * for the whole aggregate: not modelled, GRO mode only */
+	if ((in->flags & BNXT_TPA_CFG_FLAGS_TPA) && !(in->flags & BNXT_TPA_CFG_FLAGS_GRO))
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_FLAGS,
+				   "flags %#x: TPA without GRO (LRO mode) is not modelled", in->flags);
+	if (in->enables & ~en_ok)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_ENABLES, "enables %#x", in->enables);
+	if (in->enables & BNXT_TPA_CFG_ENABLES_MAX_AGG_SEGS) {
+		segs = in->max_agg_segs;
+		if (!segs || segs > BNXT_MAX_TPA_SEGS_P5)
+			return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
+					   "max_agg_segs %u: 1-63 segments", segs);
+	}
+	if (in->enables & BNXT_TPA_CFG_ENABLES_MAX_AGGS) {
+		aggs = in->max_aggs;
+		if (!aggs || aggs > BSIM_TPA_PER_RING)
+			return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
+					   "max_aggs %u: 1-%u", aggs, BSIM_TPA_PER_RING);
+	}
+	v->tpa_flags = in->flags & BNXT_TPA_CFG_FLAGS_TPA ? in->flags : 0;
+	v->tpa_max_segs = segs;
+	v->tpa_max_aggs = aggs;
+	v->tpa_min_len = in->enables & BNXT_TPA_CFG_ENABLES_MIN_AGG_LEN ? in->min_agg_len : 0;
 	return 0;
 }
 
@@ -682,28 +730,5 @@ int bsim_cmd_plcmodes_qcfg(struct bsim *m, const struct bsim_req *rq, struct bsi
 	o->hds_offset = 0;
 	o->hds_threshold = v->hds_threshold;
 	o->max_bds = BSIM_MAX_AGG_BUFS + 1;
-	return 0;
-}
-
-/* TPA is accepted as configuration; the model aggregates nothing, and a
- * driver with TPA on still gets every frame as a plain RX completion. */
-int bsim_cmd_tpa_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
-{
-	const struct bnxt_hwrm_vnic_tpa_cfg_input *in = (const void *)rq->b;
-	struct bsim_vnic *v = bsim_vnic_by_id(m, in->vnic_id);
-
-	rs->len = sizeof(struct bnxt_hwrm_plain_output);
-	if (!v)
-		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "vnic_id %u",
-				   in->vnic_id);
-	if (in->flags & ~BNXT_TPA_CFG_FLAGS_ALL)
-		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_FLAGS, "flags %#x", in->flags);
-	if (in->enables & ~BNXT_TPA_CFG_ENABLES_ALL)
-		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_ENABLES, "enables %#x",
-				   in->enables);
-	if ((in->flags & BNXT_TPA_CFG_FLAGS_TPA) && !rings_have_agg(v))
-		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
-				   "TPA on VNIC %u needs an AGG ring on each of its RX rings", v->id);
-	v->tpa_flags = in->flags;
 	return 0;
 }

@@ -330,6 +330,7 @@ static int query_hca_cap(struct msim *m, struct msim_cmd *c)
 		break;
 	case ZN_MLX5_CAP_ETHERNET_OFFLOADS:
 		ZN_MLX5_SET(cap, ETH_CAP_CSUM_CAP, 1);
+		ZN_MLX5_SET(cap, ETH_CAP_MAX_LSO_CAP, MSIM_LOG_MAX_LSO);
 		ZN_MLX5_SET(cap, ETH_CAP_WQE_INLINE_MODE, ZN_MLX5_CAP_INLINE_MODE_NOT_REQUIRED);
 		ZN_MLX5_SET(cap, ETH_CAP_RSS_IND_TBL_CAP, 10);
 		break;

@@ -177,6 +177,8 @@ static int msim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 		return 0;
 	msim_uar_poll(m);
 	msim_cq_moderation_poll(m, now_ns, deadline_ns);
+	if (m->gro_open)
+		msim_gro_poll(m);
 	if (!zn_vfu_bus_master(m->dev))
 		return 0;
 	return msim_tx_poll(m);

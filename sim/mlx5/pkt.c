@@ -192,16 +192,35 @@ void msim_csum_fill(uint8_t *f, size_t len, const struct msim_pkt *p, bool l3, b
 }
 
 void msim_csum_check(const uint8_t *f, size_t len, const struct msim_pkt *p, bool *l3_ok,
-		     bool *l4_ok)
+		     bool *l4_ok, bool *l4_bad)
 {
 	size_t n;
 
-	*l3_ok = p->ipv == 4 && fold(sum16(0, f + p->l3, (f[p->l3] & 0xf) * 4u)) == 0xffff;
-	*l4_ok = false;
+	/* IPv6 has no header checksum: a parsed header is all there is to
+	 * check. */
+	*l3_ok = p->ipv == 6 ||
+		 (p->ipv == 4 && fold(sum16(0, f + p->l3, (f[p->l3] & 0xf) * 4u)) == 0xffff);
+	*l4_ok = *l4_bad = false;
 	if (!p->l4)
 		return;
 	/* UDP over IPv4 may carry no checksum (0): nothing to verify. */
 	if (p->proto == PROTO_UDP && p->ipv == 4 && zn_mlx5_ld_be16(f + p->l4 + 6) == 0)
 		return;
 	*l4_ok = l4_sum(f, len, p, &n) == 0xffff;
+	*l4_bad = !*l4_ok;
+}
+
+uint16_t msim_csum_l3(const uint8_t *f, size_t len, const struct msim_pkt *p)
+{
+	size_t end = msim_ip_end(f, len, p);
+
+	return fold(sum16(0, f + p->l3, end - p->l3));
+}
+
+size_t msim_ip_end(const uint8_t *f, size_t len, const struct msim_pkt *p)
+{
+	size_t end = p->ipv == 4 ? p->l3 + zn_mlx5_ld_be16(f + p->l3 + 2)
+				 : p->l3 + 40 + zn_mlx5_ld_be16(f + p->l3 + 4);
+
+	return end > len || end < p->l3 ? len : end;
 }

@@ -31,6 +31,7 @@
 
 #include "drivers/mlx5/mlx5_hw.h"
 #include "sim/log.h"
+#include "sim/offload.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -56,6 +57,9 @@
 #define MSIM_CTX_SIZE		256	/* one object context slot */
 #define MSIM_SLOTS_PER_PAGE	(ZN_MLX5_PAGE_SIZE / MSIM_CTX_SIZE)
 #define MSIM_LOW_SLOTS		4	/* fewer free slots: ask for a page more */
+
+/* LSO: max_lso_cap, log2 of the bytes of one LSO WQE's packet */
+#define MSIM_LOG_MAX_LSO	16
 
 /* Object limits (the capabilities report them) */
 #define MSIM_MAX_EQ		16
@@ -133,6 +137,7 @@ struct msim_wq {
 	struct msim_qmem mem;
 	/* SQ: WQEBBs consumed (16-bit counter space) */
 	uint16_t cc;
+	uint16_t lso_next;	/* segments of the LSO WQE at cc already sent */
 	/* RQ: WQEs consumed; the WQE in hand (striding) */
 	uint16_t rcv;
 	bool have_wqe;
@@ -147,6 +152,14 @@ struct msim_wq {
 	uint8_t log_hdr_entry, log_hdr_num;
 	uint32_t hd_per_wqe;
 	uint32_t hdr_ctr;
+	uint8_t log_res;		/* SHAMPO reservation bytes, log2 */
+	uint32_t pkts_per_res;
+	/* SHAMPO HW-GRO: the open session (rx.c) */
+	bool shampo_merge;		/* match criteria not NO_MATCH */
+	bool sess_open;
+	struct zn_sim_gro sess;
+	uint32_t sess_off, sess_end;	/* next payload byte, reservation end (WQE offsets) */
+	uint64_t sess_last_rx;		/* m->rx_seq at its latest packet */
 	unsigned users;		/* TIRs and RQTs naming an RQ */
 };
 
@@ -209,10 +222,12 @@ struct msim_fte {
 	X(uar_eq_db) X(uar_cq_db) X(uar_sq_db) X(uar_bad)                     \
 	X(bar0_ignored) X(health_ticks) X(fatal_events) X(link_changes)       \
 	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_csum_offloads) X(tx_wire_drops) \
+	X(tx_lso) X(tx_lso_segs)                                               \
 	X(rx_frames) X(rx_bytes) X(rx_dropped) X(rx_link_down) X(rx_vport_drops) \
 	X(rx_no_root) X(rx_flow_drops) X(rx_flow_misses) X(rx_ntuple_hits)      \
 	X(rx_rss) X(rx_no_rq) X(rx_no_wqe) X(rx_too_big) X(rx_dma_errors)       \
-	X(rx_hds) X(rx_fillers) X(rx_csum_ok) X(rx_csum_bad)
+	X(rx_hds) X(rx_fillers) X(rx_csum_ok) X(rx_csum_bad)                   \
+	X(rx_gro_sessions) X(rx_gro_matches) X(rx_gro_flushes) X(rx_gro_idle)
 
 struct msim_counters {
 #define MSIM_X(n) uint64_t n;
@@ -279,7 +294,10 @@ struct msim {
 	struct msim_fg fg[MSIM_MAX_FG];
 	struct msim_fte fte[MSIM_MAX_FTE];
 	uint32_t root_ft;		/* NIC RX root table id, 0: none */
+	uint64_t rx_seq, gro_mark;	/* packets received; rx_seq at the last poll */
+	bool gro_open;			/* a SHAMPO session may be open */
 	uint8_t frame[ZN_SIM_FRAME_MAX + 64];	/* TX frame being assembled */
+	uint8_t lso[ZN_SIM_TSO_MAX_PAYLOAD + 1024];	/* TX LSO packet being cut */
 	/* vport and port */
 	uint8_t vport_ctx[ZN_MLX5_SZ_NIC_VPORT_CONTEXT];
 	bool admin_up;
@@ -346,13 +364,21 @@ void msim_pkt_parse(const uint8_t *f, size_t len, struct msim_pkt *p);
 /* The frame's fte_match_set_lyr_2_4 image (64 bytes). */
 void msim_pkt_match_image(const uint8_t *f, const struct msim_pkt *p, uint8_t *img);
 uint32_t msim_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
-/* IPv4 header and TCP/UDP checksums: filled in, or checked. */
+/* IPv4 header and TCP/UDP checksums: filled in, or checked (l4_bad: a
+ * checksum was there and wrong). */
 void msim_csum_fill(uint8_t *f, size_t len, const struct msim_pkt *p, bool l3, bool l4);
 void msim_csum_check(const uint8_t *f, size_t len, const struct msim_pkt *p, bool *l3_ok,
-		     bool *l4_ok);
+		     bool *l4_ok, bool *l4_bad);
+/* The CQE check_sum: the ones' complement sum (not inverted) of the IP
+ * packet from its first header byte to its length field's end. */
+uint16_t msim_csum_l3(const uint8_t *f, size_t len, const struct msim_pkt *p);
+/* Where the IP packet ends by its length field (at most len). */
+size_t msim_ip_end(const uint8_t *f, size_t len, const struct msim_pkt *p);
 
 /* rx.c */
 void msim_rx(void *opaque, const void *frame, size_t len);
+/* Ends the SHAMPO sessions that got no packet since the previous call. */
+void msim_gro_poll(struct msim *m);
 
 /* obj.c */
 int msim_obj_cmd(struct msim *m, struct msim_cmd *c);

@@ -158,8 +158,9 @@ static int rq_striding(struct msim *m, struct msim_cmd *c, const uint8_t *wq, st
 		q->hdr_mkey = key;
 		q->log_hdr_entry = (uint8_t)lhe;
 		q->log_hdr_num = (uint8_t)ZN_MLX5_GET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM);
-		q->hd_per_wqe = (1u << (wqe_log - lres))
-				<< ZN_MLX5_GET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION);
+		q->log_res = (uint8_t)lres;
+		q->pkts_per_res = 1u << ZN_MLX5_GET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION);
+		q->hd_per_wqe = (1u << (wqe_log - lres)) * q->pkts_per_res;
 	}
 	return 0;
 }
@@ -192,6 +193,9 @@ static int create_rq(struct msim *m, struct msim_cmd *c)
 		return 0;
 	if (type == ZN_MLX5_WQ_TYPE_LINKED_LIST_STRIDING && rq_striding(m, c, wq, &tmp))
 		return 0;
+	/* HW-GRO: sessions merge when the RQ names a match criterion */
+	tmp.shampo_merge = tmp.shampo && ZN_MLX5_GET(rqc, RQC_SHAMPO_MATCH_CRITERIA_TYPE) !=
+						 ZN_MLX5_SHAMPO_MATCH_NO_MATCH;
 	if (type == ZN_MLX5_WQ_TYPE_CYCLIC && (tmp.log_stride < 4 || tmp.log_stride > 10))
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_PARAM_ERR, 6,
 				 "cyclic RQ WQE not 1..64 data segments");
@@ -229,6 +233,7 @@ static int modify_wq(struct msim *m, struct msim_cmd *c, struct msim_wq *q, uint
 		q->cc = 0;
 		q->rcv = 0;
 		q->have_wqe = false;
+		q->sess_open = false;
 		q->stride = 0;
 		q->wqe_pkts = 0;
 		q->hdr_ctr = 0;

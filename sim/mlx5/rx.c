@@ -134,25 +134,36 @@ static struct msim_wq *pick_rq(struct msim *m, struct msim_tir *t, struct rx_ctx
 	return msim_rq_get(m, r->rqn[x->hash & (r->size - 1)]);
 }
 
+/* l4_hdr_type of a TCP segment: whether it acknowledges, and carries data
+ * ([L-DEV] CQE_L4_HDR_TYPE_*, what Linux's LRO header rebuild reads). */
+static uint8_t tcp_hdr_type(const struct rx_ctx *x)
+{
+	if (!(x->f[x->p.l4 + 13] & 0x10))
+		return ZN_MLX5_CQE_L4_TCP_NO_ACK;
+	return msim_ip_end(x->f, x->len, &x->p) > x->p.hdr_len ? ZN_MLX5_CQE_L4_TCP_ACK_AND_DATA
+								 : ZN_MLX5_CQE_L4_TCP_ACK_NO_DATA;
+}
+
 /* The CQE fields every receive CQE carries. */
 static void cqe_common(struct msim *m, const struct rx_ctx *x, struct zn_mlx5_cqe64 *e)
 {
-	bool l3_ok = false, l4_ok = false;
+	bool l3_ok = false, l4_ok = false, l4_bad = false;
 	uint8_t l4t = ZN_MLX5_CQE_L4_NONE, l3t = ZN_MLX5_CQE_L3_NONE;
 
 	memset(e, 0, sizeof(*e));
 	e->rss_hash_result_be = zn_mlx5_bswap32(x->hash);
 	e->rss_hash_type = x->hash_type;
 	if (x->p.ipv) {
-		msim_csum_check(x->f, x->len, &x->p, &l3_ok, &l4_ok);
-		if (l4_ok)
+		msim_csum_check(x->f, x->len, &x->p, &l3_ok, &l4_ok, &l4_bad);
+		if (l3_ok && l4_ok)
 			MSIM_INC(m, rx_csum_ok);
-		if (x->p.ipv == 4 && !l3_ok)
+		if (!l3_ok || l4_bad)
 			MSIM_INC(m, rx_csum_bad);
 		l3t = x->p.ipv == 4 ? ZN_MLX5_CQE_L3_IPV4 : ZN_MLX5_CQE_L3_IPV6;
+		e->check_sum_be = zn_mlx5_bswap16(msim_csum_l3(x->f, x->len, &x->p));
 	}
 	if (x->p.l4)
-		l4t = x->p.proto == 6 ? ZN_MLX5_CQE_L4_TCP_NO_ACK : ZN_MLX5_CQE_L4_UDP;
+		l4t = x->p.proto == 6 ? tcp_hdr_type(x) : ZN_MLX5_CQE_L4_UDP;
 	e->hds_ip_ext = (uint8_t)(ZN_MLX5_CQE_L2_OK | (l3_ok ? ZN_MLX5_CQE_L3_OK : 0) |
 				  (l4_ok ? ZN_MLX5_CQE_L4_OK : 0));
 	e->l4_l3_hdr_type = (uint8_t)(l4t << ZN_MLX5_CQE_L4_HDR_SHIFT |
@@ -219,67 +230,147 @@ static void filler(struct msim *m, struct msim_wq *q)
 	wqe_done(q);
 }
 
+/* The packet's headers into the next header ring entry (SHAMPO): the
+ * entry index, or -1 on a DMA failure. */
+static int put_header(struct msim *m, struct msim_wq *q, const struct rx_ctx *x, unsigned hsz)
+{
+	uint32_t h = q->hdr_ctr++ & ((1u << q->log_hdr_num) - 1);
+
+	if (hsz) {
+		uint32_t esz = 1u << q->log_hdr_entry;
+		struct msim_simple *k = msim_simple_get(m->mkey, MSIM_MAX_OBJ, q->hdr_mkey >> 8);
+		uint64_t ha = k ? msim_mkey_xlate(m, q->hdr_mkey, k->start + (uint64_t)h * esz, hsz) : 0;
+
+		if (!ha || zn_vfu_dma_write(m->dev, ha, x->f, hsz)) {
+			MSIM_INC(m, rx_dma_errors);
+			return -1;
+		}
+		MSIM_INC(m, rx_hds);
+	}
+	return (int)h;
+}
+
+/*
+ * SHAMPO HW-GRO (hw-docs/mlx5.md 12.6): may this packet continue the RQ's
+ * open session? It must be the next TCP segment of the session's flow by
+ * sim/offload.c's GRO rule, and its payload must fit the session's
+ * reservation, the reservation's packet count and the WQE's header count.
+ * Anything else ends the session (its CQE will say "no match").
+ */
+static enum zn_sim_gro_verdict sess_offer(struct msim_wq *q, const struct rx_ctx *x,
+					  const struct zn_sim_tcp_hdrs *h, size_t pay)
+{
+	if (!q->sess_open || !q->have_wqe || q->wqe_pkts >= q->hd_per_wqe ||
+	    !zn_sim_gro_same_flow(&q->sess, x->f, h) || q->sess_off + pay > q->sess_end)
+		return ZN_SIM_GRO_FLUSH;
+	return zn_sim_gro_offer(&q->sess, x->f, h, pay, q->pkts_per_res,
+				65535u - (h->hdr_len - h->l3));
+}
+
 static bool rx_striding(struct msim *m, struct msim_wq *q, const struct rx_ctx *x)
 {
 	uint32_t nstr = 1u << q->log_nstrides, ssz = 1u << q->log_stride_sz;
 	unsigned hsz = 0;
 	size_t pay;
-	uint32_t need, h = 0;
+	uint32_t need, off;
+	int h = 0;
 	uint64_t a;
 	struct zn_mlx5_cqe64 e;
+	struct zn_sim_tcp_hdrs th;
+	enum zn_sim_gro_verdict vd = ZN_SIM_GRO_FLUSH;
+	bool tcp = false, match = false, flush = true;
 
 	if (q->shampo && x->p.hdr_len && x->p.hdr_len <= (1u << q->log_hdr_entry))
 		hsz = x->p.hdr_len;
 	pay = x->len - hsz;
-	need = pay ? (uint32_t)((pay + ssz - 1) / ssz) : 1;
-	if (need > nstr) {
-		MSIM_INC(m, rx_too_big);
-		return false;
+	if (q->shampo_merge && hsz && x->p.proto == 6) {
+		bool l3_ok, l4_ok, l4_bad;
+
+		/* only whole, checksummed segments without Ethernet padding
+		 * merge: the session's payload is what the driver hands on */
+		msim_csum_check(x->f, x->len, &x->p, &l3_ok, &l4_ok, &l4_bad);
+		tcp = l3_ok && l4_ok && !zn_sim_tcp_hdrs(x->f, x->len, &th) && th.hdr_len == hsz &&
+		      msim_ip_end(x->f, x->len, &x->p) == x->len;
 	}
-	if (!q->have_wqe && !fetch_mpwqe(m, q)) {
-		MSIM_INC(m, rx_no_wqe);
-		return false;
-	}
-	if (q->stride + need > nstr || (q->shampo && q->wqe_pkts >= q->hd_per_wqe)) {
-		filler(m, q);
-		if (!fetch_mpwqe(m, q)) {
+	if (tcp)
+		vd = sess_offer(q, x, &th, pay);
+	if (vd == ZN_SIM_GRO_MERGE || vd == ZN_SIM_GRO_MERGE_LAST) {
+		/* byte-contiguous after the session's last payload */
+		match = true;
+		off = q->sess_off;
+		need = (uint32_t)((off + pay + ssz - 1) / ssz) - q->stride;
+		flush = vd == ZN_SIM_GRO_MERGE_LAST;
+	} else {
+		if (q->sess_open && q->sess.segs > 1)
+			MSIM_INC(m, rx_gro_flushes);
+		q->sess_open = false;
+		need = pay ? (uint32_t)((pay + ssz - 1) / ssz) : 1;
+		if (need > nstr) {
+			MSIM_INC(m, rx_too_big);
+			return false;
+		}
+		if (!q->have_wqe && !fetch_mpwqe(m, q)) {
 			MSIM_INC(m, rx_no_wqe);
 			return false;
 		}
-	}
-	if (q->shampo) {
-		h = q->hdr_ctr++ & ((1u << q->log_hdr_num) - 1);
-		if (hsz) {
-			uint32_t esz = 1u << q->log_hdr_entry;
-			struct msim_simple *k = msim_simple_get(m->mkey, MSIM_MAX_OBJ, q->hdr_mkey >> 8);
-			uint64_t ha = k ? msim_mkey_xlate(m, q->hdr_mkey, k->start + (uint64_t)h * esz,
-							  hsz)
-					: 0;
-
-			if (!ha || zn_vfu_dma_write(m->dev, ha, x->f, hsz)) {
-				MSIM_INC(m, rx_dma_errors);
+		if (q->stride + need > nstr || (q->shampo && q->wqe_pkts >= q->hd_per_wqe)) {
+			filler(m, q);
+			if (!fetch_mpwqe(m, q)) {
+				MSIM_INC(m, rx_no_wqe);
 				return false;
 			}
-			MSIM_INC(m, rx_hds);
 		}
+		off = q->stride * ssz;
 	}
-	a = msim_mkey_xlate(m, q->wqe_lkey, q->wqe_addr + (uint64_t)q->stride * ssz, pay ? pay : 1);
+	if (q->shampo && (h = put_header(m, q, x, hsz)) < 0)
+		return false;
+	a = msim_mkey_xlate(m, q->wqe_lkey, q->wqe_addr + off, pay ? pay : 1);
 	if (!a || (pay && zn_vfu_dma_write(m->dev, a, x->f + hsz, pay))) {
 		MSIM_INC(m, rx_dma_errors);
 		return false;
 	}
-	cqe_common(m, x, &e);
-	e.wqe_id_be = zn_mlx5_bswap16((uint16_t)(q->rcv & ((1u << q->log_sz) - 1)));
-	e.wqe_counter_be = zn_mlx5_bswap16((uint16_t)q->stride);
-	e.byte_cnt_be = zn_mlx5_bswap32(need << ZN_MLX5_MPWRQ_STRIDES_SHIFT | (uint32_t)x->len);
-	e.shampo.data_offset_be = zn_mlx5_bswap32(q->stride * ssz);
-	if (q->shampo) {
-		e.shampo.flags = ZN_MLX5_CQE_SHAMPO_FLUSH;
-		e.shampo.header_size = (uint8_t)hsz;
-		e.shampo.header_entry_index_be = zn_mlx5_bswap16((uint16_t)h);
+	if (!match && tcp && zn_sim_gro_can_start(x->f, &th, pay)) {
+		/* a session opens; it may grow to the end of its reservation */
+		uint32_t res = 1u << q->log_res;
+
+		zn_sim_gro_start(&q->sess, x->f, &th, pay);
+		q->sess_open = true;
+		q->sess_end = (off / res + 1) * res;
+		m->gro_open = true;
+		MSIM_INC(m, rx_gro_sessions);
+		flush = (x->f[th.l4 + 13] & ZN_SIM_TCP_PSH) != 0;
+	}
+	if (match) {
+		MSIM_INC(m, rx_gro_matches);
+		q->sess_off += (uint32_t)pay;
+	} else {
+		q->sess_off = off + (uint32_t)pay;
 	}
 	q->stride += need;
 	q->wqe_pkts++;
+	if (q->sess_open) {
+		q->sess_last_rx = m->rx_seq;
+		/* the session cannot grow any more: say so now */
+		if (q->sess.segs >= q->pkts_per_res || q->sess_end - q->sess_off < q->sess.mss ||
+		    q->wqe_pkts >= q->hd_per_wqe || q->stride == nstr)
+			flush = true;
+		if (flush) {
+			if (q->sess.segs > 1)
+				MSIM_INC(m, rx_gro_flushes);
+			q->sess_open = false;
+		}
+	}
+	cqe_common(m, x, &e);
+	e.wqe_id_be = zn_mlx5_bswap16((uint16_t)(q->rcv & ((1u << q->log_sz) - 1)));
+	e.wqe_counter_be = zn_mlx5_bswap16((uint16_t)(off / ssz));
+	e.byte_cnt_be = zn_mlx5_bswap32(need << ZN_MLX5_MPWRQ_STRIDES_SHIFT | (uint32_t)x->len);
+	e.shampo.data_offset_be = zn_mlx5_bswap32(off);
+	if (q->shampo) {
+		e.shampo.flags = (uint8_t)((match ? ZN_MLX5_CQE_SHAMPO_MATCH : 0) |
+					   (flush ? ZN_MLX5_CQE_SHAMPO_FLUSH : 0));
+		e.shampo.header_size = (uint8_t)hsz;
+		e.shampo.header_entry_index_be = zn_mlx5_bswap16((uint16_t)h);
+	}
 	if (q->stride == nstr)
 		wqe_done(q);
 	if (!post(m, q, &e))
@@ -287,6 +378,29 @@ static bool rx_striding(struct msim *m, struct msim_wq *q, const struct rx_ctx *
 	MSIM_INC(m, rx_frames);
 	MSIM_ADD(m, rx_bytes, x->len);
 	return true;
+}
+
+void msim_gro_poll(struct msim *m)
+{
+	bool open = false;
+
+	for (unsigned i = 1; i < MSIM_MAX_OBJ; i++) {
+		struct msim_wq *q = &m->rq[i];
+
+		if (!q->used || !q->sess_open)
+			continue;
+		if (q->sess_last_rx <= m->gro_mark) {
+			/* the burst is over: the next packet starts anew (the
+			 * driver ends the session when it stops polling, as Linux
+			 * does at the end of a NAPI poll) */
+			q->sess_open = false;
+			MSIM_INC(m, rx_gro_idle);
+		} else {
+			open = true;
+		}
+	}
+	m->gro_open = open;
+	m->gro_mark = m->rx_seq;
 }
 
 /* Cyclic RQ: a WQE is a scatter list filled in order. */
@@ -338,6 +452,7 @@ void msim_rx(void *opaque, const void *frame, size_t len)
 	struct msim_tir *t;
 	struct msim_wq *q;
 
+	m->rx_seq++;
 	if (m->synd || !m->link_up || !zn_vfu_bus_master(m->dev)) {
 		MSIM_INC(m, rx_link_down);
 		MSIM_INC(m, rx_dropped);

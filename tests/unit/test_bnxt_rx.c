@@ -30,11 +30,12 @@ struct rxt {
 	uint32_t cq_prod, rx_cons, agg_cons;
 };
 
-static struct rxt *rxt_new(uint32_t ring, uint32_t hds_thresh, uint32_t prov_bufs)
+static struct rxt *rxt_new_ex(uint32_t ring, uint32_t hds_thresh, uint32_t prov_bufs,
+			      uint32_t offloads)
 {
 	struct rxt *t = calloc(1, sizeof(*t));
 	struct zn_rxq_conf rc = { .ring_size = ring, .hds_thresh = hds_thresh,
-				  .hdr_buf_size = HDR_BUF, .numa_node = -1 };
+				  .hdr_buf_size = HDR_BUF, .numa_node = -1, .offloads = offloads };
 
 	t->f = fake_new(false);
 	t->bp.bus = &t->f->dev;
@@ -55,6 +56,11 @@ static struct rxt *rxt_new(uint32_t ring, uint32_t hds_thresh, uint32_t prov_buf
 					 .key = bnxt_db64(BNXT_DBR_TYPE_SRQ, 9, 0) };
 	fake_logs_start();
 	return t;
+}
+
+static struct rxt *rxt_new(uint32_t ring, uint32_t hds_thresh, uint32_t prov_bufs)
+{
+	return rxt_new_ex(ring, hds_thresh, prov_bufs, 0);
 }
 
 static void rxt_free(struct rxt *t)
@@ -650,6 +656,132 @@ static void test_parse_function(void **state)
 	rxt_free(t);
 }
 
+/* ---- TPA (hw-docs/bnxt.md §9.4) ------------------------------------------ */
+
+static void tpa_start(struct rxt *t, uint32_t id, const uint8_t *hdr, uint32_t hlen)
+{
+	uint8_t rec[2][16] = { { 0 } };
+	struct bnxt_rx_tpa_start_cmpl *s = (void *)rec[0];
+	struct bnxt_rx_tpa_start_cmpl_hi *h = (void *)rec[1];
+	const struct bnxt_rx_bd *bd = rx_bd(t, t->rx_cons);
+
+	memcpy((void *)(uintptr_t)bd->addr, hdr, hlen);
+	s->flags_type = BNXT_CMPL_TYPE_RX_TPA_START | BNXT_RX_CMPL_FLAGS_PLACEMENT_GRO_HDS |
+			BNXT_RX_CMPL_FLAGS_RSS_VALID;
+	s->len = (uint16_t)hlen;
+	s->opaque = bd->opaque;
+	s->misc_v1 = id << BNXT_RX_TPA_AGG_ID_SFT_P5;
+	s->rss_hash = 0x1234;
+	h->flags2 = BNXT_RX_CMPL_FLAGS2_IP_CS_CALC | BNXT_RX_CMPL_FLAGS2_L4_CS_CALC;
+	dev_write(t, (const uint8_t (*)[16])rec, 2);
+	t->rx_cons++;
+}
+
+static void tpa_agg(struct rxt *t, uint32_t id, const uint8_t *data, uint32_t len)
+{
+	uint8_t rec[1][16] = { { 0 } };
+	struct bnxt_rx_agg_cmpl *a = (void *)rec[0];
+	const struct bnxt_rx_bd *ab = agg_bd(t, t->agg_cons);
+
+	memcpy((void *)(uintptr_t)ab->addr, data, len);
+	a->type = BNXT_CMPL_TYPE_RX_TPA_AGG;
+	a->len = (uint16_t)len;
+	a->opaque = ab->opaque;
+	a->v = id << BNXT_RX_TPA_AGG_ID_SFT_P5;
+	dev_write(t, (const uint8_t (*)[16])rec, 1);
+	t->agg_cons++;
+}
+
+static void tpa_end(struct rxt *t, uint32_t id, uint32_t segs, uint32_t nagg, uint32_t seg_len)
+{
+	uint8_t rec[2][16] = { { 0 } };
+	struct bnxt_rx_tpa_end_cmpl *e = (void *)rec[0];
+	struct bnxt_rx_tpa_end_cmpl_hi *h = (void *)rec[1];
+
+	e->flags_type = BNXT_CMPL_TYPE_RX_TPA_END;
+	e->misc_v1 = id << BNXT_RX_TPA_AGG_ID_SFT_P5 | segs << BNXT_RX_TPA_END_SEGS_SFT;
+	h->dup_acks = nagg << BNXT_RX_TPA_END_AGG_BUFS_SFT_P5;
+	h->seg_len = seg_len;
+	dev_write(t, (const uint8_t (*)[16])rec, 2);
+}
+
+/* Ethernet + IPv4 + TCP of the first frame, 1000 payload bytes. */
+static void tpa_hdr(uint8_t *h)
+{
+	memset(h, 0, 54);
+	h[12] = 0x08;
+	h[14] = 0x45;
+	h[16] = 0x04, h[17] = 0x10;	/* 1040 */
+	h[22] = 64, h[23] = 6;
+	h[26] = 10, h[29] = 1, h[30] = 10, h[33] = 2;
+	h[46] = 0x50, h[47] = 0x10;
+}
+
+static void test_tpa(void **state)
+{
+	struct rxt *t = rxt_new_ex(64, 0, 512, ZN_RX_OFFLOAD_TCP_AGG);
+	uint8_t hdr[54], pay[3000], out[4000];
+	struct zn_rx_pkt p[4];
+	uint32_t s = 0;
+
+	(void)state;
+	/* 1024-byte buffers hold one 1460-byte payload in two: 4 frames fit 8 */
+	assert_int_equal(t->q->tpa_segs, 4);
+	tpa_hdr(hdr);
+	fill(pay, sizeof(pay), 9);
+	tpa_start(t, 3, hdr, 54);
+	tpa_agg(t, 3, pay, 1000);
+	tpa_agg(t, 3, pay + 1000, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);	/* not ended yet */
+	tpa_end(t, 3, 2, 2, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 1);
+	assert_int_equal(p[0].flags, ZN_RX_F_AGG | ZN_RX_F_L3_CSUM_OK | ZN_RX_F_L4_CSUM_OK |
+			 ZN_RX_F_SPLIT | ZN_RX_F_RSS_HASH);
+	assert_int_equal(p[0].agg_segs, 2);
+	assert_int_equal(p[0].gso_size, 1000);
+	assert_int_equal(p[0].nseg, 2);
+	assert_int_equal(p[0].hdr_len, 54);
+	assert_int_equal(p[0].pkt_len, 2054);
+	assert_int_equal(p[0].rss_hash, 0x1234);
+	/* the IP length covers the aggregate, and its checksum is right */
+	assert_int_equal(p[0].hdr[16] << 8 | p[0].hdr[17], 2040);
+	for (uint32_t i = 14; i < 34; i += 2)
+		s += (uint32_t)p[0].hdr[i] << 8 | p[0].hdr[i + 1];
+	s = (s & 0xffff) + (s >> 16);
+	assert_int_equal((s & 0xffff) + (s >> 16), 0xffff);
+	gather(t, &p[0], out);
+	assert_memory_equal(out + 54, pay, 2000);
+	give_back(t, p, 1);
+	assert_int_equal(t->q->st.agg, 1);
+
+	/* an END whose AGG count is not what came: dropped, buffers back */
+	tpa_start(t, 5, hdr, 54);
+	tpa_agg(t, 5, pay, 1000);
+	tpa_agg(t, 5, pay, 1000);
+	tpa_end(t, 5, 2, 1, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	assert_int_equal(t->q->st.errors, 1);
+	/* an AGG for an aggregation not open: bad, its buffer back */
+	tpa_agg(t, 7, pay, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	assert_int_equal(t->q->st.bad_cmpl, 1);
+	/* the same agg_id again, and an ordinary frame after it */
+	tpa_start(t, 3, hdr, 54);
+	tpa_agg(t, 3, pay, 1000);
+	tpa_end(t, 3, 1, 1, 1000);
+	dev_frame(t, pay, 54, 300, NULL);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 2);
+	assert_true(p[0].flags & ZN_RX_F_AGG);
+	assert_false(p[1].flags & ZN_RX_F_AGG);
+	assert_int_equal(p[1].pkt_len, 300);
+	give_back(t, p, 2);
+	/* one left open at teardown: its buffers go back (rxt_free checks) */
+	tpa_start(t, 9, hdr, 54);
+	tpa_agg(t, 9, pay, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	rxt_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_random_garbage),
 		cmocka_unit_test(test_provider_dry),
 		cmocka_unit_test(test_parse_function),
+		cmocka_unit_test(test_tpa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -313,6 +313,121 @@ static void test_reap_after_stop(void **state)
 	txt_free(t);
 }
 
+static const struct bnxt_tx_bd_long_hi *hi_at(struct txt *t, uint32_t raw)
+{
+	return (const void *)bd_at(t, raw);
+}
+
+/*
+ * Offloads: a checksum frame is a long BD (one extra slot) with lflags; an
+ * LSO frame carries the header size in 2-byte units and the MSS, and its
+ * length hint is that of one cut frame; a short checksum frame still gets
+ * its pad BD after the buffers.
+ */
+static void test_offload_bds(void **state)
+{
+	struct txt *t = txt_new(64);
+	struct zn_tx_pkt p[3];
+	const struct bnxt_tx_bd *b;
+
+	(void)state;
+	frame(&p[0], 2, 300, 0);
+	p[0].flags = ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM;
+	p[0].l2_len = 14, p[0].l3_len = 20, p[0].l4_len = 8;
+	frame(&p[1], 3, 20000, 1);			/* 66 header bytes + 59934 */
+	p[1].seg[0].len = 66;
+	p[1].flags = ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO;
+	p[1].l2_len = 14, p[1].l3_len = 20, p[1].l4_len = 32, p[1].mss = 1448;
+	frame(&p[2], 1, 42, 2);				/* a bare UDP header: padded */
+	p[2].flags = ZN_TX_F_L4_CSUM;
+	assert_int_equal(zn_bnxt_tx_burst(t->q, p, 3), 3);
+
+	b = bd_at(t, 0);
+	assert_int_equal(b->flags_type, BNXT_TX_BD_TYPE_LONG | bnxt_tx_bd_cnt(3) |
+			 bnxt_tx_lhint(600) | BNXT_TX_BD_FLAGS_NO_CMPL);
+	assert_int_equal(b->len, 300);
+	assert_true(b->addr == p[0].seg[0].iova);
+	assert_int_equal(hi_at(t, 1)->lflags,
+			 BNXT_TX_BD_LFLAGS_IP_CHKSUM | BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
+	assert_int_equal(hi_at(t, 1)->hdr_size, 0);
+	assert_int_equal(hi_at(t, 1)->mss, 0);
+	assert_int_equal(bd_at(t, 2)->flags_type, BNXT_TX_BD_FLAGS_PACKET_END);
+	assert_true(bd_at(t, 2)->addr == p[0].seg[1].iova);
+
+	b = bd_at(t, 3);
+	assert_int_equal(b->flags_type, BNXT_TX_BD_TYPE_LONG | bnxt_tx_bd_cnt(4) |
+			 BNXT_TX_BD_FLAGS_LHINT_LT2K | BNXT_TX_BD_FLAGS_NO_CMPL);
+	assert_int_equal(b->opaque, 3);
+	assert_int_equal(hi_at(t, 4)->lflags, BNXT_TX_BD_LFLAGS_IP_CHKSUM |
+			 BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM | BNXT_TX_BD_LFLAGS_LSO);
+	assert_int_equal(hi_at(t, 4)->hdr_size, 33);
+	assert_int_equal(hi_at(t, 4)->mss, 1448);
+	assert_int_equal(bd_at(t, 5)->len, 20000);
+	assert_int_equal(bd_at(t, 5)->flags_type, 0);
+	assert_int_equal(bd_at(t, 6)->flags_type, BNXT_TX_BD_FLAGS_PACKET_END);
+
+	b = bd_at(t, 7);				/* long + buffer + pad, asks the completion */
+	assert_int_equal(b->flags_type, BNXT_TX_BD_TYPE_LONG | bnxt_tx_bd_cnt(3) |
+			 BNXT_TX_BD_FLAGS_LHINT_LT512);
+	assert_int_equal(hi_at(t, 8)->lflags, BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
+	assert_int_equal(bd_at(t, 9)->flags_type, BNXT_TX_BD_FLAGS_PACKET_END);
+	assert_int_equal(bd_at(t, 9)->len, BNXT_TX_MIN_PKT_LEN - 42);
+	assert_int_equal(t->q->prod, 10);
+	assert_int_equal(t->q->st.bytes, 600 + 40066 + 42);
+
+	/* One buffer, no pad: PACKET_END on the first BD, past the long_hi slot. */
+	frame(&p[0], 1, 54, 3);
+	p[0].flags = ZN_TX_F_L4_CSUM;
+	assert_int_equal(zn_bnxt_tx_burst(t->q, p, 1), 1);
+	assert_int_equal(bd_at(t, 10)->flags_type, BNXT_TX_BD_TYPE_LONG | bnxt_tx_bd_cnt(2) |
+			 BNXT_TX_BD_FLAGS_LHINT_LT512 | BNXT_TX_BD_FLAGS_PACKET_END);
+	assert_int_equal(hi_at(t, 11)->lflags, BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
+	/* One completion covers the first burst's three, cookies in order. */
+	{
+		uint64_t cookies[4];
+
+		dev_cmpl(t, 7, 0, 0);
+		assert_int_equal(zn_bnxt_tx_reap(t->q, cookies, 4), 3);
+		assert_true(cookies[0] == 0 && cookies[1] == 1 && cookies[2] == 2);
+	}
+	txt_free(t);
+}
+
+/* Offload frames the device cannot do, or whose lengths do not add up. */
+static void test_offload_refused(void **state)
+{
+	struct txt *t = txt_new(64);
+	struct zn_tx_pkt p;
+
+	(void)state;
+	frame(&p, 1, 100, 0);
+	p.flags = 1u << 3;				/* no such offload */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	frame(&p, 2, 9000, 0);
+	p.seg[0].len = 66;
+	p.flags = ZN_TX_F_LSO;
+	p.l2_len = 14, p.l3_len = 20, p.l4_len = 32, p.mss = 0;	/* no MSS */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	p.mss = 9000;					/* a cut frame past the MTU */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	p.mss = 1448, p.l4_len = 33;			/* odd header length */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	p.l4_len = 60;					/* headers past the first buffer */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	p.l4_len = 32;
+	p.seg[1].len = BNXT_TX_LSO_MAX;			/* more than 64 KiB in all */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	p.seg[1].len = 9000;
+	p.flags = 0;					/* 9066 bytes without LSO: too long */
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 0);
+	assert_int_equal(t->q->st.errors, 7);
+	assert_int_equal(t->q->prod, 0);
+	p.flags = ZN_TX_F_LSO;
+	assert_int_equal(zn_bnxt_tx_burst(t->q, &p, 1), 1);
+	assert_int_equal(t->q->prod, 3);
+	txt_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +438,8 @@ int main(void)
 		cmocka_unit_test(test_reap_in_order),
 		cmocka_unit_test(test_bad_completions),
 		cmocka_unit_test(test_reap_after_stop),
+		cmocka_unit_test(test_offload_bds),
+		cmocka_unit_test(test_offload_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

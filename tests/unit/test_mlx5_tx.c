@@ -342,12 +342,90 @@ static void test_multiseg_frames_inline(void **state)
 	tx_multiseg(c);
 }
 
+/*
+ * Offloads (hw-docs/mlx5.md §14.2): checksums are cs_flags in the Ethernet
+ * segment; LSO is opcode LSO with the MSS there and every header byte
+ * inline (66 here: Ethernet, IPv4, TCP with timestamps), the payload by
+ * reference.
+ */
+static void test_wqe_offloads(void **state)
+{
+	uint8_t ring[RING * 64], want[128] = { 0 }, hdr[66];
+	struct zn_tx_pkt p = { .nseg = 1, .seg = { { 0x1000020, 60 } },
+			       .flags = ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM,
+			       .l2_len = 14, .l3_len = 20, .l4_len = 8 };
+
+	(void)state;
+	for (int i = 0; i < 66; i++)
+		hdr[i] = (uint8_t)(0x80 + i);
+	memset(ring, 0xee, sizeof(ring));
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 1, SQN, LKEY, 0, NULL, &p, true), 1);
+	be32(want + 0, 1u << 8 | ZN_MLX5_OPCODE_SEND);
+	be32(want + 4, SQN << 8 | 3);
+	want[11] = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+	want[16 + 4] = ZN_MLX5_ETH_WQE_L3_CSUM | ZN_MLX5_ETH_WQE_L4_CSUM;
+	be32(want + 32, 60);
+	be32(want + 36, LKEY);
+	be64(want + 40, 0x1000020);
+	assert_memory_equal(ring + 64, want, 64);
+	p.flags = ZN_TX_F_L4_CSUM;			/* UDP: the L4 sum alone */
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 1, SQN, LKEY, 0, NULL, &p, true), 1);
+	assert_int_equal(ring[64 + 16 + 4], ZN_MLX5_ETH_WQE_L4_CSUM);
+
+	p = (struct zn_tx_pkt){ .nseg = 2, .seg = { { 0x2000000, 66 }, { 0x3000000, 20000 } },
+				.flags = ZN_TX_F_IP_CSUM | ZN_TX_F_L4_CSUM | ZN_TX_F_LSO,
+				.l2_len = 14, .l3_len = 20, .l4_len = 32, .mss = 1448 };
+	memset(want, 0, sizeof(want));
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 4, SQN, LKEY, 66, hdr, &p, true), 2);
+	be32(want + 0, 4u << 8 | ZN_MLX5_OPCODE_LSO);
+	be32(want + 4, SQN << 8 | 7);		/* ctrl, eth, 4 inline DSs, 1 data */
+	want[11] = ZN_MLX5_WQE_CTRL_CQ_UPDATE;
+	want[16 + 4] = ZN_MLX5_ETH_WQE_L3_CSUM | ZN_MLX5_ETH_WQE_L4_CSUM;
+	want[16 + 6] = 1448 >> 8;
+	want[16 + 7] = 1448 & 0xff;
+	want[16 + 13] = 66;			/* inline_hdr_sz */
+	memcpy(want + 30, hdr, 66);
+	be32(want + 96, 20000);
+	be32(want + 100, LKEY);
+	be64(want + 104, 0x3000000);
+	assert_memory_equal(ring + 4 * 64, want, 128);
+
+	/* refused: an unknown flag, no MSS, headers past the first segment */
+	p.flags = 1u << 3;
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 0, SQN, LKEY, 66, hdr, &p, true), 0);
+	p.flags = ZN_TX_F_LSO;
+	p.mss = 0;
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 0, SQN, LKEY, 66, hdr, &p, true), 0);
+	p.mss = 1448;
+	p.l4_len = 60;
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 0, SQN, LKEY, 66, hdr, &p, true), 0);
+	p.l4_len = 32;
+	p.seg[1].len = 70000;			/* past 64 KiB */
+	assert_int_equal(zn_mlx5_tx_build(ring, RING - 1, 0, SQN, LKEY, 66, hdr, &p, true), 0);
+}
+
+/* A queue on a device without csum_cap refuses every offload flag. */
+static void test_burst_offload_refused(void **state)
+{
+	struct ctx *c = *state;
+	struct zn_tx_pkt p = { .nseg = 1, .seg = { { c->buf->iova, 64 } },
+			       .flags = ZN_TX_F_L4_CSUM };
+
+	assert_int_equal(c->txq->offloads, 0);
+	assert_int_equal(zn_mlx5_tx_burst(c->txq, &p, 1), 0);
+	assert_int_equal(c->txq->st.errors, 1);
+	p.flags = 0;
+	assert_int_equal(zn_mlx5_tx_burst(c->txq, &p, 1), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wqe_plain),
 		cmocka_unit_test(test_wqe_inline_wrap),
 		cmocka_unit_test(test_wqe_refused),
+		cmocka_unit_test(test_wqe_offloads),
+		cmocka_unit_test_setup_teardown(test_burst_offload_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_burst_doorbell_reap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_error_cqe, setup, teardown),

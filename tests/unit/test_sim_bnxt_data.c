@@ -939,7 +939,7 @@ static void test_offloads_and_vlan(void **state)
 	assert_int_equal(CNT(0, "tx_csum_offloads"), 2);
 	assert_int_equal(CNT(0, "tx_vlan_inserts"), 1);
 	assert_int_equal(CNT(1, "rx_vlan_strips"), 1);
-	/* LSO is not modelled: refused, not sent */
+	/* LSO without a header size: refused, not sent */
 	long_tx(&PA, frame, len, BNXT_TX_BD_LFLAGS_LSO, 0);
 	wait_counter(0, "tx_bad_bd", 1);
 }

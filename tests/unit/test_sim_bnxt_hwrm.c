@@ -1483,7 +1483,7 @@ static void test_dpdk_cmds(void **state)
 		struct bnxt_hwrm_vnic_qcaps_output o;
 
 		assert_int_equal(btc_hwrm(&C, &in, sizeof(in), &o, sizeof(o)), 0);
-		assert_int_equal(o.max_aggs_supported, 64);
+		assert_int_equal(o.max_aggs_supported, 8);	/* open aggregations per ring */
 	}
 	/* FUNC_RESOURCE_QCAPS: the maxima again, and the NQ count (MSI-X) */
 	{
