@@ -29,6 +29,7 @@
 #include "base/barrier.h"
 #include "drivers/bnxt/bnxt_hw.h"
 #include "sim/log.h"
+#include "sim/fault.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -242,6 +243,7 @@ struct bsim {
 	uint64_t filter_gen;
 	/* link */
 	bool link_up;
+	bool fw_dead;			/* fatal-after fault: until a new client */
 	int admin_down;			/* zn_sim_bnxt_set_link, any thread */
 	/* faults */
 	uint64_t rx_seen, tx_seen;
@@ -316,6 +318,12 @@ int bsim_tx_drain(struct bsim *m, struct bsim_ring *r);
 
 /* rx.c */
 void bsim_rx(void *opaque, const void *frame, size_t len);
+
+/* fault.c (sim/fault.h): true if the command must go unanswered, else
+ * *code is set when the command must fail */
+bool bsim_fault_cmd(struct bsim *m, const struct bsim_req *rq, int *code);
+/* the fault event due now, done but for the reset of FLR (the caller's) */
+enum zn_sim_fault_event bsim_fault_poll(struct bsim *m);
 
 /* pkt.c: what RX, RSS, n-tuple and checksum offload need from a frame */
 struct bsim_pkt {
