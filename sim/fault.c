@@ -145,13 +145,13 @@ int zn_sim_fault_apply(struct zn_sim_fault *f, const char *kvs, char *err, size_
 		*eq = '\0';
 		rc = apply_one(f, tok, eq + 1);
 		if (rc == -ENOENT) {
-			snprintf(err, errlen, "unknown fault '%s' (see zn-nicsim --help)", tok);
+			snprintf(err, errlen, "unknown fault '%s'", tok);
 			return -EINVAL;
 		}
 		if (rc) {
 			snprintf(err, errlen, "%s=%s: want %s", tok, eq + 1,
 				 strstr(tok, "wire-") || !strcmp(tok, "rx-nobuf") ?
-				 "a probability 0..1" : "a number in range (see zn-nicsim --help)");
+				 "a probability 0..1" : "a number in range");
 			return -EINVAL;
 		}
 	}

@@ -256,8 +256,20 @@ static int bnxt_link_op(struct zn_port *p, struct zn_link *link)
 	struct bnxt *bp = to_bp(p);
 	int rc;
 
+	/* The control thread's regular question: also where a reset under the
+	 * driver, or a command that timed out, is noticed and recovered. */
+	if (bp->gone)
+		return -ENODEV;
 	zn_bnxt_nq_poll(bp);
+	if (bp->reset_notified) {
+		rc = zn_bnxt_recover(bp, bp->fw_fatal ? "firmware fatal error" :
+					 "the firmware reset the function");
+		if (rc < 0)
+			return rc;
+	}
 	rc = zn_bnxt_link_query(bp, link);
+	if (rc < 0 && bp->hwrm.dead && zn_bnxt_recover(bp, "a command timed out") == 0)
+		rc = zn_bnxt_link_query(bp, link);
 	if (rc == 0) {
 		bp->link = *link;
 		bp->link_known = true;
