@@ -375,6 +375,9 @@ int zn_bnxt_recover(struct bnxt *bp, const char *why)
 		ZN_ERR(BNXT_LOG, "%s: %s: the firmware stopped with a fatal error; the port "
 		       "cannot come back without a reset from outside", bp->name, why);
 		bp->gone = true;
+		/* nothing will answer: the teardown asks nothing */
+		bp->hwrm.dead = true;
+		bp->hwrm.resetting = true;
 		return -ENODEV;
 	}
 	ZN_WARN(BNXT_LOG, "%s: %s: resetting the function and bringing the port back",
