@@ -43,7 +43,7 @@ static uint64_t draw(struct zn_sim_fault *f)
 /* A probability p of 1 is a threshold of 2^32: every 32-bit draw is below. */
 static bool chance(struct zn_sim_fault *f, uint64_t p)
 {
-	return p && (draw(f) & 0xffffffffu) < p;
+	return p && f->frames > f->after && (draw(f) & 0xffffffffu) < p;
 }
 
 static int parse_prob(const char *v, uint64_t *out)
@@ -93,6 +93,10 @@ static int apply_one(struct zn_sim_fault *f, const char *k, const char *v)
 		if (parse_u64(v, UINT64_MAX, &n))
 			return -EINVAL;
 		f->rng = n;
+	} else if (!strcmp(k, "after")) {
+		if (parse_u64(v, UINT64_MAX, &n))
+			return -EINVAL;
+		f->after = n;
 	} else if (!strcmp(k, "tx-delay")) {
 		if (parse_u64(v, 10000, &n))
 			return -EINVAL;

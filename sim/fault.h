@@ -13,6 +13,8 @@
  * The keys (P: a probability 0..1, per frame; N: a count; hw-docs/bnxt-model.md and
  * mlx5-model.md say what each model does with them):
  *   seed=N              the generator's seed (default 1)
+ *   after=N             the per-frame faults (P) spare the first N frames the
+ *                       device sends and receives (e.g. its ARP exchange)
  *   wire-drop=P         a frame this device sends is lost on the wire
  *   wire-reorder=P      ... overtakes the frame queued before it
  *   wire-dup=P          ... arrives twice
@@ -64,6 +66,7 @@ struct zn_sim_fault {
 	uint32_t cmd_fail_left, cmd_hang_left;	/* UINT32_MAX: always */
 	uint64_t fatal_after, flr_after;	/* 0: never */
 	uint64_t frames;		/* sent + received, for *-after */
+	uint64_t after;			/* no per-frame fault before this many */
 	uint32_t dma_refuse, dma_maps;	/* the Nth map; maps seen */
 	uint64_t tx_hold_until_ns;
 	bool tx_holding;

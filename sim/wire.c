@@ -10,6 +10,7 @@
 struct slot {
 	uint32_t len;
 	bool fcs_check;		/* fcs holds the frame's FCS as sent */
+	bool dup;		/* a wire-dup fault: deliver it twice */
 	uint32_t fcs;
 	uint8_t data[ZN_SIM_FRAME_MAX];
 };
@@ -98,17 +99,23 @@ void zn_sim_wire_free(struct zn_sim_wire *w)
 
 /* ---- pair ---- */
 
-/* IEEE 802.3 CRC-32 (reflected 0xedb88320), bitwise: frames carry an FCS
- * only while a wire-corrupt fault is on, so its speed does not matter. */
+/* IEEE 802.3 CRC-32 (reflected 0xedb88320): frames carry an FCS only while
+ * a wire-corrupt fault is on. */
 static uint32_t fcs32(const uint8_t *p, size_t len)
 {
-	uint32_t c = 0xffffffffu;
+	static uint32_t table[256];
+	uint32_t c;
 
-	for (size_t i = 0; i < len; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-	}
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			c = i;
+			for (int k = 0; k < 8; k++)
+				c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+			table[i] = c;
+		}
+	c = 0xffffffffu;
+	for (size_t i = 0; i < len; i++)
+		c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
 	return ~c;
 }
 
@@ -118,7 +125,7 @@ static bool pair_fault(struct ring *r, struct zn_sim_port *p, struct slot *s)
 {
 	static struct slot tmp;
 	enum zn_sim_fault_wire what;
-	struct slot *prev, *next;
+	struct slot *prev;
 
 	if (p->fault->p_corrupt) {
 		s->fcs = fcs32(s->data, s->len);
@@ -133,14 +140,9 @@ static bool pair_fault(struct ring *r, struct zn_sim_port *p, struct slot *s)
 			s->fcs = fcs32(s->data, s->len);
 		break;
 	case ZN_SIM_FAULT_DUP:
-		if (r->tail + 1 - r->head == ZN_SIM_WIRE_SLOTS)
-			break;
-		next = &r->slot[(r->tail + 1) % ZN_SIM_WIRE_SLOTS];
-		next->len = s->len;
-		next->fcs = s->fcs;
-		next->fcs_check = s->fcs_check;
-		memcpy(next->data, s->data, s->len);
-		r->tail++;
+		/* delivered twice from its one slot: the room a model was told
+		 * of stays true */
+		s->dup = true;
 		zn_sim_fault_count_wire(p->fault, what);
 		break;
 	case ZN_SIM_FAULT_REORDER:
@@ -150,14 +152,17 @@ static bool pair_fault(struct ring *r, struct zn_sim_port *p, struct slot *s)
 		tmp.len = prev->len;
 		tmp.fcs = prev->fcs;
 		tmp.fcs_check = prev->fcs_check;
+		tmp.dup = prev->dup;
 		memcpy(tmp.data, prev->data, prev->len);
 		prev->len = s->len;
 		prev->fcs = s->fcs;
 		prev->fcs_check = s->fcs_check;
+		prev->dup = s->dup;
 		memcpy(prev->data, s->data, s->len);
 		s->len = tmp.len;
 		s->fcs = tmp.fcs;
 		s->fcs_check = tmp.fcs_check;
+		s->dup = tmp.dup;
 		memcpy(s->data, tmp.data, tmp.len);
 		zn_sim_fault_count_wire(p->fault, what);
 		break;
@@ -178,6 +183,7 @@ static int pair_tx(struct zn_sim_wire *base, struct zn_sim_port *p, const void *
 	s = &r->slot[r->tail % ZN_SIM_WIRE_SLOTS];
 	s->len = (uint32_t)len;
 	s->fcs_check = false;
+	s->dup = false;
 	memcpy(s->data, frame, len);
 	if (p->fault && !pair_fault(r, p, s))
 		return 0;	/* sent, and lost on the way */
@@ -243,9 +249,11 @@ static int pair_poll(struct zn_sim_wire *base, uint64_t now_ns, uint64_t *deadli
 				work++;
 				continue;
 			}
-			to->rx_frames++;
-			if (to->rx)
-				to->rx(to->opaque, s->data, s->len);
+			for (unsigned k = 0; k < 1u + s->dup; k++) {
+				to->rx_frames++;
+				if (to->rx)
+					to->rx(to->opaque, s->data, s->len);
+			}
 			work++;
 		}
 	}

@@ -59,6 +59,7 @@ static const char usage[] =
 "  --fault DEV:KEY=VAL[,...]      inject faults into device DEV (repeatable; later\n"
 "                                 keys win), each counted as DEV.fault.NAME:\n"
 "      seed=N             the generator's seed: a seed replays a run (default 1)\n"
+"      after=N            the per-frame faults (P) spare DEV's first N frames\n"
 "      wire-drop=P        a frame DEV sends on a pair wire is lost (P: 0..1)\n"
 "      wire-reorder=P     ... overtakes the frame queued before it\n"
 "      wire-dup=P         ... arrives twice\n"
