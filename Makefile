@@ -5,6 +5,8 @@
 #   make OWNER=0 ...   without the data path's owner assertion (core/debug/owner.h)
 #   make test          install missing packages, build, run every test
 #   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through mlx5
+#   make soak          traffic under random injected faults for ten minutes, every
+#                      byte checked (SOAK_SECS=N for another length; make test runs 20 s)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make cost          instructions per operation of each hot path (callgrind,
 #                      exact), by layer, with the system and allocator calls
@@ -73,7 +75,7 @@ $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
 APP_LIBS_zn-nicsim := -lpcap
 
-.PHONY: all deps test test-long test-vfio run cost fuzz install clean tests help
+.PHONY: all deps test test-long test-vfio run cost fuzz install clean tests help soak
 all: $(LIBA) $(LIBSO) $(SIMA) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -130,6 +132,11 @@ test: deps
 test-long: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
+
+SOAK_SECS ?= 600
+soak: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) SOAK_SECS=$(SOAK_SECS) tests/integration/fault_soak.sh
 
 test-vfio: deps
 	@scripts/test-vfio.sh
