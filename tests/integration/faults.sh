@@ -61,6 +61,10 @@ run() {
 	rpid=$!
 	pids+=($rpid)
 	wait_for grep -qs "zn-recv: ready" "$tmp/recv" || true
+	if [ "$delay" = recovered ]; then	# the driver's recovery line, then a bit
+		wait_for grep -qs "bringing the port back" "$tmp/recv"
+		delay=0.5
+	fi
 	sleep "$delay"
 	timeout 20 "$SEND" --dev "vfio-user:$tmp/$M0.sock" --size $SIZE --count "$count" \
 		--pps "$pps" --zc "${ZC:-on}" >"$tmp/send" 2>&1
@@ -142,7 +146,7 @@ fi
 # --- a command never answered: the first PORT_PHY_QCFG (0x27), at start ---
 if want cmd-hang; then
 	N=1000
-	run cmd-hang $N 2000 3000 1 --fault bnxt1:cmd-hang=0x27
+	run cmd-hang $N 2000 5000 recovered --fault bnxt1:cmd-hang=0x27
 	check "cmd-hang: timed out, recovered by a function reset, said once" \
 		bash -c "[ $(stat bnxt1.fault.cmd_hangs) -eq 1 ] &&
 			[ \$(grep -c 'PORT_PHY_QCFG (0x27) timed out' '$tmp/recv') -eq 1 ] &&
@@ -153,17 +157,20 @@ fi
 
 # --- a function reset under the driver after 600 frames ---
 if want flr; then
-	N=3000
-	run flr $N 2000 3500 0 --fault bnxt1:flr-after=600
+	N=5000
+	run flr $N 2500 5000 0 --fault bnxt1:flr-after=600
 	got=$(recv_bytes)
 	echo "# flr: $((got / SIZE)) of $N datagrams; the model dropped $(stat bnxt1.model.rx_l2_drops) without a filter, $(stat bnxt1.model.rx_no_buffer) without a buffer"
 	check "flr: the driver noticed and brought the port back, said once" \
 		bash -c "[ $(stat bnxt1.fault.flrs) -eq 1 ] &&
 			[ \$(grep -c 'the firmware reset the function: resetting the function' '$tmp/recv') -eq 1 ]"
-	check "flr: traffic after the reset arrived (>= 1500 of $N), every byte intact, no more than sent" \
-		bash -c "[ '$got' -ge $((1500 * SIZE)) ] && [ '$got' -le $((N * SIZE)) ] && intact"
+	check "flr: traffic after the reset arrived (> 700 of $N), every byte intact, no more than sent" \
+		bash -c "[ '$got' -gt $((700 * SIZE)) ] && [ '$got' -le $((N * SIZE)) ] && intact"
+	# frames in the rings when the function was reset are lost uncounted (a
+	# ring's worth at most); the rest the model dropped and counted
 	check "flr: what was lost, the model dropped and counted" \
-		bash -c "[ $((N - got / SIZE)) -le $(($(stat bnxt1.model.rx_l2_drops) + $(stat bnxt1.model.rx_no_buffer) + $(stat bnxt1.model.rx_no_ring) + 64)) ]"
+		bash -c "[ $((N - got / SIZE)) -le $(($(stat bnxt1.model.rx_l2_drops) + $(stat bnxt1.model.rx_no_buffer) + $(stat bnxt1.model.rx_no_ring) + 64)) ] &&
+			[ $((N - got / SIZE)) -ge $(($(stat bnxt1.model.rx_l2_drops) + $(stat bnxt1.model.rx_no_buffer) + $(stat bnxt1.model.rx_no_ring))) ]"
 fi
 
 # --- a fatal firmware error after 300 frames ---
@@ -184,6 +191,35 @@ if want dma-refuse; then
 	check "dma-refuse: zn-recv exits 1 at once with the reason" \
 		bash -c "[ $(stat bnxt1.fault.dma_refusals) -eq 1 ] && [ $(cat $tmp/rrc) -eq 1 ] &&
 			grep -q 'Cannot allocate memory' '$tmp/recv' && ! grep -q 'zn-recv: ready' '$tmp/recv'"
+fi
+
+# --- TCP over a wire that loses and reorders 1% each way ---
+if want tcp; then
+	MODEL=bnxt M0=bnxt0 M1=bnxt1
+	rm -f "$tmp"/*.sock "$tmp/stats"
+	"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
+		--stats-file "$tmp/stats" --fault bnxt0:seed=7,after=20,wire-drop=0.01,wire-reorder=0.01 \
+		--fault bnxt1:seed=8,after=20,wire-drop=0.01,wire-reorder=0.01 >"$tmp/sim" 2>&1 &
+	spid=$!
+	pids+=($spid)
+	wait_for grep -qs "zn-nicsim: ready" "$tmp/sim"
+	timeout 40 "$RECV" --dev "vfio-user:$tmp/bnxt1.sock" --proto tcp --size 60000 \
+		--expect 3000000 --duration-ms 30000 >"$tmp/recv" 2>&1 &
+	rpid=$!
+	pids+=($rpid)
+	wait_for grep -qs "zn-recv: ready" "$tmp/recv"
+	timeout 40 "$SEND" --dev "vfio-user:$tmp/bnxt0.sock" --proto tcp --size 60000 --count 50 \
+		>"$tmp/send" 2>&1
+	src=$?
+	wait $rpid
+	rrc=$?
+	kill -TERM $spid
+	wait $spid
+	echo "# tcp: lost $(stat bnxt0.fault.wire_drops)+$(stat bnxt1.fault.wire_drops), reordered $(stat bnxt0.fault.wire_reorders)+$(stat bnxt1.fault.wire_reorders) frames"
+	check "tcp: 3 MB over 1% loss and 1% reordering each way, byte-exact, both exit 0" \
+		bash -c "[ $src -eq 0 ] && [ $rrc -eq 0 ] && grep -q '^zn-recv: 3000000 bytes' '$tmp/recv' &&
+			intact && grep -q 'the receiver read everything and closed' '$tmp/send' &&
+			[ $(stat bnxt0.fault.wire_drops) -gt 0 ] && [ $(stat bnxt0.fault.wire_reorders) -gt 0 ]"
 fi
 
 # --- mlx5: a missing RX buffer (no WQE), a fatal error (health syndrome) ---
