@@ -283,8 +283,13 @@ static int bnxt_link_op(struct zn_port *p, struct zn_link *link)
 	if (rc < 0)
 		return rc;
 	rc = zn_bnxt_link_query(bp, link);
-	if (rc < 0 && bp->hwrm.dead && zn_bnxt_recover(bp, "a command timed out") == 0)
-		rc = zn_bnxt_link_query(bp, link);
+	/* a timeout may be the first sign of an event still on its way: the
+	 * NQ is read again before recovery picks its course */
+	if (rc < 0 && bp->hwrm.dead) {
+		rc = ensure_alive(bp);
+		if (rc == 0)
+			rc = zn_bnxt_link_query(bp, link);
+	}
 	if (rc == 0) {
 		bp->link = *link;
 		bp->link_known = true;

@@ -60,12 +60,14 @@ run() {
 		--expect $((count * SIZE)) --duration-ms "$rms" >"$tmp/recv" 2>&1 &
 	rpid=$!
 	pids+=($rpid)
-	wait_for grep -qs "zn-recv: ready" "$tmp/recv" || true
+	wait_for line_or_exit "zn-recv: ready" $rpid || true
 	if [ "$delay" = recovered ]; then	# the driver's recovery line, then a bit
-		wait_for grep -qs "bringing the port back" "$tmp/recv"
+		wait_for line_or_exit "bringing the port back" $rpid
 		delay=0.5
 	fi
 	sleep "$delay"
+	# a receiver that could not start has nobody to answer ARP: no sender
+	kill -0 $rpid 2>/dev/null &&
 	timeout 20 "$SEND" --dev "vfio-user:$tmp/$M0.sock" --size $SIZE --count "$count" \
 		--pps "$pps" --zc "${ZC:-on}" >"$tmp/send" 2>&1
 	echo $? >"$tmp/src"
@@ -76,6 +78,8 @@ run() {
 	grep -v ' info ' "$tmp/recv" "$tmp/send" | grep -v 'CPU\|payload check\|Gbit' |
 		sed 's/^/# /' | tail -n 8
 }
+# zn-recv printed LINE, or is gone (then there is nothing to wait for)
+line_or_exit() { grep -qs "$1" "$tmp/recv" || ! kill -0 "$2" 2>/dev/null; }
 # ZN_FAULTS=REGEX runs only the cases whose name matches
 want() { [[ $1 =~ ${ZN_FAULTS:-.} ]]; }
 intact() { grep -q "every byte intact" "$tmp/recv" && ! grep -q "corrupt\|mismatch" "$tmp/recv"; }
