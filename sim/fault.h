@@ -34,7 +34,7 @@
  *   fatal-after=N       after N frames (sent + received) the firmware stops
  *                       with a fatal error until the function is reset
  *   flr-after=N         after N frames the function is reset under the driver
- *   dma-refuse=N        the Nth DMA map request of a client is refused
+ *   dma-refuse=N        the Nth DMA map request the device gets is refused
  */
 #ifndef ZN_SIM_FAULT_H
 #define ZN_SIM_FAULT_H

@@ -164,7 +164,7 @@ if want flr; then
 	N=8000
 	run flr $N 2500 6000 0 --fault bnxt1:flr-after=600
 	got=$(recv_bytes)
-	echo "# flr: $((got / SIZE)) of $N datagrams; the model dropped $(stat bnxt1.model.rx_l2_drops) without a filter, $(stat bnxt1.model.rx_no_buffer) without a buffer"
+	echo "# flr: async events $(stat bnxt1.model.async_events), cq overflows $(stat bnxt1.model.cq_overflows); $((got / SIZE)) of $N datagrams; the model dropped $(stat bnxt1.model.rx_l2_drops) without a filter, $(stat bnxt1.model.rx_no_buffer) without a buffer"
 	check "flr: the driver noticed and brought the port back, said once" \
 		bash -c "[ $(stat bnxt1.fault.flrs) -eq 1 ] &&
 			[ \$(grep -c 'the firmware reset the function: resetting the function' '$tmp/recv') -eq 1 ]"
