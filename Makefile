@@ -7,6 +7,8 @@
 #   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through
 #                      mlx5 and bnxt, 100 bnxt bring-up cycles, 256 MiB each
 #                      way over zcnic's TCP (test_tcp_pair)
+#   make soak          traffic under random injected faults for ten minutes, every
+#                      byte checked (SOAK_SECS=N for another length; make test runs 20 s)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make cost          instructions per operation of each hot path (callgrind,
 #                      exact), by layer, with the system and allocator calls
@@ -82,7 +84,7 @@ $(BENCH_KERN_OBJS): CFLAGS := $(filter-out -Iinclude/compat,$(CFLAGS))
 APP_LIBS_zn-bench := -luring
 APP_LIBS_zn-nicsim := -lpcap
 
-.PHONY: all deps test test-long test-vfio test-dpdk run cost fuzz fuzz-long install clean tests help
+.PHONY: all deps test test-long test-vfio test-dpdk run cost fuzz fuzz-long install clean tests help soak
 all: $(LIBA) $(LIBSO) $(SIMA) $(BRIDGESO) $(APP_BINS)
 tests: all $(UNIT_BINS) $(PROG_BINS)
 
@@ -155,6 +157,11 @@ test-long: deps
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
 	@BUILD=$(BUILD) ZN_BNXT_FRAMES=1000000 ZN_BNXT_CYCLES=100 tests/integration/bnxt_pair.sh
 	@ZN_TCP_LONG_MIB=256 $(BUILD)/tests/test_tcp_pair
+
+SOAK_SECS ?= 600
+soak: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) SOAK_SECS=$(SOAK_SECS) tests/integration/fault_soak.sh
 
 test-vfio: deps
 	@scripts/test-vfio.sh

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/fault.h"
 #include "sim/model.h"
+#include "sim/wire.h"
 
 extern const struct zn_sim_model_ops zn_sim_model_edu;
 extern const struct zn_sim_model_ops zn_sim_model_bnxt;
@@ -191,7 +193,35 @@ void zn_sim_device_free(struct zn_sim_device *d)
 	 * still be there. */
 	zn_vfu_dev_free(d->dev);
 	d->ops->destroy(d->model);
+	zn_sim_fault_free(d->fault);
 	free(d);
+}
+
+static bool dma_gate(void *ctx)
+{
+	return zn_sim_fault_dma_refuse(ctx);
+}
+
+int zn_sim_device_faults(struct zn_sim_device *d, const char *kvs, char *err, size_t errlen)
+{
+	unsigned n = zn_sim_device_nports(d);
+
+	if (n == 0) {
+		snprintf(err, errlen, "device '%s' (model %s) has no network port for faults",
+			 d->name, d->ops->name);
+		return -EINVAL;
+	}
+	if (!d->fault) {
+		d->fault = zn_sim_fault_new();
+		if (!d->fault) {
+			snprintf(err, errlen, "no memory");
+			return -ENOMEM;
+		}
+		for (unsigned i = 0; i < n; i++)
+			zn_sim_device_port(d, i)->fault = d->fault;
+		zn_vfu_dev_set_dma_gate(d->dev, dma_gate, d->fault);
+	}
+	return zn_sim_fault_apply(d->fault, kvs, err, errlen);
 }
 
 struct prefix_ctx {
@@ -209,6 +239,15 @@ static void emit_model(void *arg, const char *key, uint64_t v)
 	p->emit(p->ctx, full, v);
 }
 
+static void emit_fault(void *arg, const char *key, uint64_t v)
+{
+	struct prefix_ctx *p = arg;
+	char full[ZN_SIM_NAME_MAX + 128];
+
+	snprintf(full, sizeof(full), "%s.fault.%s", p->name, key);
+	p->emit(p->ctx, full, v);
+}
+
 void zn_sim_device_stats(struct zn_sim_device *d, zn_vfu_emit_fn emit, void *ctx)
 {
 	struct prefix_ctx p = { d->name, emit, ctx };
@@ -216,6 +255,8 @@ void zn_sim_device_stats(struct zn_sim_device *d, zn_vfu_emit_fn emit, void *ctx
 	zn_vfu_dev_stats_emit(d->dev, emit, ctx);
 	if (d->ops->stats)
 		d->ops->stats(d->model, emit_model, &p);
+	if (d->fault)
+		zn_sim_fault_stats(d->fault, emit_fault, &p);
 }
 
 unsigned zn_sim_device_nports(struct zn_sim_device *d)

@@ -22,6 +22,7 @@
 #include "sim/vfu/vfu.h"
 
 struct zn_sim_port;
+struct zn_sim_fault;
 
 #define ZN_SIM_MAX_ARGS		16
 #define ZN_SIM_ARG_KEY_MAX	32
@@ -71,6 +72,7 @@ struct zn_sim_device {
 	const struct zn_sim_model_ops *ops;
 	void *model;
 	struct zn_vfu_dev *dev;
+	struct zn_sim_fault *fault;	/* sim/fault.h; NULL until faults are set */
 };
 
 /* spec "NAME=MODEL[,key=val...]": NAME is 1-32 of [A-Za-z0-9_-]. The device
@@ -78,6 +80,9 @@ struct zn_sim_device {
 int zn_sim_device_create(const char *spec, struct zn_sim_device **out, char *err,
 			 size_t errlen);
 void zn_sim_device_free(struct zn_sim_device *d);
+/* Adds faults "key=val,..." (sim/fault.h) to d's: to every port of d and to
+ * its DMA maps. -EINVAL with err set (also for a device without ports). */
+int zn_sim_device_faults(struct zn_sim_device *d, const char *kvs, char *err, size_t errlen);
 /* Server counters then model counters ("NAME.model.KEY"). */
 void zn_sim_device_stats(struct zn_sim_device *d, zn_vfu_emit_fn emit, void *ctx);
 unsigned zn_sim_device_nports(struct zn_sim_device *d);

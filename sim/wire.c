@@ -4,10 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/fault.h"
 #include "sim/wire_priv.h"
 
 struct slot {
 	uint32_t len;
+	bool fcs_check;		/* fcs holds the frame's FCS as sent */
+	bool dup;		/* a wire-dup fault: deliver it twice */
+	uint32_t fcs;
 	uint8_t data[ZN_SIM_FRAME_MAX];
 };
 
@@ -95,6 +99,79 @@ void zn_sim_wire_free(struct zn_sim_wire *w)
 
 /* ---- pair ---- */
 
+/* IEEE 802.3 CRC-32 (reflected 0xedb88320): frames carry an FCS only while
+ * a wire-corrupt fault is on. */
+static uint32_t fcs32(const uint8_t *p, size_t len)
+{
+	static uint32_t table[256];
+	uint32_t c;
+
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			c = i;
+			for (int k = 0; k < 8; k++)
+				c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+			table[i] = c;
+		}
+	c = 0xffffffffu;
+	for (size_t i = 0; i < len; i++)
+		c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+	return ~c;
+}
+
+/* The wire-* faults of the sending port on the frame just queued in s (not
+ * yet counted in r->tail): false if the wire lost it. */
+static bool pair_fault(struct ring *r, struct zn_sim_port *p, struct slot *s)
+{
+	static struct slot tmp;
+	enum zn_sim_fault_wire what;
+	struct slot *prev;
+
+	if (p->fault->p_corrupt) {
+		s->fcs = fcs32(s->data, s->len);
+		s->fcs_check = true;
+	}
+	what = zn_sim_fault_wire(p, s->data, s->len);
+	switch (what) {
+	case ZN_SIM_FAULT_DROP:
+		return false;
+	case ZN_SIM_FAULT_CSUM:
+		if (s->fcs_check)	/* the FCS was computed after the damage */
+			s->fcs = fcs32(s->data, s->len);
+		break;
+	case ZN_SIM_FAULT_DUP:
+		/* delivered twice from its one slot: the room a model was told
+		 * of stays true */
+		s->dup = true;
+		zn_sim_fault_count_wire(p->fault, what);
+		break;
+	case ZN_SIM_FAULT_REORDER:
+		if (r->tail == r->head)
+			break;	/* nothing queued to overtake */
+		prev = &r->slot[(r->tail - 1) % ZN_SIM_WIRE_SLOTS];
+		tmp.len = prev->len;
+		tmp.fcs = prev->fcs;
+		tmp.fcs_check = prev->fcs_check;
+		tmp.dup = prev->dup;
+		memcpy(tmp.data, prev->data, prev->len);
+		prev->len = s->len;
+		prev->fcs = s->fcs;
+		prev->fcs_check = s->fcs_check;
+		prev->dup = s->dup;
+		memcpy(prev->data, s->data, s->len);
+		s->len = tmp.len;
+		s->fcs = tmp.fcs;
+		s->fcs_check = tmp.fcs_check;
+		s->dup = tmp.dup;
+		memcpy(s->data, tmp.data, tmp.len);
+		zn_sim_fault_count_wire(p->fault, what);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
 static int pair_tx(struct zn_sim_wire *base, struct zn_sim_port *p, const void *frame, size_t len)
 {
 	struct pair *w = (struct pair *)base;
@@ -105,7 +182,11 @@ static int pair_tx(struct zn_sim_wire *base, struct zn_sim_port *p, const void *
 		return -ENOBUFS;
 	s = &r->slot[r->tail % ZN_SIM_WIRE_SLOTS];
 	s->len = (uint32_t)len;
+	s->fcs_check = false;
+	s->dup = false;
 	memcpy(s->data, frame, len);
+	if (p->fault && !pair_fault(r, p, s))
+		return 0;	/* sent, and lost on the way */
 	r->tail++;
 	return 0;
 }
@@ -163,9 +244,16 @@ static int pair_poll(struct zn_sim_wire *base, uint64_t now_ns, uint64_t *deadli
 			struct slot *s = &r->slot[r->head % ZN_SIM_WIRE_SLOTS];
 
 			r->head++;
-			to->rx_frames++;
-			if (to->rx)
-				to->rx(to->opaque, s->data, s->len);
+			if (s->fcs_check && fcs32(s->data, s->len) != s->fcs) {
+				to->rx_fcs_errors++;	/* the receiving MAC drops it */
+				work++;
+				continue;
+			}
+			for (unsigned k = 0; k < 1u + s->dup; k++) {
+				to->rx_frames++;
+				if (to->rx)
+					to->rx(to->opaque, s->data, s->len);
+			}
 			work++;
 		}
 	}

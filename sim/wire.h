@@ -28,6 +28,7 @@
 #define ZN_SIM_WIRE_BUDGET	64	/* frames delivered per direction per poll */
 
 struct zn_sim_wire;
+struct zn_sim_fault;
 
 struct zn_sim_port {
 	const char *name;	/* for logs; set by the model */
@@ -37,8 +38,12 @@ struct zn_sim_port {
 	/* set by the wire */
 	struct zn_sim_wire *wire;
 	unsigned end;
-	/* counters */
-	uint64_t tx_frames, tx_dropped, rx_frames;
+	/* the device's faults (sim/fault.h), NULL: none; a pair wire applies
+	 * the wire-* ones to the frames this port sends */
+	struct zn_sim_fault *fault;
+	/* counters; rx_fcs_errors: frames that arrived with a bad FCS and were
+	 * dropped by this port's MAC (only a wire fault makes one) */
+	uint64_t tx_frames, tx_dropped, rx_frames, rx_fcs_errors;
 };
 
 /* 0, or -ENOTCONN (unplugged), -EMSGSIZE (len 0 or too big), -ENOBUFS (the

@@ -28,9 +28,10 @@ bool zn_watch_gone(struct zn_watch *w, struct zn_port *p)
 		return false;
 	w->next_ms = now + ZN_WATCH_MS;
 	rc = zn_port_link(p, &link);
-	/* Only a lost transport or a dead device: a port without a link query
+	/* Only a lost transport or a dead device (-ENODEV: the driver gave it
+	 * up, e.g. after a fatal firmware error): a port without a link query
 	 * (-EOPNOTSUPP) is not gone. */
-	if (rc == -ENOTCONN || rc == -EPIPE || rc == -EIO || rc == -ETIMEDOUT)
+	if (rc == -ENOTCONN || rc == -EPIPE || rc == -EIO || rc == -ETIMEDOUT || rc == -ENODEV)
 		w->err = rc;
 	return w->err != 0;
 }

@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "apps/common/open.h"
 #include "apps/common/watch.h"
 #include "echo.h"
 #include "zcnic/netdev.h"
@@ -311,11 +312,11 @@ int main(int argc, char **argv)
 	nc.ip = e.o.ip;
 	nc.prefix_len = e.o.prefix;
 	nc.gateway = e.o.gateway;
+	zn_open_watch();
 	rc = zn_netdev_open(spec, &nc, &dev);
-	if (rc) {
-		fprintf(stderr, "zn-echo: cannot open %s: %s\n", spec, strerror(-rc));
+	zn_open_said("zn-echo", spec, rc);
+	if (rc)
 		goto out;
-	}
 	rc = io_uring_queue_init(RING_ENTRIES, &e.ring, IORING_SETUP_SINGLE_ISSUER |
 				 IORING_SETUP_DEFER_TASKRUN);
 	if (rc) {

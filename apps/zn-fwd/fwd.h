@@ -112,6 +112,7 @@ struct fwd_opts {
 	struct fwd_sizes sizes;
 	bool check_hds;
 	bool tx_split;		/* send headers and payload as two segments */
+	bool quiet;		/* errors and the summary only */
 };
 
 /* Parses and checks the command line; exits 2 with a message on misuse. */

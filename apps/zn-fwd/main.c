@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apps/common/open.h"
 #include "apps/common/watch.h"
 #include "fwd.h"
 #include "zcnic/mem.h"
@@ -160,11 +161,11 @@ static int port_up(int i, const char *dev)
 	struct zn_port *p;
 	int rc;
 
+	zn_open_watch();
 	rc = zn_port_open(dev, NULL, &g.p[i]);
-	if (rc) {
-		fprintf(stderr, "zn-fwd: cannot open port%d %s: %s\n", i, dev, strerror(-rc));
+	zn_open_said("zn-fwd", dev, rc);
+	if (rc)
 		return rc;
-	}
 	p = g.p[i];
 	zn_port_info(p, &g.info[i]);
 	if (pc.nb_rxq > g.info[i].max_rxq || pc.nb_txq > g.info[i].max_txq) {
@@ -674,6 +675,8 @@ int main(int argc, char **argv)
 	int rc, ret = 1;
 
 	fwd_parse_args(&o, argc, argv);
+	if (o.quiet)
+		zn_quiet_logs();
 	g.fc.nflows = o.nflows;
 	g.fc.sizes = o.sizes;
 	fwd_pattern_init();
@@ -683,9 +686,10 @@ int main(int argc, char **argv)
 	if (!o.port0) {
 		if (zn_nicsim_start(&g.sim, "zn-fwd", o.sim_opts))
 			return 1;
-		printf("zn-fwd: no --port0/--port1 given: started zn-nicsim (pid %d) with two bnxt "
-		       "ports on a pair wire in %s; it stops when zn-fwd exits\n", (int)g.sim.pid,
-		       g.sim.dir);
+		if (!o.quiet)
+			printf("zn-fwd: no --port0/--port1 given: started zn-nicsim (pid %d) with "
+			       "two bnxt ports on a pair wire in %s; it stops when zn-fwd exits\n",
+			       (int)g.sim.pid, g.sim.dir);
 		fflush(stdout);
 		o.port0 = g.sim.port[0];
 		o.port1 = g.sim.port[1];
@@ -701,7 +705,8 @@ int main(int argc, char **argv)
 	memcpy(g.fc.dst_mac, g.info[1].mac, 6);
 	if ((o.queues > 1 && setup_rss()) || add_rules())
 		goto out;
-	describe();
+	if (!o.quiet)
+		describe();
 	wait_link();
 	run(&elapsed);
 	summary(elapsed);

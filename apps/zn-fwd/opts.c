@@ -69,6 +69,7 @@ static const char usage[] =
 "  --pace-us N          sleep N us after each TX burst and after each empty\n"
 "                       RX round, so that RX bursts come full (for counting\n"
 "                       instructions per packet)\n"
+"  --quiet              errors and the summary only (no info lines, no set-up line)\n"
 "  -h, --help           this text\n"
 "\n"
 "Output: one summary line (\"zn-fwd: N sent, N received, N dropped, ...\"),\n"
@@ -157,7 +158,7 @@ static void parse_rule(struct fwd_opts *o, const char *spec)
 void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 {
 	enum { O_PORT0 = 256, O_PORT1, O_SIMOPTS, O_FLOWS, O_RULE, O_WINDOW, O_MTU, O_HDS,
-	       O_CHECK_HDS, O_HDRBUF, O_BUFSIZE, O_RING, O_PACE, O_TXSPLIT };
+	       O_CHECK_HDS, O_HDRBUF, O_BUFSIZE, O_RING, O_PACE, O_TXSPLIT, O_QUIET };
 	static const struct option opts[] = {
 		{ "port0", required_argument, NULL, O_PORT0 },
 		{ "port1", required_argument, NULL, O_PORT1 },
@@ -178,6 +179,7 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		{ "ring-size", required_argument, NULL, O_RING },
 		{ "pace-us", required_argument, NULL, O_PACE },
 		{ "tx-split", no_argument, NULL, O_TXSPLIT },
+		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -219,6 +221,7 @@ void fwd_parse_args(struct fwd_opts *o, int argc, char **argv)
 		case O_RING: o->ring_size = (uint32_t)parse_num("--ring-size", optarg, 16, 65536); break;
 		case O_PACE: o->pace_us = (uint32_t)parse_num("--pace-us", optarg, 0, 1000000); break;
 		case O_TXSPLIT: o->tx_split = true; break;
+		case O_QUIET: o->quiet = true; break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);

@@ -30,13 +30,15 @@
 
 #define MAX_DEVS	32
 #define MAX_WIRES	32
+#define MAX_FAULTS	64
 #define EXIT_USAGE	2
 
 static const char usage[] =
 "Usage: zn-nicsim --dir DIR --dev NAME=MODEL[,KEY=VAL...] [--dev ...]\n"
 "                 [--wire pair:DEV[.PORT],DEV[.PORT] ...]\n"
 "                 [--wire afpacket:DEV[.PORT],IFNAME ...] [--stats-file PATH]\n"
-"                 [--pcap FILE] [--ready-fd N] [--log SPEC] [--foreground]\n"
+"                 [--fault DEV:KEY=VAL[,...] ...] [--pcap FILE] [--ready-fd N]\n"
+"                 [--log SPEC] [--foreground]\n"
 "       zn-nicsim --socket-path PATH --dev NAME=MODEL[,...]   (one device)\n"
 "       zn-nicsim --list-models | --help\n"
 "\n"
@@ -54,6 +56,29 @@ static const char usage[] =
 "                                 (AF_PACKET, needs CAP_NET_RAW): frames the model\n"
 "                                 sends go out on IFNAME, frames arriving on it go\n"
 "                                 to the model (e.g. one end of a veth pair)\n"
+"  --fault DEV:KEY=VAL[,...]      inject faults into device DEV (repeatable; later\n"
+"                                 keys win), each counted as DEV.fault.NAME:\n"
+"      seed=N             the generator's seed: a seed replays a run (default 1)\n"
+"      after=N            the per-frame faults (P) spare DEV's first N frames\n"
+"      wire-drop=P        a frame DEV sends on a pair wire is lost (P: 0..1)\n"
+"      wire-reorder=P     ... overtakes the frame queued before it\n"
+"      wire-dup=P         ... arrives twice\n"
+"      wire-corrupt=P     ... gets a bit flipped after its FCS: the receiving\n"
+"                         port drops it (DEV2.model.port.rx_fcs_errors)\n"
+"      wire-csum=P        ... gets an IPv4 UDP/TCP payload bit flipped, FCS\n"
+"                         good: the receiver sees a bad L4 checksum\n"
+"      rx-nobuf=P         a received frame finds no RX buffer (dropped, counted)\n"
+"      tx-delay=MS        the device serves TX work MS ms late (0-10000)\n"
+"      cmd-fail=OP        command OP (bnxt HWRM req_type, mlx5 opcode) fails\n"
+"      cmd-err=CODE       ... with CODE (default: the model's generic error)\n"
+"      cmd-fail-count=N   ... N times, then works (default 1; 0: always)\n"
+"      cmd-hang=OP        command OP is never answered (the driver times out)\n"
+"      cmd-hang-count=N   ... N times (default 1; 0: always)\n"
+"      fatal-after=N      after N frames (sent + received), a fatal firmware\n"
+"                         error: nothing is answered until the next client\n"
+"      flr-after=N        after N frames, a function reset under the driver\n"
+"      dma-refuse=N       the Nth DMA map request of DEV is refused (ENOMEM)\n"
+"                                 e.g. --fault bnxt0:wire-drop=0.01,seed=7\n"
 "  --stats-file PATH              write counters here on SIGUSR1 and at exit\n"
 "  --pcap FILE                    write every frame that crosses a wire (both\n"
 "                                 directions, every wire) to FILE in pcap format\n"
@@ -288,6 +313,22 @@ static void add_wire(const char *spec)
 	g.nwire++;
 }
 
+static void add_fault(const char *spec)
+{
+	char name[ZN_SIM_NAME_MAX + 1], err[256];
+	const char *colon = strchr(spec, ':');
+	struct zn_sim_device *d;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) > ZN_SIM_NAME_MAX || !colon[1])
+		usage_error("--fault %s: want DEV:KEY=VAL[,KEY=VAL...]", spec);
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	d = find_dev(name);
+	if (!d)
+		usage_error("--fault %s: no device '%s' (give it with --dev)", spec, name);
+	if (zn_sim_device_faults(d, colon + 1, err, sizeof(err)))
+		usage_error("--fault %s: %s", spec, err);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -295,6 +336,7 @@ int main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'D' },
 		{ "socket-path", required_argument, NULL, 's' },
 		{ "wire", required_argument, NULL, 'w' },
+		{ "fault", required_argument, NULL, 'F' },
 		{ "stats-file", required_argument, NULL, 'S' },
 		{ "pcap", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
@@ -304,8 +346,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *devspec[MAX_DEVS], *wirespec[MAX_WIRES];
-	unsigned ndevspec = 0, nwirespec = 0;
+	const char *devspec[MAX_DEVS], *wirespec[MAX_WIRES], *faultspec[MAX_FAULTS];
+	unsigned ndevspec = 0, nwirespec = 0, nfaultspec = 0;
 	const char *dir = NULL, *socket_path = NULL, *pcap_path = NULL;
 	int ready_fd = -1, sfd = -1, opt, ret;
 	char err[256];
@@ -330,6 +372,11 @@ int main(int argc, char **argv)
 			if (nwirespec == MAX_WIRES)
 				usage_error("at most %d wires", MAX_WIRES);
 			wirespec[nwirespec++] = optarg;
+			break;
+		case 'F':
+			if (nfaultspec == MAX_FAULTS)
+				usage_error("at most %d --fault", MAX_FAULTS);
+			faultspec[nfaultspec++] = optarg;
 			break;
 		case 'S':
 			g.stats_file = optarg;
@@ -396,6 +443,8 @@ int main(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < nwirespec; i++)
 		add_wire(wirespec[i]);
+	for (unsigned i = 0; i < nfaultspec; i++)
+		add_fault(faultspec[i]);
 
 	/* From here on, failures are runtime ones: exit 1. */
 	g.rc = 1;

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apps/common/open.h"
 #include "recv.h"
 #include "zcnic/netdev.h"
 #include "zcnic/nicsim.h"
@@ -339,11 +340,11 @@ int main(int argc, char **argv)
 	nc.prefix_len = r.o.prefix;
 	nc.nb_rxq = (uint16_t)(r.o.queue + 1);
 	nc.mtu = r.o.size + 28 > 1500 ? 9000 : 1500;
+	zn_open_watch();
 	rc = zn_netdev_open(spec, &nc, &dev);
-	if (rc) {
-		fprintf(stderr, "zn-recv: cannot open %s: %s\n", spec, strerror(-rc));
+	zn_open_said("zn-recv", spec, rc);
+	if (rc)
 		goto out;
-	}
 	r.port = zn_netdev_port(dev);
 	if (!r.o.tcp)
 		r.fd = zn_udp_socket(dev, &(struct zn_socket_conf){

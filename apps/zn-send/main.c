@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apps/common/open.h"
 #include "apps/common/watch.h"
 #include "send.h"
 #include "zcnic/mem.h"
@@ -314,11 +315,11 @@ int main(int argc, char **argv)
 	nc.mtu = !t.o.tcp && t.o.size + 28 > 1500 ? 9000 : 1500;
 	if (t.o.tcp && !t.o.zc)
 		t.o.window = t.o.batch = 1;	/* short sends: their rest goes next */
+	zn_open_watch();
 	rc = zn_netdev_open(spec, &nc, &dev);
-	if (rc) {
-		fprintf(stderr, "zn-send: cannot open %s: %s\n", spec, strerror(-rc));
+	zn_open_said("zn-send", spec, rc);
+	if (rc)
 		goto out;
-	}
 	if (!t.o.tcp) {
 		t.fd = zn_udp_socket(dev, &(struct zn_socket_conf){
 			.local = { t.o.ip, htons(t.o.src_port) },

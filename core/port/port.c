@@ -64,7 +64,8 @@ int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts, struct z
 		return -EINVAL;
 	rc = zn_bus_open(spec, opts, &bus);
 	if (rc < 0) {
-		ZN_ERR(PORT_LOG, "%s: cannot open the device: %s", spec, strerror(-rc));
+		/* the bus said what and why */
+		ZN_DEBUG(PORT_LOG, "%s: cannot open the device: %s", spec, strerror(-rc));
 		return rc;
 	}
 	rc = zn_bus_cfg_read16(bus, PCI_VENDOR_ID, &vendor);

@@ -81,6 +81,7 @@ struct bnxt_hwrm {
 	bool short_cmd;			/* firmware accepts short commands */
 	bool short_cmd_required;
 	bool dead;			/* a command timed out: channel state unknown */
+	bool resetting;			/* recovery: dead, and nobody needs telling */
 };
 
 /* ---- doorbells (bnxt_ring.c) ------------------------------------------ */
@@ -264,6 +265,7 @@ struct bnxt_flow {
 	bool used;
 	uint16_t q;
 	uint64_t filter_id;		/* CFA_NTUPLE_FILTER_ALLOC ntuple_filter_id */
+	struct zn_flow_match m;		/* what recovery installs again */
 };
 
 /* One backing-store context type (§4 step 5). */
@@ -326,6 +328,11 @@ struct bnxt {
 
 	/* Configuration. */
 	bool configured, started;
+	/* recovery (bnxt_init.c): the firmware announced a reset (RESET_NOTIFY),
+	 * and whether it was a fatal error; gone: the port cannot come back */
+	bool reset_notified, fw_fatal, gone;
+	bool recovering;		/* rings come up empty until the rules are back */
+	uint32_t recoveries;
 	struct zn_port_conf conf;
 	struct bnxt_rxq *rxq[BNXT_MAX_QUEUES];
 	struct bnxt_txq *txq[BNXT_MAX_QUEUES];
@@ -378,6 +385,12 @@ const char *zn_bnxt_hwrm_err_name(uint16_t error_code);
 /* bnxt_init.c */
 int zn_bnxt_fw_init(struct bnxt *bp);
 void zn_bnxt_fw_fini(struct bnxt *bp);
+/* After a reset under the driver (RESET_NOTIFY) or a command timeout: reset
+ * the function, then bring it back as it was (firmware, rings, RSS, flow
+ * rules with their ids); the buffers the rings held go back to their
+ * providers. 0, or a negative errno once the port is gone for good (a fatal
+ * firmware error, or a failed re-init): said in one line, and bp->gone. */
+int zn_bnxt_recover(struct bnxt *bp, const char *why);
 
 /* bnxt_ctx.c */
 int zn_bnxt_ctx_init(struct bnxt *bp);

@@ -398,6 +398,7 @@ int zn_bnxt_flow_add(struct bnxt *bp, const struct zn_flow_match *m, uint16_t q,
 	bp->flows[slot].used = true;
 	bp->flows[slot].q = q;
 	bp->flows[slot].filter_id = out.ntuple_filter_id;
+	bp->flows[slot].m = *m;
 	rxq->nflows++;
 	*rule_id = slot;
 	return 0;

@@ -1099,6 +1099,13 @@ BNXT_ASSERT_OFF(bnxt_hwrm_func_drv_unrgtr_input, flags, 0x10);
 #define BNXT_ASYNC_EVENT_VF_CFG_CHANGE			0x33
 #define BNXT_ASYNC_EVENT_HWRM_ERROR			0xff
 
+/* RESET_NOTIFY event_data1 bits 15:8: why the firmware resets.
+ * [L-HSI] hwrm_async_event_cmpl_reset_notify (EVENT_DATA1_REASON_CODE_*) */
+#define BNXT_RESET_NOTIFY_REASON_MASK			0xff00u
+#define BNXT_RESET_NOTIFY_REASON_MGMT			0x0100u	/* management request */
+#define BNXT_RESET_NOTIFY_REASON_FW_FATAL		0x0200u	/* firmware exception, fatal */
+#define BNXT_RESET_NOTIFY_REASON_FW_NON_FATAL		0x0300u
+
 /* LINK_STATUS_CHANGE event_data1.
  * [L-HSI] hwrm_async_event_cmpl_link_status_change */
 #define BNXT_ASYNC_LINK_DATA1_LINK_UP			0x1u	/* 0: down */

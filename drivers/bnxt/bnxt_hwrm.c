@@ -13,7 +13,10 @@
  *  - resp_len, not our struct size, says how long the response is: fields we
  *    know but the firmware did not send read as zero (bnxt_resp_has);
  *  - after a timeout nobody knows what the firmware is doing with our
- *    buffers: the channel is marked dead and every later command fails fast.
+ *    buffers: the channel is marked dead and every later command fails fast
+ *    (until recovery, bnxt_init.c, resets the function);
+ *  - a busy firmware (BUSY, HOT_RESET_PROGRESS, RESOURCE_LOCKED) is asked
+ *    again a few times, backing off, before the error counts.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,6 +30,8 @@
 #define HWRM_SLEEP_NS		20000	/* then this long between polls */
 #define HWRM_RESET_TIMEOUT_MULT	4	/* FUNC_RESET ([L] bnxt_hwrm.h via [REF] §2.4) */
 #define HWRM_ERR_OUT_LEN	16	/* bnxt_hwrm_err_output */
+#define HWRM_BUSY_RETRIES	4	/* then the -EBUSY stands */
+#define HWRM_BUSY_WAIT_MS	5	/* doubled after each try: 5..40 ms */
 
 static const struct {
 	uint16_t type;
@@ -202,9 +207,9 @@ static uint16_t rd16(volatile const uint8_t *p)
 	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
 }
 
-int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *resp,
-			   uint32_t resp_size, uint32_t min_resp, uint16_t cmpl_ring,
-			   uint16_t *seq_out)
+static int send_once(struct bnxt *bp, void *req, uint32_t req_len, void *resp,
+		     uint32_t resp_size, uint32_t min_resp, uint16_t cmpl_ring,
+		     uint16_t *seq_out, bool retry)
 {
 	struct bnxt_hwrm *h = &bp->hwrm;
 	struct bnxt_hwrm_req_hdr *hdr = req;
@@ -216,6 +221,8 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 	int rc;
 
 	if (h->dead) {
+		if (h->resetting)	/* recovery tears down what the reset freed */
+			return -EIO;
 		ZN_ERR(BNXT_LOG, "%s: %s not sent: an earlier command timed out and the "
 		       "firmware channel is in an unknown state; close and reopen the port "
 		       "after resetting the device", bp->name, cname);
@@ -335,6 +342,12 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 			rc = zn_bnxt_hwrm_errno(rh.error_code);
 			if (rlen >= HWRM_ERR_OUT_LEN)
 				cmd_err = h->resp[offsetof(struct bnxt_hwrm_err_output, cmd_err)];
+			if (rc == -EBUSY && retry) {
+				ZN_WARN(BNXT_LOG, "%s: %s (0x%x): firmware busy (0x%x %s): "
+					"asking again", bp->name, cname, type, rh.error_code,
+					zn_bnxt_hwrm_err_name(rh.error_code));
+				return rc;
+			}
 			ZN_ERR(BNXT_LOG, "%s: %s (0x%x) failed: firmware error 0x%x %s "
 			       "(cmd_err %u) -> %s", bp->name, cname, type, rh.error_code,
 			       zn_bnxt_hwrm_err_name(rh.error_code), cmd_err, strerror(-rc));
@@ -355,6 +368,21 @@ int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *r
 		h->resp[rlen - 1] = 0;
 	}
 	return 0;
+}
+
+int zn_bnxt_hwrm_send_cmpl(struct bnxt *bp, void *req, uint32_t req_len, void *resp,
+			   uint32_t resp_size, uint32_t min_resp, uint16_t cmpl_ring,
+			   uint16_t *seq_out)
+{
+	for (unsigned i = 0;; i++) {
+		bool retry = i < HWRM_BUSY_RETRIES;
+		int rc = send_once(bp, req, req_len, resp, resp_size, min_resp, cmpl_ring,
+				   seq_out, retry);
+
+		if (rc != -EBUSY || !retry)
+			return rc;
+		nanosleep(&(struct timespec){ 0, (HWRM_BUSY_WAIT_MS << i) * 1000000L }, NULL);
+	}
 }
 
 int zn_bnxt_hwrm_send(struct bnxt *bp, void *req, uint32_t req_len, void *resp,

@@ -343,3 +343,79 @@ void zn_bnxt_fw_fini(struct bnxt *bp)
 	bp->dpi_used = NULL;
 	bp->multi_db = false;
 }
+
+/* Re-installs the flow rules saved in flows under their old ids: the free
+ * slots are held while the others are added, lowest first, as flow_add
+ * takes the lowest free slot. */
+static int flows_restore(struct bnxt *bp, const struct bnxt_flow *saved)
+{
+	uint32_t id;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < BNXT_MAX_FLOWS; i++)
+		bp->flows[i].used = !saved[i].used;
+	for (uint32_t i = 0; i < BNXT_MAX_FLOWS && rc == 0; i++)
+		if (saved[i].used)
+			rc = zn_bnxt_flow_add(bp, &saved[i].m, saved[i].q, &id);
+	for (uint32_t i = 0; i < BNXT_MAX_FLOWS; i++)
+		if (!saved[i].used)
+			bp->flows[i].used = false;
+	return rc;
+}
+
+int zn_bnxt_recover(struct bnxt *bp, const char *why)
+{
+	static struct bnxt_flow saved[BNXT_MAX_FLOWS];
+	bool started = bp->started;
+	int rc;
+
+	if (bp->gone)
+		return -ENODEV;
+	if (bp->fw_fatal) {
+		ZN_ERR(BNXT_LOG, "%s: %s: the firmware stopped with a fatal error; the port "
+		       "cannot come back without a reset from outside", bp->name, why);
+		bp->gone = true;
+		/* nothing will answer: the teardown asks nothing */
+		bp->hwrm.dead = true;
+		bp->hwrm.resetting = true;
+		return -ENODEV;
+	}
+	ZN_WARN(BNXT_LOG, "%s: %s: resetting the function and bringing the port back",
+		bp->name, why);
+	memcpy(saved, bp->flows, sizeof(saved));
+	/* The rings and filters died with the function: forget them without
+	 * asking the firmware, then reset it (a timed-out command may still
+	 * be running) before our memory is reused. */
+	bp->hwrm.dead = true;
+	bp->hwrm.resetting = true;
+	zn_bnxt_stop(bp);
+	zn_bnxt_fw_fini(bp);
+	rc = zn_bus_reset(bp->bus);
+	bp->hwrm.dead = false;
+	bp->hwrm.resetting = false;
+	bp->reset_notified = false;
+	if (rc == 0)
+		rc = zn_bus_enable_bus_master(bp->bus);
+	if (rc == 0)
+		rc = zn_bnxt_fw_init(bp);
+	/* Until the flow rules are back their frames would land on the default
+	 * queue (zcrx takes no frame from a queue not its own): the RX rings
+	 * come up without buffers, the device drops and counts what arrives
+	 * meanwhile, and the buffers go in last. */
+	bp->recovering = true;
+	if (rc == 0 && started)
+		rc = zn_bnxt_start(bp);
+	if (rc == 0 && started)
+		rc = flows_restore(bp, saved);
+	bp->recovering = false;
+	for (uint16_t q = 0; rc == 0 && started && q < bp->conf.nb_rxq; q++)
+		zn_bnxt_rxq_post_initial(bp->rxq[q]);
+	if (rc < 0) {
+		ZN_ERR(BNXT_LOG, "%s: the port did not come back after the reset: %s", bp->name,
+		       strerror(-rc));
+		bp->gone = true;
+		return rc;
+	}
+	bp->recoveries++;
+	return 0;
+}

@@ -68,6 +68,22 @@ static void bnxt_info(struct zn_port *p, struct zn_port_info *info)
 	info->max_agg_segs = BNXT_MAX_TPA_SEGS_P5;
 }
 
+/* Before the control path asks the firmware anything: a reset it announced,
+ * or a command that timed out, is recovered from first (bnxt_init.c). */
+static int ensure_alive(struct bnxt *bp)
+{
+	if (bp->gone)
+		return -ENODEV;
+	if (bp->started)
+		zn_bnxt_nq_poll(bp);
+	if (bp->reset_notified)
+		return zn_bnxt_recover(bp, bp->fw_fatal ? "firmware fatal error" :
+					   "the firmware reset the function");
+	if (bp->hwrm.dead)
+		return zn_bnxt_recover(bp, "a command timed out");
+	return 0;
+}
+
 static void destroy_queues(struct bnxt *bp, uint16_t nrx, uint16_t ntx)
 {
 	for (uint16_t q = nrx; q < BNXT_MAX_QUEUES; q++) {
@@ -156,6 +172,7 @@ static int bnxt_txq_setup(struct zn_port *p, uint16_t q, const struct zn_txq_con
 static int bnxt_start_op(struct zn_port *p)
 {
 	struct bnxt *bp = to_bp(p);
+	int rc;
 
 	if (bp->started)
 		return 0;
@@ -173,7 +190,9 @@ static int bnxt_start_op(struct zn_port *p)
 			ZN_ERR(BNXT_LOG, "%s: txq %u is not set up", bp->name, q);
 			return -EINVAL;
 		}
-	return zn_bnxt_start(bp);
+	rc = zn_bnxt_start(bp);
+	/* its last step, the link query, may be the command that timed out */
+	return rc < 0 ? rc : ensure_alive(bp);
 }
 
 static void bnxt_stop_op(struct zn_port *p)
@@ -223,7 +242,9 @@ static uint32_t bnxt_tx_reap_op(struct zn_port *p, uint16_t q, uint64_t *cookies
 static int bnxt_flow_add_op(struct zn_port *p, const struct zn_flow_match *m, uint16_t q,
 			    uint32_t *rule_id)
 {
-	return zn_bnxt_flow_add(to_bp(p), m, q, rule_id);
+	int rc = ensure_alive(to_bp(p));
+
+	return rc < 0 ? rc : zn_bnxt_flow_add(to_bp(p), m, q, rule_id);
 }
 
 static int bnxt_flow_del_op(struct zn_port *p, uint32_t rule_id)
@@ -260,8 +281,19 @@ static int bnxt_link_op(struct zn_port *p, struct zn_link *link)
 	struct bnxt *bp = to_bp(p);
 	int rc;
 
-	zn_bnxt_nq_poll(bp);
+	/* The control thread's regular question: also where a reset under the
+	 * driver, or a command that timed out, is noticed and recovered. */
+	rc = ensure_alive(bp);
+	if (rc < 0)
+		return rc;
 	rc = zn_bnxt_link_query(bp, link);
+	/* a timeout may be the first sign of an event still on its way: the
+	 * NQ is read again before recovery picks its course */
+	if (rc < 0 && bp->hwrm.dead) {
+		rc = ensure_alive(bp);
+		if (rc == 0)
+			rc = zn_bnxt_link_query(bp, link);
+	}
 	if (rc == 0) {
 		bp->link = *link;
 		bp->link_known = true;

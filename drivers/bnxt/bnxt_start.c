@@ -106,7 +106,8 @@ static int rxq_start(struct bnxt *bp, struct bnxt_rxq *q)
 		return rc;
 	q->rx_db = q->rx.db;
 	q->agg_db = q->agg.db;
-	zn_bnxt_rxq_post_initial(q);
+	if (!bp->recovering)	/* recovery posts once the flow rules are back */
+		zn_bnxt_rxq_post_initial(q);
 	return 0;
 }
 
@@ -306,8 +307,10 @@ int zn_bnxt_nq_poll(struct bnxt *bp)
 					(e->event_data1 & BNXT_ASYNC_LINK_DATA1_LINK_UP) ?
 					"up" : "down");
 			} else if (e->event_id == BNXT_ASYNC_EVENT_RESET_NOTIFY) {
-				ZN_WARN(BNXT_LOG, "%s: the firmware announces a reset; stop "
-					"and reopen the port", bp->name);
+				/* said by zn_bnxt_recover, which the link check runs */
+				bp->reset_notified = true;
+				bp->fw_fatal |= (e->event_data1 & BNXT_RESET_NOTIFY_REASON_MASK) ==
+						BNXT_RESET_NOTIFY_REASON_FW_FATAL;
 			}
 		}
 		/* Two-slot records are skipped whole; CQ notifications are not

@@ -721,6 +721,8 @@ static void run(struct bsim *m, struct bsim_req *rq, bool is_short)
 			code = bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS,
 					   "cmpl_ring %#x is not a CQ or NQ", h->cmpl_ring);
 	}
+	if (code < 0 && bsim_fault_cmd(m, rq, &code))
+		return;		/* cmd-hang: the driver times out */
 	if (code < 0 && m->fail_cmd == h->req_type) {
 		BSIM_INC(m, hwrm_fault_fails);
 		code = bsim_refuse(m, rq, BNXT_HWRM_ERR_FAIL, "fail_cmd fault injection");

@@ -149,11 +149,17 @@ static int link_poll(struct bsim *m)
 	return 1;
 }
 
+static void bsim_reset(void *opaque, enum zn_vfu_reset_why why);
+
 static int bsim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 {
 	struct bsim *m = opaque;
 	int work = 0;
 
+	if (m->port.fault && bsim_fault_poll(m) == ZN_SIM_FAULT_FLR)
+		bsim_reset(m, ZN_VFU_RESET_DEVICE);
+	if (m->fw_dead)
+		return 0;	/* a dead firmware answers nothing, moves nothing */
 	work += bsim_hwrm_mapped_poll(m);
 	if (m->hwrm_pending || m->valid_pending)
 		work += bsim_hwrm_poll(m, now_ns, deadline_ns);
@@ -162,8 +168,9 @@ static int bsim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 		return work;
 	work += bsim_db_poll(m);
 	/* Without bus mastering the device cannot fetch a BD: TX waits. */
-	if (m->ntx && zn_vfu_bus_master(m->dev))
-		work += bsim_tx_poll(m);
+	if (m->ntx && zn_vfu_bus_master(m->dev) &&
+	    !zn_sim_fault_tx_hold(&m->port, now_ns, deadline_ns))
+		work += zn_sim_fault_tx_ran(&m->port, bsim_tx_poll(m));
 	if (m->tpa_open)
 		work += bsim_tpa_poll(m);
 	work += bsim_stats_poll(m, now_ns, deadline_ns);
@@ -189,6 +196,10 @@ static void bsim_reset(void *opaque, enum zn_vfu_reset_why why)
 	memset(m->win, 0, sizeof(m->win));
 	m->hwrm_pending = false;
 	m->valid_pending = false;
+	/* a dead firmware stays dead for the client that saw it die: only the
+	 * next client (a power cycle, as far as it can tell) gets a live one */
+	if (why != ZN_VFU_RESET_DEVICE)
+		m->fw_dead = false;
 	m->link_up = m->port.wire && !__atomic_load_n(&m->admin_down, __ATOMIC_RELAXED);
 	ZN_SIM_DEBUG(BSIM_LOG, "%s: reset (%d)", m->name, (int)why);
 }
@@ -360,6 +371,7 @@ static void bsim_stats(void *model, zn_vfu_emit_fn emit, void *ctx)
 	emit(ctx, "port.tx_frames", m->port.tx_frames);
 	emit(ctx, "port.tx_dropped", m->port.tx_dropped);
 	emit(ctx, "port.rx_frames", m->port.rx_frames);
+	emit(ctx, "port.rx_fcs_errors", m->port.rx_fcs_errors);
 }
 
 static unsigned bsim_nports(void *model)

@@ -31,6 +31,7 @@
 #include "drivers/bnxt/bnxt_hw.h"
 #include "sim/log.h"
 #include "sim/offload.h"
+#include "sim/fault.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -277,6 +278,7 @@ struct bsim {
 	uint64_t filter_gen;
 	/* link */
 	bool link_up;
+	bool fw_dead;			/* fatal-after fault: until a new client */
 	int admin_down;			/* zn_sim_bnxt_set_link, any thread */
 	/* faults */
 	uint64_t rx_seen, tx_seen;
@@ -377,6 +379,12 @@ bool bsim_tpa_rx(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx, stru
 int bsim_tpa_poll(struct bsim *m);
 /* Forgets ring r's aggregations without completing them (ring gone). */
 void bsim_tpa_forget(struct bsim *m, struct bsim_ring *r);
+
+/* fault.c (sim/fault.h): true if the command must go unanswered, else
+ * *code is set when the command must fail */
+bool bsim_fault_cmd(struct bsim *m, const struct bsim_req *rq, int *code);
+/* the fault event due now, done but for the reset of FLR (the caller's) */
+enum zn_sim_fault_event bsim_fault_poll(struct bsim *m);
 
 /* pkt.c: what RX, RSS, n-tuple and checksum offload need from a frame */
 struct bsim_pkt {

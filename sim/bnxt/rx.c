@@ -270,7 +270,7 @@ static void deliver(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx,
 	size_t off;
 	int rc;
 
-	if (rx->prod == rx->cons) {
+	if (rx->prod == rx->cons || zn_sim_fault_rx_nobuf(&m->port)) {
 		drop_no_buffer(m, rx);
 		return;
 	}

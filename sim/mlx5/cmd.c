@@ -89,6 +89,8 @@ void msim_cmd_exec(struct msim *m, struct msim_cmd *c)
 		return;
 	}
 	memset(c->out, 0, c->outlen);
+	if (m->port.fault && msim_fault_cmd(m, c))
+		return;
 	switch (m->state) {
 	case MS_DISABLED:
 		if (c->opcode != ZN_MLX5_CMD_OP_ENABLE_HCA) {
@@ -245,6 +247,10 @@ void msim_cmd_doorbell(struct msim *m, uint32_t vector)
 			continue;
 		}
 		st = run_slot(m, &e);
+		if (m->cmd_hang) {	/* never completed: the driver times out */
+			m->cmd_hang = false;
+			continue;
+		}
 		if (st) {
 			MSIM_INC(m, cmd_delivery_errors);
 			ZN_SIM_LOG_RL_AT(&m->rl_cmd, ZN_SIM_LOG_DEBUG, MSIM_LOG,

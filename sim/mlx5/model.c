@@ -167,10 +167,14 @@ static void health_poll(struct msim *m, uint64_t now, uint64_t *deadline)
 	}
 }
 
+static void msim_reset(void *opaque, enum zn_vfu_reset_why why);
+
 static int msim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 {
 	struct msim *m = opaque;
 
+	if (m->port.fault && msim_fault_poll(m) == ZN_SIM_FAULT_FLR)
+		msim_reset(m, ZN_VFU_RESET_DEVICE);
 	health_poll(m, now_ns, deadline_ns);
 	msim_link_poll(m);
 	if (m->synd || !zn_vfu_mem_enabled(m->dev))
@@ -179,9 +183,9 @@ static int msim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	msim_cq_moderation_poll(m, now_ns, deadline_ns);
 	if (m->gro_open)
 		msim_gro_poll(m);
-	if (!zn_vfu_bus_master(m->dev))
+	if (!zn_vfu_bus_master(m->dev) || zn_sim_fault_tx_hold(&m->port, now_ns, deadline_ns))
 		return 0;
-	return msim_tx_poll(m);
+	return zn_sim_fault_tx_ran(&m->port, msim_tx_poll(m));
 }
 
 static void msim_reset(void *opaque, enum zn_vfu_reset_why why)
@@ -353,6 +357,7 @@ static void msim_stats(void *model, zn_vfu_emit_fn emit, void *ctx)
 	emit(ctx, "port.tx_frames", m->port.tx_frames);
 	emit(ctx, "port.tx_dropped", m->port.tx_dropped);
 	emit(ctx, "port.rx_frames", m->port.rx_frames);
+	emit(ctx, "port.rx_fcs_errors", m->port.rx_fcs_errors);
 }
 
 static unsigned msim_nports(void *model)

@@ -32,6 +32,7 @@
 #include "drivers/mlx5/mlx5_hw.h"
 #include "sim/log.h"
 #include "sim/offload.h"
+#include "sim/fault.h"
 #include "sim/model.h"
 #include "sim/wire.h"
 
@@ -268,6 +269,7 @@ struct msim {
 	uint64_t health_next_ns;
 	uint32_t health_counter;
 	uint8_t synd;			/* fatal syndrome, 0: healthy */
+	bool cmd_hang;			/* cmd-hang fault: the slot stays the device's */
 	uint16_t ext_synd;
 	int fatal_req;			/* from zn_sim_mlx5_set_fatal: synd | ext << 8, any thread */
 	uint64_t uar_last[MSIM_NUM_UARS][4];	/* last CQ, EQ, SQ x2 doorbells per UAR */
@@ -312,6 +314,12 @@ struct msim {
 uint64_t msim_timer_ns(void);
 /* The device dies: synd into the health buffer, no more commands or data. */
 void msim_fatal(struct msim *m, uint8_t synd, uint16_t ext);
+
+/* fault.c (sim/fault.h): true if the command was failed, or must go
+ * unanswered (then m->cmd_hang); the fault event due now, done but for the
+ * reset of FLR (the caller's) */
+bool msim_fault_cmd(struct msim *m, struct msim_cmd *c);
+enum zn_sim_fault_event msim_fault_poll(struct msim *m);
 
 /* cmd.c */
 void msim_cmd_doorbell(struct msim *m, uint32_t vector);

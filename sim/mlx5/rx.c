@@ -472,6 +472,11 @@ void msim_rx(void *opaque, const void *frame, size_t len)
 		MSIM_INC(m, rx_dropped);
 		return;
 	}
+	if (zn_sim_fault_rx_nobuf(&m->port)) {	/* as if the RQ had no WQE */
+		MSIM_INC(m, rx_no_wqe);
+		MSIM_INC(m, rx_dropped);
+		return;
+	}
 	if (t->disp == ZN_MLX5_TIRC_DISP_DIRECT && m->root_ft)
 		MSIM_INC(m, rx_ntuple_hits);
 	if (!(q->wq_type == ZN_MLX5_WQ_TYPE_CYCLIC ? rx_cyclic(m, q, &x) : rx_striding(m, q, &x)))

@@ -40,6 +40,12 @@ int zn_vfu_dev_new(const char *name, struct zn_vfu_dev **out)
 	return 0;
 }
 
+void zn_vfu_dev_set_dma_gate(struct zn_vfu_dev *dev, bool (*refuse)(void *ctx), void *ctx)
+{
+	dev->dma_gate = refuse;
+	dev->dma_gate_ctx = ctx;
+}
+
 void zn_vfu_dev_set_timeouts(struct zn_vfu_dev *dev, uint32_t handshake_ms, uint32_t stall_ms)
 {
 	dev->handshake_ns = (handshake_ms ? handshake_ms : ZN_VFU_HANDSHAKE_MS) * 1000000ull;

@@ -191,6 +191,10 @@ int vfu_handle_dma_map(struct zn_vfu_dev *dev, struct vfu_req *rq)
 	if (dev->nwin >= dev->conn.max_dma_maps)
 		return vfu_refuse(dev, rq, ZN_VFU_ERR_DMA_LIMIT, 0, "%zu windows mapped",
 				  dev->nwin);
+	if (dev->dma_gate && dev->dma_gate(dev->dma_gate_ctx))
+		return vfu_refuse(dev, rq, ZN_VFU_ERR_DMA_LIMIT, ENOMEM,
+				  "[%#llx, +%#llx) refused (dma-refuse fault)",
+				  (unsigned long long)m.addr, (unsigned long long)m.size);
 	if (dev->nwin == dev->capwin) {
 		size_t cap = dev->capwin ? dev->capwin * 2 : 16;
 		struct vfu_win *nw = realloc(dev->win, cap * sizeof(*nw));

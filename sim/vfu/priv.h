@@ -172,6 +172,8 @@ struct zn_vfu_dev {
 	size_t nwin, capwin;
 	struct vfu_conn conn;
 	uint64_t handshake_ns, stall_ns;	/* zn_vfu_dev_set_timeouts */
+	bool (*dma_gate)(void *ctx);		/* zn_vfu_dev_set_dma_gate */
+	void *dma_gate_ctx;
 	struct zn_vfu_stats stats;
 	/* log limiters: refusals (client-driven), device-side faults */
 	struct zn_sim_ratelimit rl_refuse, rl_fault;

@@ -126,6 +126,9 @@ int zn_vfu_dev_listen(struct zn_vfu_dev *dev, const char *path);
 #define ZN_VFU_HANDSHAKE_MS	2000u
 #define ZN_VFU_STALL_MS		2000u
 void zn_vfu_dev_set_timeouts(struct zn_vfu_dev *dev, uint32_t handshake_ms, uint32_t stall_ms);
+/* Fault injection (sim/fault.h): refuse(ctx) is asked about each valid
+ * DMA_MAP; true refuses it with ENOMEM, as an IOMMU out of room would. */
+void zn_vfu_dev_set_dma_gate(struct zn_vfu_dev *dev, bool (*refuse)(void *ctx), void *ctx);
 /* Closes the client and the socket (unlinking it), frees everything. */
 void zn_vfu_dev_free(struct zn_vfu_dev *dev);
 

@@ -134,6 +134,25 @@ check "zn-recv --quiet (private zn-nicsim): no info lines, only the ready line a
 	bash -c "! grep -q ' info \|no --dev' '$tmp/quiet' && grep -q '^zn-recv: 0 bytes' '$tmp/quiet'"
 timeout $WAIT_S "$BIN/zn-send" --quiet --dev "$A" --count 1 --dst 10.0.0.9:9 >"$tmp/squiet" 2>&1
 check "zn-send --quiet: no info lines" bash -c "! grep -q ' info ' '$tmp/squiet'"
+timeout $WAIT_S "$BIN/zn-fwd" --quiet --port0 "$A" --port1 "$B" --frames 200 >"$tmp/fquiet" 2>&1
+check "zn-fwd --quiet: the three summary lines only" \
+	bash -c "[ \$(wc -l <'$tmp/fquiet') -eq 3 ] && grep -q '^zn-fwd: 200 sent, 200 received' '$tmp/fquiet'"
+timeout $WAIT_S "$BIN/zn-echo" --quiet --dev "$A" --duration-ms 300 >"$tmp/equiet" 2>&1
+check "zn-echo --quiet: no info lines" \
+	bash -c "! grep -q ' info ' '$tmp/equiet' && grep -q '^zn-echo: 0 connections' '$tmp/equiet'"
+
+# A device that does not open: one line, zcnic's, naming it and why.
+for app in zn-send zn-recv zn-echo zn-fwd; do
+	case $app in
+	zn-fwd) args=(--port0 "vfio-user:$tmp/nope.sock" --port1 "$B") ;;
+	*) args=(--dev "vfio-user:$tmp/nope.sock") ;;
+	esac
+	timeout $WAIT_S "$BIN/$app" "${args[@]}" >"$tmp/badev" 2>&1
+	rc=$?
+	check "$app with a --dev that is not there: exit 1, one line" \
+		bash -c "[ $rc -eq 1 ] && [ \$(grep -vc ' info ' '$tmp/badev') -eq 1 ] &&
+			grep -q 'no socket at $tmp/nope.sock' '$tmp/badev'"
+done
 
 for b in zn-send zn-recv; do
 	check "$b --size 9000 (UDP): exit 2, the same limit in both" \
