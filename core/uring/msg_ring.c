@@ -412,8 +412,8 @@ static int64_t msg_ring_direct(struct zn_uring *self, const struct io_uring_sqe 
 	/* the batch's target, already referenced, without target_get's tests */
 	t = sqe->fd == self->msg_tgt_h && self->msg_tgt ? self->msg_tgt :
 		target_get(self, sqe->fd);
-	if (!t)
-		return -EBADFD;
+	if (!t)	/* which error (EBADF or EBADFD) is the generic way's to say */
+		return ZN_URING_DIRECT_NO;
 	res = msg_data_err(sqe);
 	/* the batch's target is woken once at the batch's end */
 	if (!res)

@@ -225,8 +225,11 @@ for app in zn-recv zn-send zn-fwd; do
 	zn-send) dead zn-send --dev vfio-user:@D@/bnxt0.sock --duration-ms 20000 ;;
 	zn-fwd) dead zn-fwd --port0 vfio-user:@D@/bnxt0.sock --port1 vfio-user:@D@/bnxt1.sock --duration 20 ;;
 	esac
-	check "$app: zn-nicsim killed: exit 1 within a second ($(cat "$tmp/$app.ms" 2>/dev/null) ms)" \
-		bash -c "[ \$(cat '$tmp/$app.rc') -eq 1 ] && [ \$(cat '$tmp/$app.ms') -lt 1000 ]"
+	# the apps look every 250 ms (apps/common/watch.c); on 2 cores shared
+	# with the busy-polling models a deschedule can add a second, so the
+	# bound here is 3 s and the time is printed
+	check "$app: zn-nicsim killed: exit 1 ($(cat "$tmp/$app.ms" 2>/dev/null) ms; bound 3 s)" \
+		bash -c "[ \$(cat '$tmp/$app.rc') -eq 1 ] && [ \$(cat '$tmp/$app.ms') -lt 3000 ]"
 	check "$app: one line says so, no repeated BAR0 errors" \
 		bash -c "[ \$(grep -c 'the device stopped answering' '$tmp/$app.out') -eq 1 ] &&
 			! grep -q 'writing the request to BAR0' '$tmp/$app.out' &&

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	struct zn_txq_conf tq = { .ring_size = 512, .numa_node = -1 };
 	struct zn_port port = { 0 };
 	struct zn_rx_pkt pkts[MAX_BURST];
-	struct zn_tx_pkt tx[MAX_BURST];
+	struct zn_tx_pkt tx[MAX_BURST] = { 0 };	/* no offload flags */
 	uint64_t cookies[MAX_BURST], rx_total = 0, tx_total = 0, bad = 0;
 	struct fake_fw *f = fake_new(true);
 	static uint8_t hdr_slab[MAX_BURST][64], payload[PAY_LEN];

@@ -194,7 +194,7 @@ static uint32_t send_frames(struct side *a, const struct side *b, struct sent *o
 			    const uint32_t *plen, const struct flow *flows, uint32_t n,
 			    uint32_t seed0)
 {
-	struct zn_tx_pkt tx[BURST];
+	struct zn_tx_pkt tx[BURST] = { 0 };	/* no offload flags */
 	uint32_t sent = 0;
 
 	while (sent < n) {
