@@ -39,8 +39,20 @@
  *  - msg_flags: MSG_DONTWAIT (a full TX path fails with -EAGAIN instead of
  *    waiting), MSG_NOSIGNAL, MSG_WAITALL, MSG_CONFIRM, MSG_DONTROUTE,
  *    MSG_EOR, MSG_ZEROCOPY are accepted (UDP ignores them); MSG_OOB is
- *    -EOPNOTSUPP (UDP's answer); MSG_MORE (corking) is -EOPNOTSUPP here;
- *    any other bit -EINVAL (logged). SENDMSG_ZC: msg_control must be empty
+ *    -EOPNOTSUPP (UDP's answer); any other bit -EINVAL (logged).
+ *  - MSG_MORE: TCP holds a runt segment back until a send without it
+ *    (zn_tcp_send_flags). UDP corks as udp_sendmsg / ip_append_data: each
+ *    piece keeps its own slot (copied, or zero copy with its own
+ *    notification) and completes at once with its byte count; the send
+ *    without MSG_MORE sends all pieces as one datagram to the first
+ *    piece's destination (later addresses are ignored, as Linux appends
+ *    before looking at them), and the NIC's completion of that frame
+ *    notifies every piece in order. A total above MTU - 28 is -EMSGSIZE
+ *    and drops what was pending (udp_flush_pending_frames), as does
+ *    close. Pieces beyond one frame's segments are copied together into
+ *    one bounce buffer (REPORT_USAGE: ZC_COPIED). The last free slot is
+ *    kept for the send that ends a datagram: a MSG_MORE send that would
+ *    take it is -ENOBUFS. SENDMSG_ZC: msg_control must be empty
  *    (no UDP control messages here; -EINVAL, logged).
  *
  * A full TX path (the socket's ZN_SOCK_SEND_MAX send slots, the netif's
