@@ -48,8 +48,9 @@
  *    piece's destination (later addresses are ignored, as Linux appends
  *    before looking at them), and the NIC's completion of that frame
  *    notifies every piece in order. A total above MTU - 28 is -EMSGSIZE
- *    and drops what was pending (udp_flush_pending_frames), as does
- *    close. Pieces beyond one frame's segments are copied together into
+ *    and drops what was pending (udp_flush_pending_frames), as does any
+ *    other failure of a piece, and close. A corked datagram carries a UDP
+ *    checksum (its pieces' VAs are kept, they may have to be copied). Pieces beyond one frame's segments are copied together into
  *    one bounce buffer (REPORT_USAGE: ZC_COPIED). The last free slot is
  *    kept for the send that ends a datagram: a MSG_MORE send that would
  *    take it is -ENOBUFS. SENDMSG_ZC: msg_control must be empty
@@ -536,7 +537,8 @@ static int try_send(struct tx_state *tx, struct zn_uring_req *req)
 		rc = capture(tx, req, sl);
 		if (rc) {
 			slot_release(tx, idx);
-			if (rc == -EMSGSIZE && !stream)
+			/* ip_append_data failed: udp_sendmsg drops the datagram */
+			if (rc != -EAGAIN && !stream)
 				cork_flush(tx);
 			return rc;
 		}
