@@ -39,8 +39,21 @@
  *  - msg_flags: MSG_DONTWAIT (a full TX path fails with -EAGAIN instead of
  *    waiting), MSG_NOSIGNAL, MSG_WAITALL, MSG_CONFIRM, MSG_DONTROUTE,
  *    MSG_EOR, MSG_ZEROCOPY are accepted (UDP ignores them); MSG_OOB is
- *    -EOPNOTSUPP (UDP's answer); MSG_MORE (corking) is -EOPNOTSUPP here;
- *    any other bit -EINVAL (logged). SENDMSG_ZC: msg_control must be empty
+ *    -EOPNOTSUPP (UDP's answer); any other bit -EINVAL (logged).
+ *  - MSG_MORE: TCP holds a runt segment back until a send without it
+ *    (zn_tcp_send_flags). UDP corks as udp_sendmsg / ip_append_data: each
+ *    piece keeps its own slot (copied, or zero copy with its own
+ *    notification) and completes at once with its byte count; the send
+ *    without MSG_MORE sends all pieces as one datagram to the first
+ *    piece's destination (later addresses are ignored, as Linux appends
+ *    before looking at them), and the NIC's completion of that frame
+ *    notifies every piece in order. A total above MTU - 28 is -EMSGSIZE
+ *    and drops what was pending (udp_flush_pending_frames), as does any
+ *    other failure of a piece, and close. A corked datagram carries a UDP
+ *    checksum (its pieces' VAs are kept, they may have to be copied). Pieces beyond one frame's segments are copied together into
+ *    one bounce buffer (REPORT_USAGE: ZC_COPIED). The last free slot is
+ *    kept for the send that ends a datagram: a MSG_MORE send that would
+ *    take it is -ENOBUFS. SENDMSG_ZC: msg_control must be empty
  *    (no UDP control messages here; -EINVAL, logged).
  *
  * A full TX path (the socket's ZN_SOCK_SEND_MAX send slots, the netif's
@@ -80,7 +93,10 @@
 #include "zcnic/log.h"
 
 #define SEND_LOG	"uring-send"
-#define TX_DRAIN_MS	100	/* close: how long to wait for the NIC (netif_destroy's bound) */
+/* close / ring exit: how long to wait for the NIC to finish every send
+ * before the buffers go back (a loaded model can take far longer than a
+ * NIC; releasing early lets the device read freed memory) */
+#define TX_DRAIN_MS	3000
 #define IOV_BATCH	32	/* iovecs read at once on the copy path */
 #define NET_MAX_IOV	1024	/* UIO_MAXIOV */
 
@@ -89,7 +105,7 @@
 #define ZC_IOPRIO	(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_FIXED_BUF |	\
 			 IORING_SEND_ZC_REPORT_USAGE | IORING_SEND_VECTORIZED)
 #define SEND_MSG_OK	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_WAITALL | MSG_CONFIRM |	\
-			 MSG_DONTROUTE | MSG_EOR | MSG_ZEROCOPY)
+			 MSG_DONTROUTE | MSG_EOR | MSG_ZEROCOPY | MSG_MORE)
 
 enum { K_SEND = 0, K_SEND_ZC, K_SENDMSG_ZC, K_SENDMSG };
 
@@ -120,9 +136,11 @@ struct tx_slot {
 	struct zn_net_seg seg[ZN_UDP_MAX_SEGS];
 	struct net_fixmap *fm[ZN_UDP_MAX_SEGS];
 	void *bounce;
+	void *gather;			/* a corked datagram's pieces copied together */
 	uint64_t notif_ud;
 	uint32_t nseg, len;
 	uint16_t next_free;
+	uint16_t cork_next;		/* the datagram's next piece: slot + 1; 0 none */
 	bool busy;			/* handed to zn_sock_send, not completed */
 	bool notif, report, copied, used;
 };
@@ -136,6 +154,11 @@ struct tx_state {
 	uint32_t nfree;
 	uint16_t free_head;
 	struct zn_uring_req *wait_head, *wait_tail;
+	/* UDP cork: the pieces of a datagram whose sends had MSG_MORE */
+	uint16_t cork_head, cork_tail;	/* slot + 1; 0: nothing pending */
+	uint32_t cork_len, cork_nseg, cork_nslot;
+	struct net_dst cork_dst;	/* the first piece's; later ones are ignored */
+	struct zn_net_seg cork_seg[ZN_UDP_MAX_SEGS];
 	struct tx_slot slot[ZN_SOCK_SEND_MAX];
 };
 
@@ -162,9 +185,11 @@ static void slot_release(struct tx_state *tx, uint16_t idx)
 
 	if (sl->bounce)
 		zn_net_bounce_put(tx->nd, sl->bounce);
+	if (sl->gather)
+		zn_net_bounce_put(tx->nd, sl->gather);
 	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++)
 		zn_net_fixmap_put(sl->fm[i]);
-	sl->bounce = NULL;
+	sl->bounce = sl->gather = NULL;
 	memset(sl->fm, 0, sizeof(sl->fm));
 	sl->next_free = tx->free_head;
 	tx->free_head = idx;
@@ -176,17 +201,29 @@ static int32_t notif_res(bool report, bool copied)
 	return report && copied ? (int32_t)IORING_NOTIF_USAGE_ZC_COPIED : 0;
 }
 
-/* The NIC finished frame idx: its notification, then the slot is free. */
+/* A chain of slots (one datagram, or one alone) is done with: each
+ * piece's notification, in order, then its slot is free. */
+static void chain_done(struct tx_state *tx, uint16_t idx)
+{
+	for (uint16_t next = (uint16_t)(idx + 1); next; ) {
+		struct tx_slot *sl = &tx->slot[next - 1];
+		uint16_t i = (uint16_t)(next - 1);
+
+		next = sl->cork_next;
+		sl->busy = false;
+		if (sl->notif && !tx->s->ring_exiting)
+			zn_uring_post_cqe(tx->ring, sl->notif_ud,
+					  notif_res(sl->report, sl->copied || !sl->used),
+					  IORING_CQE_F_NOTIF, NULL, 0);
+		slot_release(tx, i);
+	}
+}
+
+/* The NIC finished frame idx (its chain's first slot). */
 static void slot_done(struct tx_state *tx, uint16_t idx)
 {
-	struct tx_slot *sl = &tx->slot[idx];
-
-	sl->busy = false;
-	if (sl->notif && !tx->s->ring_exiting)
-		zn_uring_post_cqe(tx->ring, sl->notif_ud, notif_res(sl->report, sl->copied || !sl->used),
-				  IORING_CQE_F_NOTIF, NULL, 0);
 	tx->inflight--;
-	slot_release(tx, idx);
+	chain_done(tx, idx);
 }
 
 /* ---- capturing a payload ---------------------------------------------------- */
@@ -210,6 +247,8 @@ static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send
 		      const struct iovec *v, uint32_t n, struct tx_slot *sl)
 {
 	struct zn_netdev *dev = tx->s->dev;
+	/* a corked piece may have to be copied together with the others */
+	bool keep_va = tx->s->proto->stream || (p->msg_flags & MSG_MORE) || tx->cork_head;
 	uint32_t k = 0;
 	int rc;
 
@@ -232,7 +271,7 @@ static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send
 		 * TCP must have its checksum: computed from the VA until the
 		 * device fills it in (no TX checksum offload yet) */
 		sl->seg[k].iova = iova;
-		sl->seg[k].va = tx->s->proto->stream ? v[i].iov_base : NULL;
+		sl->seg[k].va = keep_va ? v[i].iov_base : NULL;
 		sl->seg[k].len = (uint32_t)v[i].iov_len;
 		k++;
 	}
@@ -348,7 +387,8 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 		n = 1;
 		v = &one;
 	}
-	if (total > tx->mtu_payload)
+	/* a corked datagram's pieces together (ip_append_data's check) */
+	if (total > tx->mtu_payload - tx->cork_len)
 		return -EMSGSIZE;
 	sl->len = (uint32_t)total;
 	if (IS_ZC(p) && v) {
@@ -377,17 +417,91 @@ static int msg_flags_check(uint32_t f)
 {
 	if (f & MSG_OOB)
 		return -EOPNOTSUPP;
-	if (f & MSG_MORE) {
-		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "MSG_MORE (corking) is not supported on zcnic "
-			  "UDP sockets: send whole datagrams (-EOPNOTSUPP)");
-		return -EOPNOTSUPP;
-	}
 	if (f & ~(uint32_t)SEND_MSG_OK) {
 		ZN_LOG_RL(ZN_LOG_WARN, SEND_LOG, "send msg_flags 0x%x not supported (known: "
 			  "MSG_DONTWAIT, MSG_NOSIGNAL, MSG_WAITALL, MSG_CONFIRM, MSG_DONTROUTE, "
-			  "MSG_EOR, MSG_ZEROCOPY): -EINVAL", f & ~(uint32_t)SEND_MSG_OK);
+			  "MSG_EOR, MSG_ZEROCOPY, MSG_MORE): -EINVAL", f & ~(uint32_t)SEND_MSG_OK);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The ZC bookkeeping of a slot that the NIC (or the cork) now holds. */
+static void slot_take(struct tx_slot *sl, const struct send_pdu *p)
+{
+	sl->notif = IS_ZC(p);
+	sl->notif_ud = p->notif_ud;
+	sl->report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
+}
+
+/* A corked datagram is dropped (an error, or the socket closes), as
+ * udp_flush_pending_frames: its pieces' notifications, their slots free. */
+static void cork_flush(struct tx_state *tx)
+{
+	if (tx->cork_head)
+		chain_done(tx, (uint16_t)(tx->cork_head - 1));
+	tx->cork_head = tx->cork_tail = 0;
+	tx->cork_len = tx->cork_nseg = tx->cork_nslot = 0;
+}
+
+/* A MSG_MORE send on a datagram socket: its slot joins the pending datagram. */
+static int cork_add(struct tx_state *tx, const struct send_pdu *p, uint16_t idx)
+{
+	struct tx_slot *sl = &tx->slot[idx];
+
+	if (!tx->cork_head) {
+		tx->cork_head = (uint16_t)(idx + 1);
+		tx->cork_dst = p->dst;
+	} else {
+		tx->slot[tx->cork_tail - 1].cork_next = (uint16_t)(idx + 1);
+	}
+	tx->cork_tail = (uint16_t)(idx + 1);
+	tx->cork_len += sl->len;
+	tx->cork_nseg += sl->nseg;
+	tx->cork_nslot++;
+	slot_take(sl, p);
+	return (int)sl->len;
+}
+
+/* The pieces of the pending datagram and slot idx's, as one segment list:
+ * the pieces as they are, or copied together into one bounce buffer when
+ * they are more than a frame takes. */
+static int cork_gather(struct tx_state *tx, uint16_t idx, const struct zn_net_seg **segs,
+		       uint32_t *nseg)
+{
+	struct tx_slot *last = &tx->slot[idx];
+	uint32_t k = 0, off = 0;
+	uint64_t iova;
+	int rc;
+
+	if (tx->cork_nseg + last->nseg <= ZN_UDP_MAX_SEGS) {
+		for (uint16_t n = tx->cork_head; n; n = tx->slot[n - 1].cork_next)
+			for (uint32_t i = 0; i < tx->slot[n - 1].nseg; i++)
+				tx->cork_seg[k++] = tx->slot[n - 1].seg[i];
+		for (uint32_t i = 0; i < last->nseg; i++)
+			tx->cork_seg[k++] = last->seg[i];
+		*segs = tx->cork_seg;
+		*nseg = k;
+		return 0;
+	}
+	if (!last->gather) {
+		rc = zn_net_bounce_get(tx->nd, tx->cork_len + last->len, &last->gather, &iova);
+		if (rc)
+			return rc;
+		for (uint16_t n = tx->cork_head; n; n = tx->slot[n - 1].cork_next) {
+			struct tx_slot *sl = &tx->slot[n - 1];
+
+			for (uint32_t i = 0; i < sl->nseg; off += sl->seg[i++].len)
+				memcpy((uint8_t *)last->gather + off, sl->seg[i].va, sl->seg[i].len);
+			sl->copied = true;
+		}
+		for (uint32_t i = 0; i < last->nseg; off += last->seg[i++].len)
+			memcpy((uint8_t *)last->gather + off, last->seg[i].va, last->seg[i].len);
+		last->copied = true;
+		tx->cork_seg[0] = (struct zn_net_seg){ .iova = iova, .va = last->gather, .len = off };
+	}
+	*segs = tx->cork_seg;
+	*nseg = 1;
 	return 0;
 }
 
@@ -398,44 +512,81 @@ static int msg_flags_check(uint32_t f)
 static int try_send(struct tx_state *tx, struct zn_uring_req *req)
 {
 	struct send_pdu *p = PDU(req);
+	const struct net_dst *d = &p->dst;
+	const struct zn_net_seg *segs;
 	struct zn_addr4 dst = { 0 };
+	bool stream = tx->s->proto->stream, more = p->msg_flags & MSG_MORE;
 	struct tx_slot *sl;
-	uint16_t idx;
+	uint32_t nseg;
+	uint16_t idx, head;
 	int rc;
 
-	if (p->dst.state == NET_DST_BAD)
-		return p->dst.err;
+	/* a pending datagram goes where its first piece said (udp_sendmsg
+	 * appends before it looks at the address) */
+	if (!stream && tx->cork_head)
+		d = &tx->cork_dst;
+	if (d->state == NET_DST_BAD)
+		return d->err;
 	if (!p->slot) {
+		/* the last free slot is kept for the send that ends a datagram */
+		if (!stream && more && tx->cork_nslot + 1 >= ZN_SOCK_SEND_MAX)
+			return -ENOBUFS;
 		sl = slot_alloc(tx, &idx);
 		if (!sl)
 			return -EAGAIN;
 		rc = capture(tx, req, sl);
 		if (rc) {
 			slot_release(tx, idx);
+			/* ip_append_data failed: udp_sendmsg drops the datagram */
+			if (rc != -EAGAIN && !stream)
+				cork_flush(tx);
 			return rc;
 		}
+		if (!stream && more)
+			return cork_add(tx, p, idx);
 		p->slot = (uint16_t)(idx + 1);
 	}
 	idx = (uint16_t)(p->slot - 1);
 	sl = &tx->slot[idx];
-	if (p->dst.state == NET_DST_OK) {
-		dst.ip = p->dst.ip;
-		dst.port = p->dst.port;
+	segs = sl->seg;
+	nseg = sl->nseg;
+	head = idx;
+	if (!stream && tx->cork_head) {
+		rc = cork_gather(tx, idx, &segs, &nseg);
+		if (rc == -EAGAIN)
+			return rc;
+		if (rc) {
+			p->slot = 0;
+			slot_release(tx, idx);
+			cork_flush(tx);
+			return rc;
+		}
+		head = (uint16_t)(tx->cork_head - 1);
 	}
-	rc = zn_sock_send(tx->s, p->dst.state == NET_DST_OK ? &dst : NULL, sl->seg, sl->nseg,
-			 idx);
+	if (d->state == NET_DST_OK) {
+		dst.ip = d->ip;
+		dst.port = d->port;
+	}
+	rc = zn_sock_send(tx->s, d->state == NET_DST_OK ? &dst : NULL, segs, nseg, head,
+			  stream && more);
 	if (rc == -EAGAIN)
 		return rc;
 	p->slot = 0;
 	if (rc) {
 		slot_release(tx, idx);
+		if (!stream)
+			cork_flush(tx);
 		/* core/net's "no destination" when we gave none: not connected */
-		return rc == -EINVAL && p->dst.state == NET_DST_NONE ? -EDESTADDRREQ : rc;
+		return rc == -EINVAL && d->state == NET_DST_NONE ? -EDESTADDRREQ : rc;
 	}
-	sl->notif = IS_ZC(p);
-	sl->notif_ud = p->notif_ud;
-	sl->report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
-	sl->busy = true;
+	slot_take(sl, p);
+	if (head != idx) {
+		/* the datagram's last piece: one frame, one completion for all */
+		tx->slot[tx->cork_tail - 1].cork_next = (uint16_t)(idx + 1);
+		tx->cork_head = tx->cork_tail = 0;
+		tx->cork_len = tx->cork_nseg = tx->cork_nslot = 0;
+	}
+	tx->slot[head].busy = true;
 	tx->inflight++;
 	return (int)sl->len;
 }
@@ -531,13 +682,14 @@ static void tx_fini(struct zn_sock *s)
 		wait_drop_slot(tx, req);
 		zn_uring_req_complete(req, -ECANCELED, 0);
 	}
+	cork_flush(tx);	/* a datagram never ended: dropped, as udp_destroy_sock */
 	end = zn_now_ms() + TX_DRAIN_MS;
 	while (tx->inflight && zn_now_ms() <= end)
 		zn_netdev_poll(s->dev);
 	if (tx->inflight) {
-		ZN_WARN(SEND_LOG, "socket %d closes with %u sends the NIC did not complete in "
-			"%u ms; their buffers are released now", s->handle, tx->inflight,
-			TX_DRAIN_MS);
+		ZN_WARN(SEND_LOG, "socket %d: the NIC did not complete %u sends within %u ms of "
+			"close; their buffers are released now (the device may still read them)",
+			s->handle, tx->inflight, TX_DRAIN_MS);
 		zn_sock_tx_forget(s);
 		for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
 			if (tx->slot[i].busy)

@@ -59,8 +59,10 @@ struct zn_sock_proto {
 	uint32_t (*recv)(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, uint32_t max);
 	const uint8_t *(*rx_data)(struct zn_sock *s, const struct zn_udp_rx *d, uint32_t i);
 	void (*rx_release)(struct zn_sock *s, const struct zn_udp_rx *d);
+	/* more: MSG_MORE, more data follows soon (a stream holds a runt
+	 * segment back; a datagram protocol never sees it: op_send.c corks) */
 	int (*send)(struct zn_sock *s, const struct zn_addr4 *dst, const struct zn_net_seg *segs,
-		    uint32_t nseg, uint64_t cookie);
+		    uint32_t nseg, uint64_t cookie, bool more);
 	/* Sends queued or in flight will not come back to zn_sock_tx_done. */
 	void (*tx_forget)(struct zn_sock *s);
 	/*
@@ -196,11 +198,12 @@ static inline void zn_sock_rx_release(struct zn_sock *s, const struct zn_udp_rx 
 }
 
 static inline int zn_sock_send(struct zn_sock *s, const struct zn_addr4 *dst,
-			       const struct zn_net_seg *segs, uint32_t nseg, uint64_t cookie)
+			       const struct zn_net_seg *segs, uint32_t nseg, uint64_t cookie,
+			       bool more)
 {
 	if (!s->pcb)
 		return -ENOTCONN;
-	return s->proto->send(s, dst, segs, nseg, cookie);
+	return s->proto->send(s, dst, segs, nseg, cookie, more);
 }
 
 /* The protocol hands a send's cookie back (exactly once per accepted send,

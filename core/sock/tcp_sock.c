@@ -129,7 +129,7 @@ static void tcp_rx_release(struct zn_sock *s, const struct zn_udp_rx *d)
 }
 
 static int tcp_send(struct zn_sock *s, const struct zn_addr4 *dst, const struct zn_net_seg *segs,
-		    uint32_t nseg, uint64_t cookie)
+		    uint32_t nseg, uint64_t cookie, bool more)
 {
 	struct tcp_sock *ts = ts_of(s);
 	int rc;
@@ -138,7 +138,7 @@ static int tcp_send(struct zn_sock *s, const struct zn_addr4 *dst, const struct 
 	/* not connected: tcp_sendmsg's -EPIPE (sk_stream_wait_connect) */
 	if (!ts->c || ts->listening)
 		return -EPIPE;
-	rc = zn_tcp_send(ts->c, segs, nseg, cookie);
+	rc = zn_tcp_send_flags(ts->c, segs, nseg, cookie, more ? ZN_TCP_SEND_MORE : 0);
 	if (rc == -ENOTCONN)
 		return -EPIPE;
 	if (rc < 0 && rc == zn_tcp_error(ts->c)) {

@@ -73,8 +73,9 @@ static void udp_rx_release(struct zn_sock *s, const struct zn_udp_rx *d)
 }
 
 static int udp_send(struct zn_sock *s, const struct zn_addr4 *dst, const struct zn_net_seg *segs,
-		    uint32_t nseg, uint64_t cookie)
+		    uint32_t nseg, uint64_t cookie, bool more)
 {
+	(void)more;	/* whole datagrams only: corking is op_send.c's */
 	return zn_udp_send(ep_of(s), dst, segs, nseg, cookie);
 }
 

@@ -128,6 +128,17 @@ if want tx-delay; then
 			[ '$(recv_bytes)' -eq $((N * SIZE)) ] && intact"
 fi
 
+# --- copy mode exits while the NIC is still slow: every send completes first ---
+if want tx-delay-copy; then
+	N=40
+	# 300 ms per TX pass: more than the 100 ms close once waited before it
+	# released bounce buffers the device had still to read
+	ZC=off run tx-delay-copy $N 20000 3000 0 --fault bnxt0:tx-delay=300
+	check "tx-delay-copy: zn-send waited for every TX completion at exit (no early release), both exit 0" \
+		bash -c "! grep -q 'did not complete' $tmp/send && [ $(cat $tmp/src) -eq 0 ] &&
+			[ $(cat $tmp/rrc) -eq 0 ] && [ '$(recv_bytes)' -eq $((N * SIZE)) ] && intact"
+fi
+
 # --- a busy firmware: FUNC_QCFG (0x16) answers BUSY twice ---
 if want cmd-busy; then
 	N=400

@@ -393,6 +393,78 @@ static void test_tcp_reset(void **state)
 	assert_int_equal(ring_close(lfd), 0);
 }
 
+/* No CQE arrives within ms (the ring still polls both netdevs). */
+static void assert_no_cqe(unsigned ms)
+{
+	struct __kernel_timespec ts = { .tv_nsec = (long)ms * 1000000L };
+	struct io_uring_cqe *cqe;
+
+	io_uring_submit(&ring);
+	assert_int_equal(nstash, 0);
+	assert_int_equal(io_uring_wait_cqe_timeout(&ring, &cqe, &ts), -ETIME);
+}
+
+/* MSG_MORE on TCP (tcp_sendmsg): a runt waits for the send without it;
+ * full segments go at once; SEND_ZC's notification comes after the ACK. */
+static void test_tcp_msg_more(void **state)
+{
+	static uint8_t tx[4000], rx[4000];
+	int lfd, afd, bfd;
+	uint32_t got = 0;
+	struct got g;
+
+	(void)state;
+	for (uint32_t i = 0; i < sizeof(tx); i++)
+		tx[i] = pat(i + 5);
+	lfd = listener(PORT + 4);
+	connect_pair(lfd, PORT + 4, &afd, &bfd);
+	io_uring_prep_send(sqe_ud(50), bfd, tx, 3, MSG_MORE);
+	assert_int_equal(res_of(50), 3);
+	io_uring_prep_send_zc(sqe_ud(51), bfd, tx + 3, 4, MSG_MORE, 0);
+	g = wait_ud(51);
+	assert_int_equal(g.res, 4);
+	assert_int_equal(g.flags, IORING_CQE_F_MORE);
+	io_uring_prep_recv(sqe_ud(52), afd, rx, sizeof(rx), 0);
+	assert_no_cqe(50);	/* held: no segment, no ACK, no notification */
+	io_uring_prep_send(sqe_ud(53), bfd, tx + 7, 5, 0);
+	assert_int_equal(res_of(53), 5);
+	/* the three sends travel as one segment */
+	assert_int_equal(res_of(52), 12);
+	assert_memory_equal(rx, tx, 12);
+	g = wait_ud(51);
+	assert_int_equal(g.flags, IORING_CQE_F_NOTIF);
+
+	/* 3000 bytes with MSG_MORE (a copied send is short: one bounce
+	 * buffer each): the full segments go, the rest waits */
+	for (uint32_t sent = 0, i = 0; sent < 3000 && i < 10; i++) {
+		int rc;
+
+		io_uring_prep_send(sqe_ud(54), bfd, tx + sent, 3000 - sent, MSG_MORE);
+		rc = res_of(54);
+		assert_true(rc > 0);
+		sent += (uint32_t)rc;
+		if (sent == 3000)
+			break;
+		assert_true(i < 9);
+	}
+	while (got < 2000) {
+		io_uring_prep_recv(sqe_ud(55), afd, rx + got, sizeof(rx) - got, 0);
+		g = wait_ud(55);
+		assert_true(g.res > 0);
+		got += (uint32_t)g.res;
+	}
+	assert_true(got < 3000);
+	io_uring_prep_recv(sqe_ud(56), afd, rx + got, sizeof(rx) - got, 0);
+	assert_no_cqe(50);
+	assert_int_equal(ring_send(bfd, tx + 3000, 1), 1);
+	g = wait_ud(56);
+	assert_int_equal(g.res, 3001 - got);
+	assert_memory_equal(rx, tx, 3001);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(ring_close(bfd), 0);
+	assert_int_equal(ring_close(lfd), 0);
+}
+
 static void test_udp_msg(void **state)
 {
 	struct sockaddr_in a = sin_of(n.ip_a, PORT + 3), from;
@@ -853,6 +925,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tcp_connect_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tcp_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tcp_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tcp_msg_more, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_udp_msg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kbuf_udp_legacy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kbuf_udp_ring_multishot, setup, teardown),

@@ -823,6 +823,136 @@ static void test_close_inflight(void **state)
 	assert_int_equal(open_socks(), 0);
 }
 
+/* MSG_MORE on UDP (udp_sendmsg corking): pieces make one datagram, each
+ * send's CQE is its own byte count; ZC pieces are notified only once the
+ * datagram went; a total above the limit fails and drops the datagram. */
+static void test_udp_cork(void **state)
+{
+	uint8_t *zbuf = (uint8_t *)F.zr->va + 600000, pay[MAXPAY + 1];
+	struct io_uring_cqe c[16];
+	struct io_uring_sqe *sqe;
+
+	(void)state;
+	fill(pay, sizeof(pay), 11);
+	memcpy(zbuf, pay + 300, 200);
+	/* SEND 100 + MORE, SEND_ZC 200 + MORE, SEND 50: one 350-byte datagram */
+	io_uring_prep_send(sqe_get(), F.fa, pay, 100, MSG_MORE);
+	set_ud(1);
+	reap(c, 1);
+	assert_int_equal(c[0].res, 100);
+	assert_int_equal(c[0].flags, 0);
+	io_uring_prep_send_zc(sqe_get(), F.fa, zbuf, 200, MSG_MORE, 0);
+	set_ud(2);
+	reap(c, 1);
+	assert_int_equal(c[0].user_data, 2);
+	assert_int_equal(c[0].res, 200);
+	assert_int_equal(c[0].flags, IORING_CQE_F_MORE);
+	assert_quiet();	/* nothing sent yet: no notification, nothing received */
+	io_uring_prep_send(sqe_get(), F.fa, pay + 500, 50, 0);
+	set_ud(3);
+	prep_recv_b(2048, 4, 0);
+	reap(c, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		if (c[i].user_data == 2) {
+			assert_int_equal(c[i].res, 0);
+			assert_int_equal(c[i].flags, IORING_CQE_F_NOTIF);
+		} else if (c[i].user_data == 3) {
+			assert_int_equal(c[i].res, 50);
+		} else {
+			assert_int_equal(c[i].user_data, 4);
+			assert_int_equal(c[i].res, 350);
+		}
+	}
+	assert_memory_equal(F.rxbuf, pay, 100);
+	assert_memory_equal(F.rxbuf + 100, pay + 300, 250);	/* zbuf, then pay + 500 */
+	assert_quiet();
+
+	/* SENDMSG with MORE, then an empty SEND ends it */
+	{
+		struct iovec iov[2] = { { pay, 10 }, { pay + 10, 20 } };
+		struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+
+		io_uring_prep_sendmsg(sqe_get(), F.fa, &m, MSG_MORE);
+		set_ud(5);
+		reap(c, 1);
+		assert_int_equal(c[0].res, 30);
+	}
+	io_uring_prep_send(sqe_get(), F.fa, pay, 0, 0);
+	set_ud(6);
+	prep_recv_b(2048, 7, 0);
+	reap(c, 2);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(c[i].res, c[i].user_data == 6 ? 0 : 30);
+	assert_memory_equal(F.rxbuf, pay, 30);
+
+	/* more pieces than a frame's segments: copied together, still one datagram */
+	for (unsigned i = 0; i < ZN_UDP_MAX_SEGS + 2; i++) {
+		io_uring_prep_send_zc(sqe_get(), F.fa, zbuf + i * 10, 10, MSG_MORE, 0);
+		set_ud(100 + i);
+		reap(c, 1);
+		assert_int_equal(c[0].res, 10);
+	}
+	io_uring_prep_send(sqe_get(), F.fa, pay, 5, 0);
+	set_ud(8);
+	prep_recv_b(2048, 9, 0);
+	{
+		unsigned n = ZN_UDP_MAX_SEGS + 2 + 2, notifs = 0;
+		struct io_uring_cqe cc[ZN_UDP_MAX_SEGS + 4];
+
+		reap(cc, n);
+		for (unsigned i = 0; i < n; i++) {
+			if (cc[i].flags & IORING_CQE_F_NOTIF) {
+				assert_int_equal(cc[i].user_data, 100 + notifs);
+				notifs++;
+			} else if (cc[i].user_data == 9) {
+				assert_int_equal(cc[i].res, (ZN_UDP_MAX_SEGS + 2) * 10 + 5);
+			} else {
+				assert_int_equal(cc[i].user_data, 8);
+				assert_int_equal(cc[i].res, 5);
+			}
+		}
+		assert_int_equal(notifs, ZN_UDP_MAX_SEGS + 2);
+	}
+	assert_memory_equal(F.rxbuf, zbuf, (ZN_UDP_MAX_SEGS + 2) * 10);
+	assert_memory_equal(F.rxbuf + (ZN_UDP_MAX_SEGS + 2) * 10, pay, 5);
+
+	/* the limit counts the whole datagram: -EMSGSIZE drops what was pending */
+	io_uring_prep_send_zc(sqe_get(), F.fa, zbuf, 1000, MSG_MORE, 0);
+	set_ud(10);
+	reap(c, 1);
+	assert_int_equal(c[0].res, 1000);
+	io_uring_prep_send(sqe_get(), F.fa, pay, MAXPAY - 999, MSG_MORE);
+	set_ud(11);
+	reap(c, 2);
+	/* the dropped piece's notification is posted while 11 is issued */
+	assert_int_equal(c[0].user_data, 10);
+	assert_int_equal(c[0].flags, IORING_CQE_F_NOTIF);
+	assert_int_equal(c[1].user_data, 11);
+	assert_int_equal(c[1].res, -EMSGSIZE);
+	sqe = sqe_get();
+	io_uring_prep_send(sqe, F.fa, pay, 7, 0);
+	sqe->user_data = 12;
+	prep_recv_b(2048, 13, 0);
+	reap(c, 2);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(c[i].res, 7);
+	assert_memory_equal(F.rxbuf, pay, 7);
+	assert_quiet();
+
+	/* a pending datagram dropped at close: its ZC piece is still notified */
+	io_uring_prep_send_zc(sqe_get(), F.fa, zbuf, 64, MSG_MORE, 0);
+	set_ud(14);
+	reap(c, 1);
+	assert_int_equal(c[0].res, 64);
+	assert_int_equal(zn_socket_close(F.fa), 0);
+	F.fa = -1;
+	reap(c, 1);
+	assert_int_equal(c[0].user_data, 14);
+	assert_int_equal(c[0].flags, IORING_CQE_F_NOTIF);
+	zn_socket_close(F.fb);
+	assert_int_equal(open_socks(), 0);
+}
+
 static void test_fixed_file_skip_link(void **state)
 {
 	int files[2];
@@ -897,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_send_flood_waits),
 		cmocka_unit_test(test_close_inflight),
 		cmocka_unit_test(test_fixed_file_skip_link),
+		cmocka_unit_test(test_udp_cork),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
