@@ -127,6 +127,8 @@ void zn_netif_batch_push(struct zn_netif *nif, uint32_t i);
 uint32_t zn_netif_reap(struct zn_netif *nif);
 uint32_t zn_netif_in_flight(const struct zn_netif *nif);
 void zn_netif_arp_request(void *ctx, uint32_t ip);
+/* e was just made INCOMPLETE (ZN_ARP_NEW): the first request, and its timer. */
+void zn_netif_arp_start(struct zn_netif *nif, struct zn_arp_entry *e);
 void zn_netif_arp_failed(void *ctx, struct zn_arp_entry *e);
 void zn_netif_arp_resolved(struct zn_netif *nif, struct zn_arp_entry *e);
 /* Send a whole frame built by fill into a control slot. */

@@ -91,11 +91,8 @@ static int tcp_out(void *ctx, const struct zn_tcp_out *o)
 	r = zn_arp_resolve(&nif->arp, hop, nif->now, &e);
 	if (r < 0)
 		return -EAGAIN;
-	if (r == ZN_ARP_NEW) {
-		zn_netif_arp_request(nif, hop);
-		if (e->deadline < nif->arp_next)
-			nif->arp_next = e->deadline;
-	}
+	if (r == ZN_ARP_NEW)
+		zn_netif_arp_start(nif, e);
 	if (r != ZN_ARP_HIT && e->npend == ZN_ARP_PENDING)
 		return -EAGAIN;		/* lost, as on a wire: the engine resends */
 	i = zn_netif_slot_get(nif, false);

@@ -206,6 +206,16 @@ void zn_netif_arp_request(void *ctx, uint32_t ip)
 		nif->st.tx_arp_request++;
 }
 
+void zn_netif_arp_start(struct zn_netif *nif, struct zn_arp_entry *e)
+{
+	/* nif->now is the last poll's start: a send made long after it would
+	 * date its first request back and retry too early */
+	e->deadline = nif->conf.clock_ns(nif->conf.clock_ctx) + ZN_ARP_RETRY_NS;
+	zn_netif_arp_request(nif, e->ip);
+	if (e->deadline < nif->arp_next)
+		nif->arp_next = e->deadline;
+}
+
 void zn_netif_arp_failed(void *ctx, struct zn_arp_entry *e)
 {
 	struct zn_netif *nif = ctx;

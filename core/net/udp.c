@@ -278,11 +278,8 @@ static int tmpl_get(struct zn_udp_ep *ep, const struct zn_addr4 *dst, struct zn_
 	r = zn_arp_resolve(&nif->arp, hop, nif->now, &e);
 	if (r < 0)
 		return -EAGAIN;
-	if (r == ZN_ARP_NEW) {
-		zn_netif_arp_request(nif, hop);
-		if (e->deadline < nif->arp_next)
-			nif->arp_next = e->deadline;
-	}
+	if (r == ZN_ARP_NEW)
+		zn_netif_arp_start(nif, e);
 	zn_udp_tmpl_build(&ep->tmpl, nif->mac, r == ZN_ARP_HIT ? e->mac : NULL, &ep->local, dst);
 	ep->tmpl_bcast = false;
 	if (r != ZN_ARP_HIT) {

@@ -89,12 +89,14 @@ export tmp
 # --- wire: drop, duplicate, reorder, bad FCS, bad checksum ---
 if want wire; then
 	N=1000
-	ZC=off run wire $N 5000 5000 0 --fault bnxt0:seed=11,after=20,wire-drop=0.03,wire-dup=0.03,wire-reorder=0.03,wire-corrupt=0.03,wire-csum=0.03
+	# seed 24 drops the very first frame, zn-send's ARP request: the retry
+	# (core/net/arp_cache.h) resolves the receiver and the run goes on
+	ZC=off run wire $N 5000 5000 0 --fault bnxt0:seed=24,wire-drop=0.03,wire-dup=0.03,wire-reorder=0.03,wire-corrupt=0.03,wire-csum=0.03
 	drops=$(stat bnxt0.fault.wire_drops) dups=$(stat bnxt0.fault.wire_dups)
 	corr=$(stat bnxt0.fault.wire_corrupts) csums=$(stat bnxt0.fault.wire_csums)
 	reord=$(stat bnxt0.fault.wire_reorders)
 	echo "# wire: drops $drops dups $dups reorders $reord bad FCS $corr bad checksum $csums"
-	check "wire: every fault happened (seed 11)" \
+	check "wire: every fault happened (seed 24)" \
 		bash -c "[ $drops -gt 10 ] && [ $dups -gt 10 ] && [ $reord -gt 10 ] && [ $corr -gt 10 ] && [ $csums -gt 10 ]"
 	check "wire: the receiving MAC dropped exactly the bad-FCS frames" \
 		[ "$(stat bnxt1.model.port.rx_fcs_errors)" -eq "$corr" ]
