@@ -28,7 +28,8 @@ for f in build-fuzz/fuzz_*; do
 	rm -rf "$work"
 	runs=$(grep -o 'Done [0-9]* runs' "$out/$t.log" | grep -o '[0-9]*' | tail -n1)
 	cov=$(grep -o 'cov: [0-9]*' "$out/$t.log" | tail -n1 | grep -o '[0-9]*')
-	crashes=$(find "$out/$t" -type f | wc -l)
+	# slow-unit-* files are inputs that ran long, not failures
+	crashes=$(find "$out/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	[ $rc -ne 0 ] || [ "$crashes" -gt 0 ] && bad=$((bad + 1))
 	summary+=("$(printf '%-26s %12s runs, cov %6s, %d crash files, rc %d' "$t" "${runs:-?}" "${cov:-?}" "$crashes" $rc)")
 done
