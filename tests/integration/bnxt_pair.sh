@@ -26,12 +26,7 @@ FRAMES=${ZN_BNXT_FRAMES:-100000}
 CYCLES=${ZN_BNXT_CYCLES:-20}
 
 n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { # $1 description, rest: command
-	local d=$1; shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
+. tests/integration/lib/tap.sh
 
 tmp=$(mktemp -d /tmp/zn-bnxt-test.XXXXXX)
 pid=
@@ -41,15 +36,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() { # retries "$@" for WAIT_S seconds
-	local i
-	for ((i = 0; i < WAIT_S * 20; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-gone() { ! kill -0 "$1" 2>/dev/null; }
 fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 
 # run_prog NAME CMD...: a TAP-printing program; its lines become ours.
@@ -71,16 +57,7 @@ run_prog() {
 	fi
 }
 
-# stat KEY: one counter of the running zn-nicsim (fresh, via SIGUSR1)
-stats_now() {
-	rm -f "$tmp/stats"
-	kill -USR1 "$pid"
-	wait_for test -s "$tmp/stats"
-}
-stat() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/stats"; }
 
-# summary FIELD FILE: a number from zn-fwd's summary line ("N sent, N received, ...")
-field() { grep -m1 '^zn-fwd: [0-9]* sent, ' "$2" | grep -o "[0-9]\+ $1" | head -n1 | cut -d' ' -f1; }
 
 for b in "$SIM" "$FWD" "$T/bnxt_cycles" "$T/bnxt_steer" "$T/bnxt_badbd"; do
 	if [ ! -x "$b" ]; then

@@ -41,12 +41,7 @@ if [ "${SAN:-0}" = 1 ]; then
 fi
 
 n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { # $1 description, rest: command
-	local d=$1; shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
+. tests/integration/lib/tap.sh
 
 tmp=$(mktemp -d /tmp/zn-dpdk-test.XXXXXX)
 pid= tpids=
@@ -56,21 +51,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() { # retries "$@" for WAIT_S seconds
-	local i
-	for ((i = 0; i < WAIT_S * 20; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-gone() { ! kill -0 "$1" 2>/dev/null; }
-stats_now() {
-	rm -f "$tmp/stats"
-	kill -USR1 "$pid"
-	wait_for test -s "$tmp/stats"
-}
-stat() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/stats"; }
 # forward statistics of a port in a testpmd log: fwd LOG PORT RX-packets|TX-packets
 fwd() {
 	awk -v p="$2" -v k="$3:" '/Forward statistics for port/ { cur = ($(NF-1) == p) }
