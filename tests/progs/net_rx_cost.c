@@ -173,7 +173,7 @@ static void round_trip(struct zn_udp_ep *tx, struct zn_dma_region *txr)
 {
 	struct zn_addr4 dst = { n.ip_a, htons(PORT_A) };
 	uint64_t end = now_ns() + WAIT_NS;
-	uint64_t base = tx_completed;
+	uint64_t base = tx_completed, placed = btc_counter(&n.sim, 0, "rx_frames");
 	uint32_t sent;
 
 	for (uint32_t i = 0; i < BATCH; i++) {
@@ -193,7 +193,17 @@ static void round_trip(struct zn_udp_ep *tx, struct zn_dma_region *txr)
 		if (tx_completed - base < BATCH)
 			usleep(100);	/* the model's thread runs (valgrind runs one thread at a time) */
 	}
-	usleep(20000);	/* the model places the frames in A's completion ring */
+	/* the model places the frames in A's completion ring: wait until it
+	 * counted all of them, so that no poll_a is spent on a batch still in
+	 * flight (an empty or partial pass would count toward the difference
+	 * of two runs and make it noise on a loaded machine) */
+	while (btc_counter(&n.sim, 0, "rx_frames") - placed < BATCH) {
+		if (now_ns() > end)
+			DIE("A's model placed %llu of %u frames",
+			    (unsigned long long)(btc_counter(&n.sim, 0, "rx_frames") - placed), BATCH);
+		usleep(1000);
+	}
+	usleep(2000);	/* the completions' valid bits follow the count */
 	while (got_bytes < want_bytes) {
 		if (now_ns() > end)
 			DIE("A got %llu of %llu bytes", (unsigned long long)got_bytes,
