@@ -206,6 +206,7 @@ struct zn_udp_rx {
 	struct zn_addr4 src;
 	uint16_t queue;			/* RX queue: its provider owns the buffers */
 	uint16_t nseg;
+	uint16_t frames;		/* TCP: frames an RX aggregate merged (0, 1: one) */
 	uint32_t len;			/* payload bytes */
 	const uint8_t *hdr;		/* Ethernet header; valid until the next poll */
 	uint32_t hdr_len;		/* up to the end of the UDP header */

@@ -211,6 +211,7 @@ enum zn_net_rx_kind zn_netif_tcp_rx(struct zn_netif *nif, uint16_t q,
 	memset(&d, 0, offsetof(struct zn_udp_rx, seg));
 	d.src.ip = in->src_ip;
 	d.queue = q;
+	d.frames = pk->flags & ZN_RX_F_AGG ? pk->agg_segs : 1;
 	if (hlen < ZN_TCP_HLEN || hlen > got || hlen >= seg_len) {
 		/* no data (or a header the engine will reject): only the header */
 		zn_tcp_input(nif->tcp, in->src_ip, in->dst_ip, h, got, seg_len, NULL);

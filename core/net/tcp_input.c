@@ -243,12 +243,43 @@ static void new_ack(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 		zn_tcp_event(c, ZN_TCP_EV_WRITABLE);
 }
 
-static void dup_ack(struct zn_tcp_conn *c)
+/*
+ * Bytes above snd_una that this ACK's SACK blocks cover (a D-SACK block
+ * below snd_una counts nothing). One RX aggregate (TPA, GRO) that arrives
+ * after a hole makes the receiver send one ACK where its frames would have
+ * made one each; Linux's sender counts SACKed segments (tcp_skb_pcount),
+ * not ACKs, and so does RFC 6675's IsLost, which this feeds.
+ */
+static uint32_t sacked_above(const struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
+{
+	uint32_t n = 0;
+
+	if (!c->sack_ok)
+		return 0;
+	for (uint32_t k = 0; k < h->nsack; k++) {
+		uint32_t l = h->sack[k][0], r = h->sack[k][1];
+
+		if (seq_lt(l, c->snd_una))
+			l = c->snd_una;
+		if (seq_gt(r, c->snd_max))
+			r = c->snd_max;
+		if (seq_lt(l, r))
+			n += r - l;
+	}
+	return n;
+}
+
+static void dup_ack(struct zn_tcp_conn *c, uint32_t sacked)
 {
 	struct zn_tcp *t = c->t;
 
 	t->st.dup_acks++;
-	if (++c->dupacks == TCP_DUPACK_THRESH && !c->in_recovery &&
+	c->dupacks++;
+	/* RFC 6675 5: loss recovery also starts when IsLost(snd_una), more
+	 * than (DupThresh - 1) * SMSS SACKed above it, before DupThresh ACKs */
+	if (c->dupacks < TCP_DUPACK_THRESH && sacked > (TCP_DUPACK_THRESH - 1) * c->mss)
+		c->dupacks = TCP_DUPACK_THRESH;
+	if (c->dupacks == TCP_DUPACK_THRESH && !c->in_recovery &&
 	    seq_gt(c->snd_una, c->recover)) {
 		/* RFC 6582 3.2 steps 2-3: fast retransmit, then fast recovery */
 		c->in_recovery = true;
@@ -300,8 +331,13 @@ static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_
 		if (c->state == ZN_TCP_CLOSED)
 			return false;
 	} else if (h->ack == c->snd_una && !dlen && !(h->flags & (ZN_TCP_SYN | ZN_TCP_FIN)) &&
-		   wnd && wnd == c->snd_wnd && c->snd_una != c->snd_max) {
-		dup_ack(c);
+		   c->snd_una != c->snd_max) {
+		/* RFC 6675 2: with SACK, an ACK that SACKs data is a duplicate
+		 * even when the window moved (held out-of-order data shrinks it) */
+		uint32_t sacked = sacked_above(c, h);
+
+		if ((wnd && wnd == c->snd_wnd) || sacked)
+			dup_ack(c, sacked);
 	}
 	/* RFC 9293 3.10.7.4: the window from the newest segment only */
 	if (seq_lt(c->snd_wl1, h->seq) || (c->snd_wl1 == h->seq && seq_le(c->snd_wl2, h->ack))) {
@@ -348,7 +384,13 @@ static void data_input(struct zn_tcp_conn *c, uint32_t seq, uint32_t dlen,
 		return;
 	if (seq != c->rcv_nxt) {
 		*kept = zn_tcp_ooo_add(c, seq, d);
-		c->ack_now = true;	/* RFC 5681 4.2: a dup ACK at once */
+		/* RFC 5681 4.2: a dup ACK at once, one per frame of an RX
+		 * aggregate up to DupThresh: what its frames would have made,
+		 * so that a sender counting ACKs starts fast retransmit and one
+		 * lost ACK does not leave it to its timer */
+		for (uint32_t k = 1; k < d->frames && k < TCP_DUPACK_THRESH; k++)
+			zn_tcp_send_ack(c);
+		c->ack_now = true;
 		return;
 	}
 	if (!zn_tcp_rxq_push(c, d)) {

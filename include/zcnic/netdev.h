@@ -58,9 +58,10 @@ struct zn_netdev_conf {
 	/*
 	 * Ask the port for TCP receive aggregation (ZN_RX_OFFLOAD_TCP_AGG,
 	 * when it has it): one completion per aggregate. Off by default for
-	 * now: an aggregate after a loss gives the sender one duplicate ACK
-	 * where the frames would have given several, and TCP recovers from
-	 * such a loss by its timer until it recovers by SACK (RFC 6675).
+	 * now: after a loss, an aggregate gives the sender up to three
+	 * duplicate ACKs with SACK blocks (and SACKed bytes count toward
+	 * fast retransmit, RFC 6675), but a lost retransmission or lost ACKs
+	 * still cost a timeout more often than with separate frames.
 	 */
 	bool rx_agg;
 	const struct zn_bus_open_opts *bus_opts;	/* NULL: defaults */

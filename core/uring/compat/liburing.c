@@ -210,6 +210,9 @@ unsigned io_uring_peek_batch_cqe(struct io_uring *ring, struct io_uring_cqe **cq
  */
 static int sqpoll_submit(struct zn_uring *r, struct io_uring *ring, unsigned n)
 {
+	/* the tail store before the flag load: the thread sets the flag, then
+	 * reads the tail, so one of the two sees the other (as liburing) */
+	io_uring_smp_mb();
 	if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)
 		return zn_uring_enter(r, n, 0, IORING_ENTER_SQ_WAKEUP, -1);
 	return (int)n;
