@@ -8,7 +8,7 @@
 # (tests/progs/cost_tcp: SEND_ZC and zcrx receive over a bnxt pair with LSO
 # and TPA on) make no system or allocator call either.
 # With SAN=1 the counts are skipped (valgrind does not run ASan builds, and
-# the counts are the plain build's); the workloads of tests/progs/cost_ops
+# the counts are the plain build's); the workloads of tests/progs/cost_ops and cost_tcp
 # still run natively, under ASan and UBSan. Prints TAP lines.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
