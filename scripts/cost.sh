@@ -20,6 +20,13 @@
 #                  batches of 32, measured_submit + measured_reap of the
 #                  measured rounds only (warm-up rounds call the same work
 #                  directly)
+#   TCP            tests/progs/cost_tcp (bnxt pair, LSO and TPA on, a ring per
+#                  end): SEND_ZC of 4 KiB requests in batches of 32,
+#                  measured_submit + measured_pass_b (B's passes: TCP output,
+#                  TX, completions, ACK input, result and notification CQEs),
+#                  and the zcrx receive of that stream, measured_reap_a +
+#                  measured_refill_a (A's passes: RX, TCP input, ACKs,
+#                  RECV_ZC CQEs, refill; the app's check of the bytes apart)
 # scripts/cost_cg.py does the sums: with --separate-callers each function's
 # cost, calls and system calls are told apart by the measured function on
 # its call chain.
@@ -39,7 +46,7 @@ fi
 
 command -v valgrind >/dev/null || ZN_DEPS_EXTRA=valgrind scripts/deps.sh
 make --no-print-directory -j2 BUILD="$BUILD" "$BUILD/bin/zn-fwd" "$BUILD/tests/net_rx_cost" \
-	"$BUILD/tests/cost_ops" >/dev/null
+	"$BUILD/tests/cost_ops" "$BUILD/tests/cost_tcp" >/dev/null
 mkdir -p "$OUT"
 tmp=$(mktemp -d /tmp/zn-cost.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -103,6 +110,8 @@ done
 for m in $OPS; do
 	cg "ops_$m" "measured_submit measured_reap" -- "$BUILD/tests/cost_ops" $m "$ROUNDS"
 done
+cg tcp_send_zc "measured_submit measured_pass_b" -- "$BUILD/tests/cost_tcp" send_zc "$ROUNDS"
+cg tcp_zcrx "measured_reap_a measured_refill_a" -- "$BUILD/tests/cost_tcp" zcrx "$ROUNDS"
 wait
 [ ! -e "$tmp/failed" ] || exit 1
 
@@ -156,6 +165,27 @@ f=$(($(frames "$R2") - $(frames "$R1")))
 row zcrx "zcrx receive, 64 B UDP, RECV_ZC CQE + refill" "frame, burst 32" 150 "$f" \
 	"rounds $R2 - $R1 = $f frames; extra polls $(extra "$R1")/$(extra "$R2")" \
 	"1:rx_$R2:poll_a" "-1:rx_$R1:poll_a"
+
+# TCP: "cost_tcp: MODE: R rounds, N requests, B bytes, G aggregates, S segments
+# in them, F frames, passes A a B b (i idle)"
+tcp() { sed -n "s/^cost_tcp: .* $1 \([0-9]*\) $2.*/\1/p" "$tmp/tcp_$3.txt"; }
+reqs=$(tcp rounds, requests send_zc)
+passes=$(sed -n 's/.*passes \(A [0-9]* B [0-9]* ([0-9]* idle)\)$/\1/p' "$tmp/tcp_send_zc.txt")
+row tcp_send_zc "TCP SEND_ZC, 4 KiB, bnxt LSO+TPA on" "request, batch 32" null \
+	"$reqs" "$reqs requests; prep to notification: TCP output, TX, completions, ACK input; passes $passes" \
+	"1:tcp_send_zc:measured_submit,measured_pass_b"
+bytes=$(tcp requests, bytes zcrx)
+aggs=$(tcp bytes, aggregates zcrx)
+inagg=$(tcp aggregates, segments zcrx)
+frames=$(tcp "in them," frames zcrx)
+segs=$((inagg + frames - aggs))
+[ "${aggs:-0}" -gt 0 ] || { echo "cost: cost_tcp received no aggregate" >&2; exit 1; }
+ir=$(($(field "$tmp/tcp_zcrx.sum" measured_reap_a ir) + $(field "$tmp/tcp_zcrx.sum" measured_refill_a ir)))
+passes=$(sed -n 's/.*passes \(A [0-9]* B [0-9]* ([0-9]* idle)\)$/\1/p' "$tmp/tcp_zcrx.txt")
+row tcp_zcrx "TCP zcrx receive, bnxt LSO+TPA on" \
+	"aggregate" null "$aggs" \
+	"$bytes bytes in $aggs aggregates ($frames frames, $segs segments): $(per "$ir" "$(per "$bytes" 1000000)") per MB, $(per "$ir" "$segs") per segment; passes $passes" \
+	"1:tcp_zcrx:measured_reap_a,measured_refill_a"
 
 python3 scripts/cost_cg.py table "$rows" "$OUT/cost.json"
 echo "($OUT/cost.json; $(($(date +%s) - t0)) s)"

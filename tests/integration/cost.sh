@@ -4,9 +4,11 @@
 # count whose layers add up to it, and the system and allocator calls on the
 # measured paths are exactly the ones the table reports: none, except the
 # copy SEND from ordinary memory, whose checked copy (core/sock/ucopy.c)
-# costs exactly getpid + process_vm_readv per request.
+# costs exactly getpid + process_vm_readv per request. The TCP rows
+# (tests/progs/cost_tcp: SEND_ZC and zcrx receive over a bnxt pair with LSO
+# and TPA on) make no system or allocator call either.
 # With SAN=1 the counts are skipped (valgrind does not run ASan builds, and
-# the counts are the plain build's); the workloads of tests/progs/cost_ops
+# the counts are the plain build's); the workloads of tests/progs/cost_ops and cost_tcp
 # still run natively, under ASan and UBSan. Prints TAP lines.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,13 +24,15 @@ tap() { # $1: ok | "not ok", $2: what
 
 if [ "${SAN:-0}" = 1 ]; then
 	echo "# SAN=1: the counts are skipped (valgrind runs the plain build only)"
-	for m in nop msgring send_zc send send_user; do
-		if out=$(timeout 120 "$BUILD/tests/cost_ops" $m 4 2>&1) &&
-			grep -q "^cost_ops: $m: 4 rounds, 128 ops" <<<"$out"; then
-			tap ok "cost_ops $m runs clean under ASan/UBSan"
+	for run in "ops nop" "ops msgring" "ops send_zc" "ops send" "ops send_user" \
+		"tcp send_zc" "tcp zcrx"; do
+		set -- $run
+		if out=$(timeout 120 "$BUILD/tests/cost_$1" $2 4 2>&1) &&
+			grep -q "^cost_$1: $2: 4 rounds, 128 " <<<"$out"; then
+			tap ok "cost_$1 $2 runs clean under ASan/UBSan"
 		else
 			tail -n 20 <<<"$out" | sed 's/^/# /'
-			tap "not ok" "cost_ops $m under ASan/UBSan"
+			tap "not ok" "cost_$1 $2 under ASan/UBSan"
 		fi
 	done
 	[ "$fails" -eq 0 ]
@@ -53,7 +57,7 @@ import sys
 
 rows = {r["id"]: r for r in json.load(open(sys.argv[1]))["rows"]}
 want = ["driver_whole", "driver_split", "driver_mlx5_whole", "driver_mlx5_split", "send_zc", "send", "send_user", "msg_ring", "nop",
-        "zcrx"]
+        "zcrx", "tcp_send_zc", "tcp_zcrx"]
 # exact system calls per op on the measured paths (clock reads apart)
 sys_per_op = {"send_user": 2}
 for rid in want:

@@ -16,8 +16,15 @@ int ndp_open(struct ndp *n, const char *model_opts)
 
 int ndp_open_ex(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring)
 {
+	return ndp_open_agg(n, model_opts, mtu, rx_ring, false);
+}
+
+int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring,
+		 bool rx_agg)
+{
 	struct zn_netdev_conf c = { .prefix_len = 24, .nb_rxq = NDP_RXQ,
-				    .rx_ring = rx_ring ? rx_ring : 256, .tx_ring = 256, .mtu = mtu };
+				    .rx_ring = rx_ring ? rx_ring : 256, .tx_ring = 256, .mtu = mtu,
+				    .rx_agg = rx_agg };
 	char spec[128];
 	int rc;
 

@@ -7,6 +7,7 @@
 #ifndef ZN_TEST_NETDEV_PAIR_H
 #define ZN_TEST_NETDEV_PAIR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "tests/unit/support/bnxt_test_client.h"
@@ -26,6 +27,9 @@ struct ndp {
 int ndp_open(struct ndp *n, const char *model_opts);
 /* The same with an L3 MTU (0: 1500) and RX ring size (0: 256) on both netdevs. */
 int ndp_open_ex(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring);
+/* The same with receive aggregation (zn_netdev_conf rx_agg: TPA on bnxt) on both. */
+int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring,
+		 bool rx_agg);
 void ndp_close(struct ndp *n);
 /* Poll both netdevs until ARP resolved each other (at most ms): 0 or -ETIMEDOUT. */
 int ndp_resolve(struct ndp *n, int ms);
