@@ -510,6 +510,8 @@ int zn_mlx5_hca_init(struct mlx5 *m);
 void zn_mlx5_hca_fini(struct mlx5 *m);
 /* Read the health words; a fatal device stops the port with one line. */
 int zn_mlx5_health_check(struct mlx5 *m);
+/* A firmware timeout word of the init segment in ms; dflt when 0. */
+uint64_t zn_mlx5_fw_timeout_ms(uint32_t v, uint64_t dflt);
 int zn_mlx5_vport_config(struct mlx5 *m);
 int zn_mlx5_link_query(struct mlx5 *m, struct zn_link *link);
 void zn_mlx5_fatal(struct mlx5 *m, const char *why);

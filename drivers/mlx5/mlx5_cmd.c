@@ -195,7 +195,11 @@ int zn_mlx5_cmdq_init(struct mlx5 *m)
 	c->in_iova = c->dma->iova + ZN_MLX5_ADAPTER_PAGE_SIZE;
 	c->out_iova = c->in_iova + boxes;
 	c->nboxes = CMDQ_NBOXES;
-	c->timeout_ms = MLX5_CMD_TIMEOUT_MS;
+	/* The device may say how long a command can take (Linux lib/tout.c
+	 * reads the same cmd_exec_to); 0 leaves Linux's default. */
+	rc = zn_bus_read32(m->bus, 0, ZN_MLX5_ISEG_CMD_EXEC_TO, &lo);
+	c->timeout_ms = (uint32_t)zn_mlx5_fw_timeout_ms(rc == 0 ? zn_mlx5_bswap32(lo) : 0,
+							MLX5_CMD_TIMEOUT_MS);
 	c->token = 0;
 
 	/* §4 step 4: high half first; writing the low half commits the address. */

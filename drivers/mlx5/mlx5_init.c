@@ -52,7 +52,7 @@ static void sleep_ms(uint32_t ms)
 }
 
 /* §3: firmware timeouts are bits[19:0] x unit(bits[31:29]); 0 = not given. */
-static uint64_t fw_timeout_ms(uint32_t v, uint64_t dflt)
+uint64_t zn_mlx5_fw_timeout_ms(uint32_t v, uint64_t dflt)
 {
 	static const uint64_t unit[] = { 1, 1000, 60000, 3600000 };
 	uint32_t u = v >> ZN_MLX5_TO_UNIT_SHIFT;
@@ -134,6 +134,15 @@ int zn_mlx5_health_check(struct mlx5 *m)
 		snprintf(why, sizeof(why), "health syndrome 0x%02x %s, ext_synd 0x%04x",
 			 (synd >> 16) & 0xff, synd_name((uint8_t)(synd >> 16)), synd & 0xffff);
 		zn_mlx5_fatal(m, why);
+		return -EIO;
+	}
+	/* A function reset under us (FLR) clears the command queue address
+	 * we wrote (§4 step 4): the device forgot every object, and a
+	 * command now would never complete. */
+	if (m->cmd_ops == &zn_mlx5_cmdq_ops && m->cmdq.dma &&
+	    (ifc & 0xfffff000u) != ((uint32_t)m->cmdq.dma->iova & 0xfffff000u)) {
+		zn_mlx5_fatal(m, "the function was reset under the driver: the command queue "
+			      "address reads back cleared; this driver does not recover yet");
 		return -EIO;
 	}
 	ifc = (ifc >> 8) & 0x7;
@@ -429,7 +438,7 @@ int zn_mlx5_hca_init(struct mlx5 *m)
 	/* §4 step 2: the bounded wait before anything else. */
 	rc = iseg_read(m, ZN_MLX5_ISEG_CMD_Q_INIT_TO, &to);
 	if (rc == 0)
-		rc = wait_fw_ready(m, fw_timeout_ms(to, ZN_MLX5_FW_PRE_INIT_TIMEOUT_MS),
+		rc = wait_fw_ready(m, zn_mlx5_fw_timeout_ms(to, ZN_MLX5_FW_PRE_INIT_TIMEOUT_MS),
 				   "at probe");
 	if (rc < 0)
 		return rc;

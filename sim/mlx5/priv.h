@@ -43,6 +43,8 @@
 #define MSIM_BAR0_SIZE		(1u << 20)
 #define MSIM_NUM_UARS		256	/* UAR 0 is the initialization segment */
 #define MSIM_INIT_DELAY_NS	20000000ull	/* initializing reads 1 this long */
+/* cmd_exec_to: 3 s, so that a cmd-hang fault is noticed within a test */
+#define MSIM_CMD_EXEC_TO	(ZN_MLX5_TO_UNIT_S << ZN_MLX5_TO_UNIT_SHIFT | 3u)
 #define MSIM_HEALTH_TICK_NS	100000000ull	/* health counter period */
 #define MSIM_LOG_CMDQ_SIZE	5
 #define MSIM_LOG_CMDQ_STRIDE	6
