@@ -58,7 +58,8 @@ static uint32_t iseg_read(struct msim *m, uint64_t off, uint64_t now)
 			       << 8 |
 		       MSIM_LOG_CMDQ_SIZE << 4 | MSIM_LOG_CMDQ_STRIDE;
 	case ZN_MLX5_ISEG_CMD_EXEC_TO:	/* a command not done by then never will be */
-		return MSIM_CMD_EXEC_TO;
+		return m->port.fault && m->port.fault->cmd_hang >= 0 ? MSIM_CMD_EXEC_TO_HANG :
+								       MSIM_CMD_EXEC_TO;
 	case ZN_MLX5_ISEG_INITIALIZING:
 		return now < m->touched_ns + MSIM_INIT_DELAY_NS ? ZN_MLX5_ISEG_INITIALIZING_BIT : 0;
 	case ZN_MLX5_ISEG_HEALTH_FW_VER:

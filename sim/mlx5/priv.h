@@ -43,8 +43,11 @@
 #define MSIM_BAR0_SIZE		(1u << 20)
 #define MSIM_NUM_UARS		256	/* UAR 0 is the initialization segment */
 #define MSIM_INIT_DELAY_NS	20000000ull	/* initializing reads 1 this long */
-/* cmd_exec_to: 3 s, so that a cmd-hang fault is noticed within a test */
-#define MSIM_CMD_EXEC_TO	(ZN_MLX5_TO_UNIT_S << ZN_MLX5_TO_UNIT_SHIFT | 3u)
+/* cmd_exec_to: Linux's default of 60 s; 3 s on a device with a cmd-hang
+ * fault, so that the hang is noticed within a test (a short value on every
+ * device would fail slow commands on a loaded machine) */
+#define MSIM_CMD_EXEC_TO	(ZN_MLX5_TO_UNIT_S << ZN_MLX5_TO_UNIT_SHIFT | 60u)
+#define MSIM_CMD_EXEC_TO_HANG	(ZN_MLX5_TO_UNIT_S << ZN_MLX5_TO_UNIT_SHIFT | 3u)
 #define MSIM_HEALTH_TICK_NS	100000000ull	/* health counter period */
 #define MSIM_LOG_CMDQ_SIZE	5
 #define MSIM_LOG_CMDQ_STRIDE	6
