@@ -156,7 +156,7 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 	char size[ARG_LEN], batch[ARG_LEN], dur[ARG_LEN], rdur[ARG_LEN];
 	char *rx[] = { "zn-recv", "--dev", (char *)st->port1, "--size", size, "--no-check",
 		       "--idle-ms", IDLE_MS, "--duration-ms", rdur, "--quiet", NULL, NULL, NULL };
-	char *tx[16] = { "zn-send", "--dev", (char *)st->port0, "--size", size, "--batch", batch,
+	char *tx[20] = { "zn-send", "--dev", (char *)st->port0, "--size", size, "--batch", batch,
 			 "--duration-ms", dur, "--quiet" };
 	unsigned n = 10;
 	uint64_t sent, notifs = 0, copied = 0, errs = 0, infl = 0;
