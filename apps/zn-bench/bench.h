@@ -57,11 +57,22 @@ struct bench_opts {
 	int cpu[2];			/* measured thread, its peer; -1: not pinned */
 	unsigned msgs;			/* MSG_RING messages per run, at most */
 	const char *out_dir;		/* NULL: no files */
+	unsigned protos;		/* BENCH_PROTO_* bits; default both */
 	bool quick;
 };
 
-/* cost: the instruction table of scripts/cost.sh (cost.c), no rows */
-enum bench_group { BENCH_G_SEND, BENCH_G_RECV, BENCH_G_MSGRING, BENCH_G_COST, BENCH_G_COUNT };
+/*
+ * cost: the instruction table of scripts/cost.sh (cost.c), no rows. Send and
+ * receive have a group per protocol ("send-tcp", "recv-tcp"), so that a
+ * zcnic/kernel ratio only ever pairs TCP with TCP and UDP with UDP.
+ */
+enum bench_group {
+	BENCH_G_SEND, BENCH_G_RECV, BENCH_G_SEND_TCP, BENCH_G_RECV_TCP, BENCH_G_MSGRING,
+	BENCH_G_COST, BENCH_G_COUNT
+};
+#define BENCH_PROTO_UDP		1u
+#define BENCH_PROTO_TCP		2u
+#define BENCH_TCP_SEND_SIZE	4096	/* TCP send: one size, the 4 KiB of the table */
 
 /* What one measured run counted; a suite's run() fills it. */
 struct bench_meas {

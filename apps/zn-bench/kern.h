@@ -21,10 +21,13 @@ int kern_net_get(enum bench_transport t, struct kern_net *n, char *note);
 int kern_socket_in(int ns_fd, int domain, int type, int proto);
 void kern_netns_cleanup(void);
 
-/* kern_send.c: UDP send, mode "nonzc", "zc", "zc-wait" */
+/* kern_send.c: UDP send, mode "nonzc", "zc", "zc-wait"; *_tcp_*: the same over TCP */
 int kern_send_setup(const struct bench_case *c, void **state);
 int kern_send_zc_setup(const struct bench_case *c, void **state);
 int kern_send_zcw_setup(const struct bench_case *c, void **state);
+int kern_send_tcp_setup(const struct bench_case *c, void **state);
+int kern_send_tcp_zc_setup(const struct bench_case *c, void **state);
+int kern_send_tcp_zcw_setup(const struct bench_case *c, void **state);
 int kern_send_run(void *state, const struct bench_case *c, struct bench_meas *m);
 void kern_send_teardown(void *state);
 

@@ -14,7 +14,10 @@
  * (IORING_NOTIF_USAGE_ZC_COPIED); that fraction is reported, not hidden.
  *
  * The receiver is a plain UDP socket drained by a sink thread with
- * recvmmsg(); it counts what arrived, so drops are reported too. Each run
+ * recvmmsg(); it counts what arrived, so drops are reported too. Over TCP
+ * (the send-tcp group) the sink reads the accepted connection with recv()
+ * and "delivered" is not counted: TCP loses nothing, and request
+ * boundaries do not survive the byte stream. Each run
  * writes its own tag into the first bytes of the datagrams, and the sink
  * counts per tag: a datagram of an earlier run that arrives late is never
  * counted for the next one. The measured CPU time is the sending thread's.
@@ -25,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/tcp.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -44,11 +48,13 @@
 #define SETTLE_MAX_STEPS	40	/* the sink count settles within 200 ms */
 #define MIN_RING		8
 #define TAG_SLOTS		4	/* a tag's counter is reused 4 runs later */
+#define TCP_SINK_BUF		(256 << 10)
 
 enum send_mode { SEND_NONZC, SEND_ZC, SEND_ZCW };
 
 struct send_st {
 	enum send_mode mode;
+	bool tcp;
 	struct io_uring ring;
 	bool have_ring;
 	int tx, rx;
@@ -65,6 +71,22 @@ struct send_st {
 	int cpu;
 };
 
+static void *tcp_sink(struct send_st *st)
+{
+	uint8_t *buf = malloc(TCP_SINK_BUF);
+
+	while (buf && !atomic_load(&st->sink_stop)) {
+		ssize_t n = recv(st->rx, buf, TCP_SINK_BUF, 0);
+
+		if (n > 0)
+			atomic_fetch_add(&st->sink_count, (uint64_t)n);
+		else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+			break;
+	}
+	free(buf);
+	return NULL;
+}
+
 static void *sink_main(void *arg)
 {
 	struct send_st *st = arg;
@@ -73,6 +95,8 @@ static void *sink_main(void *arg)
 	static __thread uint8_t trash[SINK_BATCH][SINK_TRUNC];
 
 	bench_pin(st->cpu);
+	if (st->tcp)
+		return tcp_sink(st);
 	for (unsigned i = 0; i < SINK_BATCH; i++) {
 		iov[i] = (struct iovec){ trash[i], SINK_TRUNC };
 		memset(&msgs[i], 0, sizeof(msgs[i]));
@@ -105,6 +129,36 @@ static int sock_opt(int fd, int level, int force, int plain, int val)
 	return setsockopt(fd, level, plain, &val, sizeof(val)) ? -errno : 0;
 }
 
+/* A listener in the receiving namespace, the sender connected to it, the accepted end as rx. */
+static int open_tcp(struct send_st *st, const struct kern_net *n, const struct bench_case *c)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr = n->rx_ip };
+	struct timeval tv = { 0, SINK_TIMEOUT_US };
+	socklen_t alen = sizeof(addr);
+	int one = 1, lst, ret = 0;
+
+	lst = kern_socket_in(n->rx_ns, AF_INET, SOCK_STREAM, 0);
+	if (lst < 0)
+		return lst;
+	st->tx = kern_socket_in(n->tx_ns, AF_INET, SOCK_STREAM, 0);
+	if (st->tx < 0) {
+		close(lst);
+		return st->tx;
+	}
+	if (bind(lst, (struct sockaddr *)&addr, sizeof(addr)) || listen(lst, 1) ||
+	    getsockname(lst, (struct sockaddr *)&addr, &alen) ||
+	    setsockopt(st->tx, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    sock_opt(st->tx, SOL_SOCKET, SO_SNDBUFFORCE, SO_SNDBUF, SEND_SNDBUF) ||
+	    connect(st->tx, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    (st->rx = accept4(lst, NULL, NULL, SOCK_CLOEXEC)) < 0 ||
+	    setsockopt(st->rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		ret = -errno;
+		snprintf(c->note, BENCH_NOTE_LEN, "TCP sockets: %s", strerror(errno));
+	}
+	close(lst);
+	return ret;
+}
+
 static int open_sockets(struct send_st *st, const struct bench_case *c)
 {
 	struct sockaddr_in rx_addr = { .sin_family = AF_INET };
@@ -117,6 +171,8 @@ static int open_sockets(struct send_st *st, const struct bench_case *c)
 	ret = kern_net_get(c->transport, &n, c->note);
 	if (ret)
 		return ret;
+	if (st->tcp)
+		return open_tcp(st, &n, c);
 	st->rx = kern_socket_in(n.rx_ns, AF_INET, SOCK_DGRAM, 0);
 	if (st->rx < 0)
 		return st->rx;
@@ -218,7 +274,7 @@ int kern_send_run(void *state, const struct bench_case *c, struct bench_meas *m)
 	struct send_st *st = state;
 	struct reap rp = { 0 };
 	uint64_t t0, t_end, u0, s0, u1, s1;
-	bool tagged = c->size >= sizeof(st->tag);
+	bool tagged = !st->tcp && c->size >= sizeof(st->tag);
 	int ret = 0;
 
 	/* every send of this run is complete and its notification in: the buffers are ours */
@@ -319,11 +375,12 @@ static int probe_zc(struct send_st *st, const struct bench_case *c)
 		if (rp.err != -EINVAL)
 			break;
 	}
-	snprintf(c->note, BENCH_NOTE_LEN, "SEND_ZC over UDP: %s", strerror(-rp.err));
+	snprintf(c->note, BENCH_NOTE_LEN, "SEND_ZC over %s: %s", st->tcp ? "TCP" : "UDP",
+		 strerror(-rp.err));
 	return kern_unsupported(rp.err) ? -EOPNOTSUPP : rp.err;
 }
 
-static int send_setup(const struct bench_case *c, void **state, enum send_mode mode)
+static int send_setup(const struct bench_case *c, void **state, enum send_mode mode, bool tcp)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE };
 	struct send_st *st = calloc(1, sizeof(*st));
@@ -333,6 +390,7 @@ static int send_setup(const struct bench_case *c, void **state, enum send_mode m
 	if (!st)
 		return -ENOMEM;
 	st->mode = mode;
+	st->tcp = tcp;
 	st->tx = st->rx = -1;
 	st->batch = c->o->batch;
 	st->cpu = c->o->cpu[1];
@@ -378,15 +436,30 @@ err:
 
 int kern_send_setup(const struct bench_case *c, void **state)
 {
-	return send_setup(c, state, SEND_NONZC);
+	return send_setup(c, state, SEND_NONZC, false);
 }
 
 int kern_send_zc_setup(const struct bench_case *c, void **state)
 {
-	return send_setup(c, state, SEND_ZC);
+	return send_setup(c, state, SEND_ZC, false);
 }
 
 int kern_send_zcw_setup(const struct bench_case *c, void **state)
 {
-	return send_setup(c, state, SEND_ZCW);
+	return send_setup(c, state, SEND_ZCW, false);
+}
+
+int kern_send_tcp_setup(const struct bench_case *c, void **state)
+{
+	return send_setup(c, state, SEND_NONZC, true);
+}
+
+int kern_send_tcp_zc_setup(const struct bench_case *c, void **state)
+{
+	return send_setup(c, state, SEND_ZC, true);
+}
+
+int kern_send_tcp_zcw_setup(const struct bench_case *c, void **state)
+{
+	return send_setup(c, state, SEND_ZCW, true);
 }

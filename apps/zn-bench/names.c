@@ -6,7 +6,8 @@
 #include "bench.h"
 
 static const char *const group_names[BENCH_G_COUNT] = {
-	[BENCH_G_SEND] = "send", [BENCH_G_RECV] = "recv", [BENCH_G_MSGRING] = "msgring",
+	[BENCH_G_SEND] = "send", [BENCH_G_RECV] = "recv",
+	[BENCH_G_SEND_TCP] = "send-tcp", [BENCH_G_RECV_TCP] = "recv-tcp", [BENCH_G_MSGRING] = "msgring",
 	[BENCH_G_COST] = "cost",
 };
 

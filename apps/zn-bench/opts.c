@@ -53,8 +53,14 @@ const char bench_usage[] =
 "           IORING_NOTIF_USAGE_ZC_COPIED (the kernel copied after all; on\n"
 "           loopback and veth it always does). \"delivered\": the fraction the\n"
 "           receiving socket got (UDP drops when the receiver falls behind)\n"
-"  recv     TCP over loopback, 64 KiB reads: epoll + recv, io_uring RECV,\n"
-"           TCP_ZEROCOPY_RECEIVE (mmap of the receive queue; \"fallback\" is\n"
+"  send-tcp (--protos tcp) the same three ways over one TCP connection, at\n"
+"           4 KiB only (the notification-stacking size); zcnic: zn-send\n"
+"           --proto tcp into zn-recv --proto tcp\n"
+"  recv     UDP: zcnic's zcrx of 8000-byte datagrams, with no kernel row\n"
+"           (the kernel has no zcrx for UDP)\n"
+"  recv-tcp (--protos tcp) TCP over loopback, 64 KiB reads: epoll + recv,\n"
+"           io_uring RECV, zcnic's zcrx RECV_ZC multishot (zn-recv --proto tcp),\n"
+"           and TCP_ZEROCOPY_RECEIVE (mmap of the receive queue; \"fallback\" is\n"
 "           the fraction of bytes the kernel copied instead). Gbit/s and CPU\n"
 "           microseconds per MB of the receiving thread\n"
 "  msgring  MSG_RING one-way latency between two threads, each ring\n"
@@ -82,6 +88,8 @@ const char bench_usage[] =
 "Options:\n"
 "  --suites LIST        send,recv,msgring,cost (default: all)\n"
 "  --transports LIST    loopback,veth,nicsim (default: all)\n"
+"  --protos LIST        udp,tcp: the send and recv suites of each (default\n"
+"                       both); a zcnic/kernel ratio pairs a protocol with itself\n"
 "  --sizes LIST         request sizes in bytes, 1-65000\n"
 "                       (default 600,1000,1500,4000,8000)\n"
 "  --duration-ms N      length of one measured run (default 1000)\n"
@@ -144,10 +152,41 @@ static int suite_item(const char *s, void *arg)
 {
 	int g = bench_group_parse(s);
 
-	if (g < 0)
-		return g;
+	/* the TCP groups are chosen by --protos */
+	if (g < 0 || g == BENCH_G_SEND_TCP || g == BENCH_G_RECV_TCP)
+		return -EINVAL;
 	*(unsigned *)arg |= 1u << g;
 	return 0;
+}
+
+static int proto_item(const char *s, void *arg)
+{
+	if (!strcmp(s, "udp"))
+		*(unsigned *)arg |= BENCH_PROTO_UDP;
+	else if (!strcmp(s, "tcp"))
+		*(unsigned *)arg |= BENCH_PROTO_TCP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* send and recv of --suites become their UDP and TCP groups, as --protos says */
+static unsigned split_protos(unsigned suites, unsigned protos)
+{
+	static const unsigned pairs[][2] = { { BENCH_G_SEND, BENCH_G_SEND_TCP },
+					     { BENCH_G_RECV, BENCH_G_RECV_TCP } };
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned udp = 1u << pairs[i][0], tcp = 1u << pairs[i][1];
+
+		if (!(suites & udp))
+			continue;
+		if (protos & BENCH_PROTO_TCP)
+			suites |= tcp;
+		if (!(protos & BENCH_PROTO_UDP))
+			suites &= ~udp;
+	}
+	return suites;
 }
 
 static int transport_item(const char *s, void *arg)
@@ -193,7 +232,7 @@ static int parse_cpus(const char *s, int cpu[2])
 	return 0;
 }
 
-enum { O_SUITES = 256, O_SIZES, O_DURATION, O_REPS, O_BATCH, O_CPU, O_OUT, O_QUICK,
+enum { O_SUITES = 256, O_SIZES, O_DURATION, O_REPS, O_BATCH, O_CPU, O_OUT, O_QUICK, O_PROTOS,
        O_MSGS, O_TRANSPORTS };
 
 static const struct option longopts[] = {
@@ -207,6 +246,7 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, O_CPU },
 	{ "out", required_argument, NULL, O_OUT },
 	{ "quick", no_argument, NULL, O_QUICK },
+	{ "protos", required_argument, NULL, O_PROTOS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -280,6 +320,12 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, char *err, siz
 		case O_QUICK:
 			o->quick = true;
 			break;
+		case O_PROTOS:
+			o->protos = 0;
+			if (for_each_item(optarg, proto_item, &o->protos))
+				return usage_err(err, errlen, "--protos %s: expected a list of udp, tcp",
+					    optarg);
+			break;
 		case 'h':
 			return 1;
 		default:
@@ -296,6 +342,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, char *err, siz
 
 	if (!o->suites)
 		o->suites = (1u << BENCH_G_COUNT) - 1;
+	if (!o->protos)
+		o->protos = BENCH_PROTO_UDP | BENCH_PROTO_TCP;
+	o->suites = split_protos(o->suites, o->protos);
 	if (!o->transports)
 		o->transports = ~0u & ((1u << BENCH_T_COUNT) - 1);
 	o->transports |= BENCH_TB(BENCH_T_NONE);

@@ -53,7 +53,8 @@ const struct bench_row *bench_zcnic_match(const struct bench_results *r,
 	const struct bench_row *z;
 
 	z = bench_find(r, k->group, k->mode, "zcnic", NULL, k->size, k->metric);
-	if (z || eq(k->group, "send"))
+	/* send and send-tcp: the same mode; a group never pairs across protocols */
+	if (z || !strncmp(k->group, "send", 4))
 		return z;
 	z = bench_find(r, k->group, NULL, "zcnic", NULL, k->size, k->metric);
 	/* receive: zcnic's one row whatever its unit (UDP datagrams, not 64 KiB reads) */
@@ -201,17 +202,40 @@ static unsigned path_transports(const struct bench_results *r, const char *group
 	return n;
 }
 
-static void print_send(FILE *f, const struct bench_results *r, const struct bench_opts *o)
+/* Distinct sizes of a group's rows, in first-seen order. */
+static unsigned group_sizes(const struct bench_results *r, const char *group, uint32_t *sz,
+			    unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->nrows; i++) {
+		unsigned j;
+
+		if (!eq(r->rows[i].group, group))
+			continue;
+		for (j = 0; j < n && sz[j] != r->rows[i].size; j++)
+			;
+		if (j == n && n < max)
+			sz[n++] = r->rows[i].size;
+	}
+	return n;
+}
+
+static void print_send(FILE *f, const struct bench_results *r, const struct bench_opts *o,
+		       const char *group)
 {
 	const char *pt[8][2];
-	unsigned npt = path_transports(r, "send", pt, 8);
+	unsigned npt = path_transports(r, group, pt, 8);
+	uint32_t sizes[BENCH_MAX_SIZES];
+	unsigned nsizes = group_sizes(r, group, sizes, BENCH_MAX_SIZES);
+	bool tcp = eq(group, "send-tcp");
 
-	fprintf(f, "\nUDP send: requests/s by size (median of %u run%s after a warm-up, ± spread)\n",
-		o->reps, o->reps == 1 ? "" : "s");
+	fprintf(f, "\n%s send: requests/s by size (median of %u run%s after a warm-up, ± spread)\n",
+		tcp ? "TCP" : "UDP", o->reps, o->reps == 1 ? "" : "s");
 	fprintf(f, "%5s  %-6s %-9s %-14s %-14s %-14s %-16s %-11s %-15s %s\n", "size", "path",
 		"transport", "non-zero-copy", "zero-copy", "zc-wait", "zcnic/kernel", "zc copied",
 		"delivered", "CPU ns/req u+s");
-	for (unsigned s = 0; s < o->nsizes; s++) {
+	for (unsigned s = 0; s < nsizes; s++) {
 		for (unsigned p = 0; p < npt; p++) {
 			const struct bench_row *w[NSEND_MODES];
 			char c[NSEND_MODES][64], rt[NSEND_MODES][16], cp[2][8], dl[3][8], cu[3][16];
@@ -219,8 +243,8 @@ static void print_send(FILE *f, const struct bench_results *r, const struct benc
 			bool any = false;
 
 			for (unsigned m = 0; m < NSEND_MODES; m++) {
-				w[m] = bench_find(r, "send", send_modes[m], pt[p][0], pt[p][1],
-						  o->sizes[s], "rps");
+				w[m] = bench_find(r, group, send_modes[m], pt[p][0], pt[p][1],
+						  sizes[s], "rps");
 				any |= w[m] != NULL;
 				fmt_cell(c[m], sizeof(c[m]), w[m], true);
 				fmt_ratio(rt[m], sizeof(rt[m]),
@@ -238,24 +262,29 @@ static void print_send(FILE *f, const struct bench_results *r, const struct benc
 			snprintf(copied, sizeof(copied), "%s/%s", cp[0], cp[1]);
 			join3(deliv, sizeof(deliv), dl[0], dl[1], dl[2]);
 			join3(cpu, sizeof(cpu), cu[0], cu[1], cu[2]);
-			fprintf(f, "%5u  %-6s %-9s ", o->sizes[s], pt[p][0], pt[p][1]);
+			fprintf(f, "%5u  %-6s %-9s ", sizes[s], pt[p][0], pt[p][1]);
 			for (unsigned m = 0; m < NSEND_MODES; m++)
 				put_col(f, c[m], 14);
 			fprintf(f, "%-16s %-11s %-15s %s\n", ratio, copied, deliv, cpu);
 		}
 	}
 	fprintf(f, "(zcnic/kernel, copied, delivered, CPU: non-zero-copy/zero-copy/zc-wait)\n");
-	if (has_path(r, "send", "zcnic"))
+	if (has_path(r, group, "zcnic"))
 		fprintf(f, "zcnic: zn-send -> zn-recv over zn-nicsim (a device model on the same CPUs);\n"
 			   "  SEND from a DMA region, SEND_ZC from registered buffers. CPU: the zn-send\n"
-			   "  process alone (the simulator's work, the \"NIC\", is not counted)\n");
+			   "  process alone (the simulator's work, the \"NIC\", is not counted)%s\n",
+			tcp ? ".\n  --proto tcp: one connection; a SEND_ZC notification once acknowledged" : "");
+	if (tcp)
+		fprintf(f, "Kernel: one TCP connection (TCP_NODELAY), the accepted end drained by recv();\n"
+			   "  \"delivered\" is not counted: TCP loses nothing\n");
 }
 
-static void print_recv(FILE *f, const struct bench_results *r)
+static void print_recv(FILE *f, const struct bench_results *r, const char *group)
 {
-	bool zc = has_path(r, "recv", "zcnic");
+	bool zc = has_path(r, group, "zcnic"), tcp = eq(group, "recv-tcp");
 
-	fprintf(f, "\nReceive: Gbit/s and CPU us per MB of the receiving thread\n");
+	fprintf(f, "\n%s receive: Gbit/s and CPU us per MB of the receiving thread\n",
+		tcp ? "TCP" : "UDP");
 	fprintf(f, "%-8s %-6s %-9s %6s  %-14s %-22s %-9s %s\n", "mode", "path", "transport",
 		"read", "Gbit/s", "CPU us/MB (user+sys)", "fallback", "zcnic/kernel");
 	for (unsigned i = 0; i < r->nrows; i++) {
@@ -263,7 +292,7 @@ static void print_recv(FILE *f, const struct bench_results *r)
 		char c[64], cpu[80], fb[16], rt[16];
 		double mb_per_op = w->size / 1e6;
 
-		if (!eq(w->group, "recv") || !eq(w->metric, "gbit_s"))
+		if (!eq(w->group, group) || !eq(w->metric, "gbit_s"))
 			continue;
 		fmt_cell(c, sizeof(c), w, false);
 		if (w->status == BENCH_OK && mb_per_op > 0)
@@ -279,11 +308,15 @@ static void print_recv(FILE *f, const struct bench_results *r)
 		put_col(f, c, 14);
 		fprintf(f, "%-22s %-9s %s\n", cpu, fb, rt);
 	}
-	if (zc)
+	if (zc && !tcp)
 		fprintf(f, "zcnic: zcrx (RECV_ZC + refill ring) of %u-byte UDP datagrams from zn-send over\n"
 			   "  zn-nicsim, first to last byte; zn-recv busy-polls, so its CPU per MB is\n"
-			   "  its wall time per MB. Kernel rows: TCP over loopback, 64 KiB reads\n",
+			   "  its wall time per MB. No kernel row: the kernel has no zcrx for UDP\n",
 			ZCNIC_RECV_SIZE);
+	if (zc && tcp)
+		fprintf(f, "zcnic: zcrx RECV_ZC multishot on one TCP connection (zn-recv --proto tcp)\n"
+			   "  from zn-send --proto tcp's 64 KiB SEND_ZC over zn-nicsim, first to last\n"
+			   "  byte; zn-recv busy-polls. Kernel rows: TCP over loopback, 64 KiB reads\n");
 }
 
 static void print_msgring(FILE *f, const struct bench_results *r)
@@ -329,9 +362,13 @@ static void print_msgring(FILE *f, const struct bench_results *r)
 void bench_print_tables(FILE *f, const struct bench_results *r, const struct bench_opts *o)
 {
 	if (group_has_rows(r, "send"))
-		print_send(f, r, o);
+		print_send(f, r, o, "send");
+	if (group_has_rows(r, "send-tcp"))
+		print_send(f, r, o, "send-tcp");
 	if (group_has_rows(r, "recv"))
-		print_recv(f, r);
+		print_recv(f, r, "recv");
+	if (group_has_rows(r, "recv-tcp"))
+		print_recv(f, r, "recv-tcp");
 	if (group_has_rows(r, "msgring"))
 		print_msgring(f, r);
 	for (unsigned i = 0; i < r->nrows; i++)

@@ -56,6 +56,11 @@ int zcnic_send_zcw_setup(const struct bench_case *c, void **state);
 int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m);
 void zcnic_send_teardown(void *state);
 int zcnic_recv_setup(const struct bench_case *c, void **state);
+/* the same over one TCP connection (zn-send / zn-recv --proto tcp) */
+int zcnic_send_tcp_setup(const struct bench_case *c, void **state);
+int zcnic_send_tcp_zc_setup(const struct bench_case *c, void **state);
+int zcnic_send_tcp_zcw_setup(const struct bench_case *c, void **state);
+int zcnic_recv_tcp_setup(const struct bench_case *c, void **state);
 
 /* zcnic_msgring.c */
 int zcnic_msgring_setup(const struct bench_case *c, void **state);

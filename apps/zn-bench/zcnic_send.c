@@ -13,6 +13,10 @@
  *   zn-recv (zcrx: RECV_ZC + refill ring) receives; Gbit/s from first to
  *   last byte, CPU us per MB of the zn-recv process. zn-recv busy-polls its
  *   queue, so its CPU time is its wall time over that span.
+ * send-tcp, recv-tcp: the same with --proto tcp on both sides: one
+ *   connection, zn-recv's RECV_ZC multishot (zcrx) until zn-send's FIN;
+ *   zn-send's SEND_ZC notification comes once the peer acknowledged the
+ *   bytes. recv-tcp streams 64 KiB SEND_ZC requests.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,15 +35,16 @@ enum zmode { Z_NONZC, Z_ZC, Z_ZC_WAIT, Z_RECV };
 
 struct zst {
 	enum zmode mode;
+	bool tcp;
 	const char *port0, *port1;
 };
 
-static int setup(const struct bench_case *c, void **state, enum zmode mode)
+static int setup(const struct bench_case *c, void **state, enum zmode mode, bool tcp)
 {
 	struct zst *st;
 	int ret;
 
-	if (c->size > ZCNIC_MAX_SIZE) {
+	if (!tcp && c->size > ZCNIC_MAX_SIZE) {
 		snprintf(c->note, BENCH_NOTE_LEN, "zn-send sends up to %u B per datagram (MTU 9000)",
 			 ZCNIC_MAX_SIZE);
 		return -EOPNOTSUPP;
@@ -48,6 +53,7 @@ static int setup(const struct bench_case *c, void **state, enum zmode mode)
 	if (!st)
 		return -ENOMEM;
 	st->mode = mode;
+	st->tcp = tcp;
 	ret = zcnic_sim_ports(&st->port0, &st->port1, c->note);
 	if (ret) {
 		free(st);
@@ -59,22 +65,42 @@ static int setup(const struct bench_case *c, void **state, enum zmode mode)
 
 int zcnic_send_setup(const struct bench_case *c, void **state)
 {
-	return setup(c, state, Z_NONZC);
+	return setup(c, state, Z_NONZC, false);
+}
+
+int zcnic_send_tcp_setup(const struct bench_case *c, void **state)
+{
+	return setup(c, state, Z_NONZC, true);
 }
 
 int zcnic_send_zc_setup(const struct bench_case *c, void **state)
 {
-	return setup(c, state, Z_ZC);
+	return setup(c, state, Z_ZC, false);
+}
+
+int zcnic_send_tcp_zc_setup(const struct bench_case *c, void **state)
+{
+	return setup(c, state, Z_ZC, true);
 }
 
 int zcnic_send_zcw_setup(const struct bench_case *c, void **state)
 {
-	return setup(c, state, Z_ZC_WAIT);
+	return setup(c, state, Z_ZC_WAIT, false);
+}
+
+int zcnic_send_tcp_zcw_setup(const struct bench_case *c, void **state)
+{
+	return setup(c, state, Z_ZC_WAIT, true);
 }
 
 int zcnic_recv_setup(const struct bench_case *c, void **state)
 {
-	return setup(c, state, Z_RECV);
+	return setup(c, state, Z_RECV, false);
+}
+
+int zcnic_recv_tcp_setup(const struct bench_case *c, void **state)
+{
+	return setup(c, state, Z_RECV, true);
 }
 
 void zcnic_send_teardown(void *state)
@@ -129,8 +155,8 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 	struct zst *st = state;
 	char size[ARG_LEN], batch[ARG_LEN], dur[ARG_LEN], rdur[ARG_LEN];
 	char *rx[] = { "zn-recv", "--dev", (char *)st->port1, "--size", size, "--no-check",
-		       "--idle-ms", IDLE_MS, "--duration-ms", rdur, "--quiet", NULL };
-	char *tx[16] = { "zn-send", "--dev", (char *)st->port0, "--size", size, "--batch", batch,
+		       "--idle-ms", IDLE_MS, "--duration-ms", rdur, "--quiet", NULL, NULL, NULL };
+	char *tx[20] = { "zn-send", "--dev", (char *)st->port0, "--size", size, "--batch", batch,
 			 "--duration-ms", dur, "--quiet" };
 	unsigned n = 10;
 	uint64_t sent, notifs = 0, copied = 0, errs = 0, infl = 0;
@@ -154,6 +180,12 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 		tx[n++] = "on";
 		if (st->mode == Z_ZC_WAIT)
 			tx[n++] = "--wait-notif";
+	}
+	if (st->tcp) {
+		rx[11] = "--proto";	/* the two spare slots after --quiet */
+		rx[12] = "tcp";
+		tx[n++] = "--proto";
+		tx[n++] = "tcp";
 	}
 	tx[n] = NULL;
 
@@ -184,11 +216,12 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 		return 0;
 	}
 
-	l1 = zcnic_line(&to, "zn-send: ", " datagrams of ");
+	l1 = zcnic_line(&to, "zn-send: ", st->tcp ? " TCP sends of " : " datagrams of ");
 	l2 = zcnic_line(&to, "zn-send: ", " notifications (");
 	if (!l1 || !l2 ||
-	    sscanf(l1, "zn-send: %" SCNu64 " datagrams of %*u B, %lf MB in %lf s", &sent, &mb,
-		   &secs) != 3 ||
+	    sscanf(l1, st->tcp ? "zn-send: %" SCNu64 " TCP sends of %*u B, %lf MB in %lf s"
+			       : "zn-send: %" SCNu64 " datagrams of %*u B, %lf MB in %lf s",
+		   &sent, &mb, &secs) != 3 ||
 	    sscanf(l2, "zn-send: %" SCNu64 " notifications (%" SCNu64 " copied), %" SCNu64
 		   " errors, %" SCNu64 " still in flight; CPU %lf ns per request (zn-send "
 		   "process: %lf user + %lf sys)", &notifs, &copied, &errs, &infl, &ns_req, &u,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # zn-bench, kernel path and zcnic: a tiny run (--quick) of every suite exits
 # 0 and writes CSV and JSON that parse, with the rows expected (zcnic rows
-# included, and the zcnic/kernel ratio on every kernel row); the veth pair
+# included, UDP and TCP, and the zcnic/kernel ratio on every kernel row, TCP
+# only ever against TCP); the veth pair
 # and its two network namespaces, zn-bench's zn-nicsim and its zn-send /
 # zn-recv children are gone afterwards, also when a suite fails, when
 # zn-bench is interrupted with SIGINT mid-run or killed with SIGKILL.
@@ -44,28 +45,42 @@ check() { # $1: what; the rest: a command
 cat >"$tmp/check.py" <<'PY'
 import csv, json, math, sys
 out, suite = sys.argv[1], sys.argv[2]
+SEND = ("nonzc", "zc", "zc-wait")
 expect = {
-    "send": {(m, "kernel", t, s, "rps") for m in ("nonzc", "zc", "zc-wait")
+    "send": {("send", m, "kernel", t, s, "rps") for m in SEND
              for t in ("loopback", "veth") for s in (600, 1500)} |
-            {(m, "zcnic", "nicsim", s, "rps") for m in ("nonzc", "zc", "zc-wait")
-             for s in (600, 1500)},
-    "recv": {(m, "kernel", "loopback", 65536, "gbit_s") for m in ("epoll", "uring", "tcp-zc")} |
-            {("zcrx", "zcnic", "nicsim", 8000, "gbit_s")},
-    "msgring": {("ping-pong", p, "none", 0, k) for p in ("kernel", "zcnic")
+            {("send", m, "zcnic", "nicsim", s, "rps") for m in SEND for s in (600, 1500)} |
+            # TCP: 4 KiB only, whatever --sizes says
+            {("send-tcp", m, "kernel", t, 4096, "rps") for m in SEND
+             for t in ("loopback", "veth")} |
+            {("send-tcp", m, "zcnic", "nicsim", 4096, "rps") for m in SEND},
+    # UDP: zcnic alone (the kernel has no UDP zcrx); TCP: zcnic's zcrx against the kernel's
+    "recv": {("recv", "zcrx", "zcnic", "nicsim", 8000, "gbit_s")} |
+            {("recv-tcp", m, "kernel", "loopback", 65536, "gbit_s")
+             for m in ("epoll", "uring", "tcp-zc")} |
+            {("recv-tcp", "zcrx", "zcnic", "nicsim", 65536, "gbit_s")},
+    "msgring": {("msgring", "ping-pong", p, "none", 0, k) for p in ("kernel", "zcnic")
                 for k in ("p50_ns", "p99_ns", "p99.9_ns")},
 }[suite]
 rows = list(csv.DictReader(open(out + "/zn-bench.csv")))
 js = json.load(open(out + "/zn-bench.json"))["rows"]
-got = {(r["mode"], r["path"], r["transport"], int(r["size"]), r["metric"]) for r in rows}
+got = {(r["group"], r["mode"], r["path"], r["transport"], int(r["size"]), r["metric"])
+       for r in rows}
 assert got == expect, f"csv rows {sorted(got)} != {sorted(expect)}"
 assert len(js) == len(rows), "json and csv differ in rows"
 for r, j in zip(rows, js):
-    assert r["group"] == suite and r["path"] in ("kernel", "zcnic"), r
+    assert r["group"] in (suite, suite + "-tcp") and r["path"] in ("kernel", "zcnic"), r
     # zcnic runs over its own simulator: nothing there may be n/a
     assert r["path"] == "kernel" or r["status"] == "ok", f"zcnic row not measured: {r}"
     ratio = j["ratio_zcnic_kernel"]
     if r["path"] == "kernel" and r["status"] == "ok":
         assert ratio is not None and ratio > 0, f"kernel row without a ratio: {j}"
+        # the ratio is zcnic's row of the same group (protocol) over this one
+        z = [x for x in js if x["group"] == j["group"] and x["path"] == "zcnic" and
+             x["metric"] == j["metric"] and (j["group"].startswith("recv") or
+                                             (x["mode"], x["size"]) == (j["mode"], j["size"]))]
+        assert len(z) == 1 and math.isclose(ratio, z[0]["median"] / j["median"], rel_tol=1e-3), \
+            f"ratio not against zcnic's {j['group']} row: {j}"
     if r["path"] == "zcnic":
         assert ratio is None, j
     assert r["status"] in ("ok", "n/a"), f"row failed: {r}"
@@ -78,15 +93,18 @@ for r, j in zip(rows, js):
     else:
         assert j["median"] is None and r["note"], r
     if suite == "send" and r["status"] == "ok":
-        assert 0 <= float(r["delivered"]) <= 1.0001, r
+        if r["group"] == "send":	# TCP: the kernel's sink counts bytes, not requests
+            assert 0 <= float(r["delivered"]) <= 1.0001, r
         if r["mode"] != "nonzc":
             assert 0 <= float(r["copied"]) <= 1, r
         if r["path"] == "zcnic" and r["mode"] != "nonzc":
             assert float(r["copied"]) == 0, f"zcnic SEND_ZC copied: {r}"
 # the baseline of each suite must have been measured on this machine
-base = {"send": "nonzc", "recv": "epoll", "msgring": "ping-pong"}[suite]
-assert any(r["mode"] == base and r["path"] == "kernel" and r["status"] == "ok" for r in rows), \
-    "baseline not measured"
+bases = {"send": [("send", "nonzc"), ("send-tcp", "nonzc")], "recv": [("recv-tcp", "epoll")],
+         "msgring": [("msgring", "ping-pong")]}[suite]
+for g, base in bases:
+    assert any(r["group"] == g and r["mode"] == base and r["path"] == "kernel" and
+               r["status"] == "ok" for r in rows), f"{g} baseline not measured"
 PY
 
 # Network namespaces (inode numbers) that process $1 holds through fds, but our own.
@@ -163,8 +181,14 @@ fi
 check "send: zcnic rows beside the kernel ones, with ratios" \
 	eval 'grep -Eq "^ +600  zcnic  nicsim " "$tmp/send.out" &&
 	      grep -Eq "^ +1500  kernel loopback .* [0-9.]+/[0-9.]+/[0-9.]+ " "$tmp/send.out"'
+check "send: a TCP table at 4 KiB, zcnic beside the kernel" \
+	eval 'grep -q "^TCP send: requests/s" "$tmp/send.out" &&
+	      grep -Eq "^ +4096  zcnic  nicsim " "$tmp/send.out" &&
+	      grep -Eq "^ +4096  kernel veth .* [0-9.]+/[0-9.]+/[0-9.]+ " "$tmp/send.out"'
 check "recv and msgring: zcnic rows and ratios" \
 	eval 'grep -q "^zcrx     zcnic  nicsim" "$tmp/recv.out" &&
+	      grep -q "^TCP receive:" "$tmp/recv.out" &&
+	      grep -Eq "^epoll +kernel loopback +65536 .* [0-9.]+$" "$tmp/recv.out" &&
 	      grep -Eq "^ping-pong  kernel .* [0-9.]+/[0-9.]+/[0-9.]+$" "$tmp/msgring.out"'
 check "after the runs: no znb* interface or namespace" nothing_left
 

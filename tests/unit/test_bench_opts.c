@@ -40,7 +40,9 @@ static void test_defaults(void **s)
 
 	(void)s;
 	assert_int_equal(parse(&o, err, NULL), 0);
-	assert_int_equal(o.suites, 15);	/* send, recv, msgring and the cost headline */
+	/* send, recv, msgring, the cost headline, and send and recv over TCP too */
+	assert_int_equal(o.suites, (1u << BENCH_G_COUNT) - 1);
+	assert_int_equal(o.protos, BENCH_PROTO_UDP | BENCH_PROTO_TCP);
 	assert_int_equal(o.nsizes, 5);
 	assert_int_equal(o.sizes[0], 600);
 	assert_int_equal(o.sizes[4], 8000);
@@ -87,12 +89,19 @@ static void test_lists(void **s)
 	(void)s;
 	assert_int_equal(parse(&o, err, "--suites", "msgring,send", "--transports", "veth",
 			       "--cpu", "0,1", "--batch", "32", "--out", "/tmp/x", NULL), 0);
-	assert_int_equal(o.suites, (1u << BENCH_G_SEND) | (1u << BENCH_G_MSGRING));
+	assert_int_equal(o.suites, (1u << BENCH_G_SEND) | (1u << BENCH_G_SEND_TCP) |
+				   (1u << BENCH_G_MSGRING));
 	assert_int_equal(o.transports, BENCH_TB(BENCH_T_VETH) | BENCH_TB(BENCH_T_NONE));
 	assert_int_equal(o.cpu[0], 0);
 	assert_int_equal(o.cpu[1], 1);
 	assert_int_equal(o.batch, 32);
 	assert_string_equal(o.out_dir, "/tmp/x");
+	/* --protos picks the protocol groups of send and recv, nothing else */
+	assert_int_equal(parse(&o, err, "--suites", "send,recv,msgring", "--protos", "tcp", NULL), 0);
+	assert_int_equal(o.suites, (1u << BENCH_G_SEND_TCP) | (1u << BENCH_G_RECV_TCP) |
+				   (1u << BENCH_G_MSGRING));
+	assert_int_equal(parse(&o, err, "--suites", "recv", "--protos", "udp", NULL), 0);
+	assert_int_equal(o.suites, 1u << BENCH_G_RECV);
 	assert_int_equal(parse(&o, err, "--help", NULL), 1);
 	assert_int_equal(parse(&o, err, "-h", NULL), 1);
 	assert_non_null(strstr(bench_usage, "--suites LIST"));
@@ -103,6 +112,8 @@ static void test_errors(void **s)
 	static const struct { const char *a, *b, *msg; } bad[] = {
 		{ "--suites", "send,bogus", "--suites send,bogus: expected a list of send, recv, msgring, cost" },
 		{ "--suites", "send,", "--suites send,: expected a list of send, recv, msgring, cost" },
+		{ "--suites", "send-tcp", "--suites send-tcp: expected a list of send, recv, msgring, cost" },
+		{ "--protos", "sctp", "--protos sctp: expected a list of udp, tcp" },
 		{ "--transports", "eth0", "--transports eth0: expected a list of loopback, veth, nicsim" },
 		{ "--sizes", "0", "--sizes 0: expected up to 16 distinct sizes, 1-65000 bytes" },
 		{ "--sizes", "600,600", "--sizes 600,600: expected up to 16 distinct sizes, 1-65000 bytes" },
@@ -137,6 +148,7 @@ static void test_names(void **s)
 	assert_string_equal(bench_transport_name(BENCH_T_VETH), "veth");
 	assert_string_equal(bench_metric_name(BENCH_M_P999_NS), "p99.9_ns");
 	assert_string_equal(bench_group_name(BENCH_G_COUNT), "?");
+	assert_string_equal(bench_group_name(BENCH_G_RECV_TCP), "recv-tcp");
 }
 
 int main(void)
