@@ -8,7 +8,7 @@
 #                      mlx5 and bnxt, 100 bnxt bring-up cycles, 256 MiB each
 #                      way over zcnic's TCP (test_tcp_pair)
 #   make soak          traffic under random injected faults for ten minutes, every
-#                      byte checked (SOAK_SECS=N for another length; make test runs 20 s)
+#                      byte checked (SOAK_SECS=N for another length; make test runs 10 s)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
 #   make cost          instructions per operation of each hot path (callgrind,
 #                      exact), by layer, with the system and allocator calls

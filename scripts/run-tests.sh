@@ -2,7 +2,7 @@
 # Runs every test zcnic has and ends with one summary line: "N passed, N failed".
 #   unit:        $BUILD/tests/test_*  (CMocka; each test case counts)
 #   integration: tests/integration/*.sh (TAP-ish "ok"/"not ok" lines count; else the exit code)
-#   fuzz smoke:  bounded runs of each libFuzzer target (skipped with SAN=1: the fuzzers carry ASan anyway)
+#   fuzz smoke:  4 s of each libFuzzer target from its corpus (ZN_FUZZ_SECONDS; make fuzz-long for ten minutes) (skipped with SAN=1: the fuzzers carry ASan anyway)
 #   vfio:        scripts/test-vfio.sh, core/bus in QEMU guests (skipped with SAN=1: static, no ASan)
 # ZN_TEST_FILTER=REGEX runs only the tests whose name matches.
 set -uo pipefail
@@ -70,7 +70,7 @@ if [ "$SAN" != 1 ] && ls tests/fuzz/fuzz_*.c >/dev/null 2>&1 && [[ fuzz =~ $filt
 			corpus=tests/fuzz/corpus/$(basename "$f" | sed 's/^fuzz_//')
 			work=$(mktemp -d) t0=$SECONDS
 			[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
-			timeout 120 "$f" -max_total_time=${ZN_FUZZ_SECONDS:-8} -rss_limit_mb=2048 "$work" \
+			timeout 120 "$f" -max_total_time=${ZN_FUZZ_SECONDS:-4} -rss_limit_mb=2048 "$work" \
 				>"$log_dir/$(basename "$f").log" 2>&1
 			rc=$?
 			rm -rf "$work"

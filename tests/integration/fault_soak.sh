@@ -13,7 +13,7 @@ BUILD=${BUILD:-build}
 SIM=$BUILD/bin/zn-nicsim
 RECV=$BUILD/bin/zn-recv
 SEND=$BUILD/bin/zn-send
-SOAK_SECS=${SOAK_SECS:-20}
+SOAK_SECS=${SOAK_SECS:-10}
 
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
