@@ -89,20 +89,7 @@ out=$("$FWD" --port0 x 2>&1); rc=$?
 check "zn-fwd: --port0 without --port1 exits 2" rc_and_says $rc 2 "$out" "give both --port0 and --port1"
 
 # ---- one zn-nicsim for the rest ----
-fifo=$tmp/ready
-mkfifo "$fifo"
-"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
-	--stats-file "$tmp/stats" --ready-fd 3 3>"$fifo" >"$tmp/sim.out" 2>"$tmp/sim.err" &
-pid=$!
-line=
-read -r -t $WAIT_S line <"$fifo"
-if [ "$line" != ready ]; then
-	nok "zn-nicsim with two bnxt ports on a pair wire is ready"
-	tail -n 20 "$tmp/sim.err" | sed 's/^/#   /'
-	echo "1..$n"
-	exit 1
-fi
-ok "zn-nicsim with two bnxt ports on a pair wire is ready"
+sim_pair_ready "$tmp"
 D0=vfio-user:$tmp/bnxt0.sock
 D1=vfio-user:$tmp/bnxt1.sock
 

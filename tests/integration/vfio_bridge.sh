@@ -50,20 +50,7 @@ for b in "$SIM" "$FWD" "$LIB"; do
 done
 
 mkdir -p "$tmp/sim" "$tmp/t"
-fifo=$tmp/ready
-mkfifo "$fifo"
-"$SIM" --dir "$tmp/sim" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
-	--stats-file "$tmp/stats" --ready-fd 3 3>"$fifo" >"$tmp/sim.out" 2>"$tmp/sim.err" &
-pid=$!
-line=
-read -r -t $WAIT_S line <"$fifo"
-if [ "$line" != ready ]; then
-	nok "zn-nicsim with two bnxt ports on a pair wire is ready"
-	tail -n 20 "$tmp/sim.err" | sed 's/^/#   /'
-	echo "1..$n"
-	exit 1
-fi
-ok "zn-nicsim with two bnxt ports on a pair wire is ready"
+sim_pair_ready "$tmp/sim"
 DEVS=$B0=vfio-user:$tmp/sim/bnxt0.sock,$B1=vfio-user:$tmp/sim/bnxt1.sock
 
 # bridged CMD...: CMD under the bridge with both devices, private tree in $tmp/t

@@ -29,3 +29,22 @@ stat() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/stats"; }
 
 # field NAME FILE: a number from zn-fwd's summary line ("N sent, N received, ...")
 field() { grep -m1 '^zn-fwd: [0-9]* sent, ' "$2" | grep -o "[0-9]\+ $1" | head -n1 | cut -d' ' -f1; }
+
+# sim_pair_ready DIR: zn-nicsim ($SIM) with bnxt0 and bnxt1 on a pair wire,
+# sockets in DIR, counters to $tmp/stats; pid set; exits the script with
+# a "not ok" line if it is not ready within WAIT_S seconds.
+sim_pair_ready() {
+	local fifo=$tmp/ready line=
+	mkfifo "$fifo"
+	"$SIM" --dir "$1" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
+		--stats-file "$tmp/stats" --ready-fd 3 3>"$fifo" >"$tmp/sim.out" 2>"$tmp/sim.err" &
+	pid=$!
+	read -r -t "$WAIT_S" line <"$fifo"
+	if [ "$line" != ready ]; then
+		nok "zn-nicsim with two bnxt ports on a pair wire is ready"
+		tail -n 20 "$tmp/sim.err" | sed 's/^/#   /'
+		echo "1..$n"
+		exit 1
+	fi
+	ok "zn-nicsim with two bnxt ports on a pair wire is ready"
+}
