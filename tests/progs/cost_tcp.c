@@ -37,6 +37,7 @@
 #include "base/clock.h"
 #include "core/net/netif.h"
 #include "tests/unit/support/netdev_pair.h"
+#include "tests/unit/support/zcrx_user.h"
 #include "zcnic/port.h"
 #include "zcnic/socket.h"
 #include "zcnic/zcrx.h"
@@ -266,35 +267,19 @@ static void setup_zcrx(void)
 	struct io_uring_params p = { .flags = IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER |
 					      IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_CQSIZE,
 				     .cq_entries = 4096 };
-	struct io_uring_zcrx_area_reg ar = { 0 };
-	struct io_uring_region_desc region = { 0 };
-	struct io_uring_zcrx_ifq_reg reg = { 0 };
-	size_t rq_len = (RQ_ENTRIES * sizeof(struct io_uring_zcrx_rqe) + 2 * PAGE - 1) &
-			~(size_t)(PAGE - 1);
-	void *rq_mem = map_anon(rq_len);
+	struct zcrx_user z = { 0 };
 	struct io_uring_sqe *sqe;
+	int rc;
 
 	if (io_uring_queue_init_params(64, &ra, &p))
 		DIE("ring A");
-	area = map_anon(AREA);
-	ar.addr = (uintptr_t)area;
-	ar.len = AREA;
-	region.user_addr = (uintptr_t)rq_mem;
-	region.size = rq_len;
-	region.flags = IORING_MEM_REGION_TYPE_USER;
-	reg.if_idx = (uint32_t)zn_netdev_ifindex(n.a);
-	reg.if_rxq = RXQ;
-	reg.rq_entries = RQ_ENTRIES;
-	reg.area_ptr = (uintptr_t)&ar;
-	reg.region_ptr = (uintptr_t)&region;
-	if (io_uring_register_ifq(&ra, &reg))
-		DIE("register ifq");
-	zcrx_id = reg.zcrx_id;
-	token = ar.rq_area_token;
-	rq.khead = (uint32_t *)((char *)rq_mem + reg.offsets.head);
-	rq.ktail = (uint32_t *)((char *)rq_mem + reg.offsets.tail);
-	rq.rqes = (struct io_uring_zcrx_rqe *)((char *)rq_mem + reg.offsets.rqes);
-	rq.ring_entries = reg.rq_entries;
+	rc = zcrx_user_register(&ra, zn_netdev_ifindex(n.a), RXQ, AREA, RQ_ENTRIES, &z);
+	if (rc)
+		DIE("register ifq: %d", rc);
+	area = z.area;
+	rq = z.rq;
+	zcrx_id = z.zcrx_id;
+	token = z.token;
 	sqe = io_uring_get_sqe(&ra);
 	io_uring_prep_rw(IORING_OP_RECV_ZC, sqe, afd, NULL, 0, 0);
 	sqe->ioprio |= IORING_RECV_MULTISHOT;

@@ -33,6 +33,7 @@
 #include "base/clock.h"
 #include "core/net/netif.h"
 #include "tests/unit/support/netdev_pair.h"
+#include "tests/unit/support/zcrx_user.h"
 #include "zcnic/mem.h"
 #include "zcnic/net.h"
 #include "zcnic/socket.h"
@@ -77,49 +78,24 @@ static void tx_done(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t st
 	tx_completed++;
 }
 
-static void *map_anon(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		DIE("mmap");
-	return p;
-}
-
 static void setup_zcrx(int fd)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER |
 					      IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_CQSIZE,
 				     .cq_entries = 4096 };
-	struct io_uring_zcrx_area_reg ar = { 0 };
-	struct io_uring_region_desc region = { 0 };
-	struct io_uring_zcrx_ifq_reg reg = { 0 };
-	size_t rq_len = (RQ_ENTRIES * sizeof(struct io_uring_zcrx_rqe) + 2 * PAGE - 1) &
-			~(size_t)(PAGE - 1);
-	void *rq_mem = map_anon(rq_len);
+	struct zcrx_user z = { 0 };
 	struct io_uring_sqe *sqe;
+	int rc;
 
 	if (io_uring_queue_init_params(8, &ring, &p))
 		DIE("ring");
-	area = map_anon(AREA);
-	ar.addr = (uintptr_t)area;
-	ar.len = AREA;
-	region.user_addr = (uintptr_t)rq_mem;
-	region.size = rq_len;
-	region.flags = IORING_MEM_REGION_TYPE_USER;
-	reg.if_idx = (uint32_t)zn_netdev_ifindex(n.a);
-	reg.if_rxq = RXQ;
-	reg.rq_entries = RQ_ENTRIES;
-	reg.area_ptr = (uintptr_t)&ar;
-	reg.region_ptr = (uintptr_t)&region;
-	if (io_uring_register_ifq(&ring, &reg))
-		DIE("register_ifq");
-	zcrx_id = reg.zcrx_id;
-	token = ar.rq_area_token;
-	rq.khead = (uint32_t *)((char *)rq_mem + reg.offsets.head);
-	rq.ktail = (uint32_t *)((char *)rq_mem + reg.offsets.tail);
-	rq.rqes = (struct io_uring_zcrx_rqe *)((char *)rq_mem + reg.offsets.rqes);
-	rq.ring_entries = reg.rq_entries;
+	rc = zcrx_user_register(&ring, zn_netdev_ifindex(n.a), RXQ, AREA, RQ_ENTRIES, &z);
+	if (rc)
+		DIE("register_ifq: %d", rc);
+	area = z.area;
+	rq = z.rq;
+	zcrx_id = z.zcrx_id;
+	token = z.token;
 	sqe = io_uring_get_sqe(&ring);
 	io_uring_prep_rw(IORING_OP_RECV_ZC, sqe, fd, NULL, 0, 0);
 	sqe->ioprio |= IORING_RECV_MULTISHOT;
