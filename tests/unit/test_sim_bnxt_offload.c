@@ -77,13 +77,8 @@ static struct tf_flow flow(uint8_t ipv, uint8_t proto)
 
 	memcpy(fl.dmac, CB.mac, 6);
 	memcpy(fl.smac, CA.mac, 6);
-	if (ipv == 6) {
-		static const uint8_t s6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
-		static const uint8_t d6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
-
-		memcpy(fl.src, s6, 16);
-		memcpy(fl.dst, d6, 16);
-	}
+	if (ipv == 6)
+		tf_addr6(&fl);
 	return fl;
 }
 
@@ -268,7 +263,29 @@ static void test_lso(void **state)
 	lso_one(&fl, 5000, 1448, 0,
 		BNXT_TX_BD_CFA_META_KEY_VLAN_TAG | BNXT_TX_BD_CFA_META_VLAN_TPID_8100 | 7, 0x105);
 	assert_int_equal(CNT(0, "tx_vlan_inserts"), 4);
-	assert_int_equal(CNT(0, "tx_lso"), 5);
+	/* IPID_FMT: 15-bit ids that keep the top bit: 0xfffe, 0xffff, 0x8000 */
+	fl.ip_id = 0xfffe;
+	{
+		size_t hdr = tf_hdr_len(&fl), len = tf_build(F, &fl, 3000, 9, true);
+		struct bnxt_tx_cmpl c;
+
+		long_tx(F, len, BNXT_TX_BD_LFLAGS_LSO | BNXT_TX_BD_LFLAGS_IPID_FMT, (unsigned)hdr,
+			1000, 0x106, hdr + 1000);
+		for (unsigned i = 0; i < 3; i++) {
+			size_t want = tf_tso_seg(W, &fl, 3000, 9, 1000, i);
+			uint16_t id = (uint16_t)(0x8000 | ((0xfffe + i) & 0x7fff));
+
+			W[14 + 4] = (uint8_t)(id >> 8);
+			W[14 + 5] = (uint8_t)id;
+			tf_fix_csum(W, &fl);
+			assert_true(btc_rx_wait(&PB, 0, &RX, BTC_TIMEOUT_MS));
+			assert_int_equal(RX.len, want);
+			assert_memory_equal(RX.data, W, want);
+		}
+		tx_done(&c);
+		assert_int_equal(c.opaque, 0x106);
+	}
+	assert_int_equal(CNT(0, "tx_lso"), 6);
 	assert_int_equal(CNT(0, "tx_errors") + CNT(0, "tx_wire_drops") + CNT(1, "rx_no_buffer"), 0);
 }
 

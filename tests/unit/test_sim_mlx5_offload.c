@@ -70,13 +70,8 @@ static struct tf_flow flow(uint8_t ipv, uint8_t proto)
 	};
 
 	memcpy(fl.dmac, B.mac, 6);
-	if (ipv == 6) {
-		static const uint8_t s6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
-		static const uint8_t d6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
-
-		memcpy(fl.src, s6, 16);
-		memcpy(fl.dst, d6, 16);
-	}
+	if (ipv == 6)
+		tf_addr6(&fl);
 	return fl;
 }
 

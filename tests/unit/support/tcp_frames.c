@@ -129,6 +129,15 @@ static void headers(uint8_t *f, const struct tf_flow *fl, size_t payload, uint16
 	}
 }
 
+void tf_addr6(struct tf_flow *fl)
+{
+	memset(fl->src, 0, 16);
+	memset(fl->dst, 0, 16);
+	fl->src[0] = fl->dst[0] = 0xfd;
+	fl->src[15] = 1;
+	fl->dst[15] = 2;
+}
+
 size_t tf_build(uint8_t *f, const struct tf_flow *fl, size_t payload, uint8_t seed,
 		bool zero_csum)
 {

@@ -25,6 +25,8 @@ struct tf_flow {
 	uint32_t tsval;			/* with opt_len >= 12 */
 };
 
+/* fd00::1 -> fd00::2 as the flow's addresses. */
+void tf_addr6(struct tf_flow *fl);
 /* Headers + payload (byte i = seed + 7i) into f; checksums right unless
  * zero_csum (then both are 0). The length (no padding). */
 size_t tf_build(uint8_t *f, const struct tf_flow *fl, size_t payload, uint8_t seed,
