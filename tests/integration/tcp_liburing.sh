@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# The liburing-style TCP programs, tests/progs/tcp_zcrx_recv (SOCKET, BIND,
+# LISTEN, multishot ACCEPT, io_uring_register_ifq, RECV_ZC multishot,
+# refill ring) and tests/progs/tcp_send_zc (SOCKET, CONNECT, SEND_ZC from a
+# registered buffer, notifications counted, SHUTDOWN, CLOSE), written with
+# liburing's names only apart from the device set-up:
+#   1. against each other over two bnxt models and over two mlx5 models on
+#      a zn-nicsim pair wire: every byte checked in the zcrx area, one
+#      notification per request; then a short run with the receiving
+#      process stopped for a second: results come, notifications do not
+#      (nothing is acknowledged);
+#   2. against Linux's TCP (as root: namespaces and a veth pair joined to a
+#      bnxt model port by --wire afpacket, tests/integration/lib/netns_peer.sh):
+#      Linux's client (tests/progs/tcp_peer kernel-send) -> tcp_zcrx_recv,
+#      tcp_send_zc -> Linux's server (tcp_peer kernel-recv), byte-exact.
+# ZN_TCP_LIBURING_MIB: MiB per transfer (default 8; make test-long 64).
+# Prints TAP lines; exits non-zero if any check failed. Every wait is bounded.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+SIM=$BUILD/bin/zn-nicsim
+RECV=$BUILD/tests/tcp_zcrx_recv
+SEND=$BUILD/tests/tcp_send_zc
+PEER=$BUILD/tests/tcp_peer
+MIB=${ZN_TCP_LIBURING_MIB:-8}
+SIZE=4096
+N=$((MIB * 1024 * 1024 / SIZE))
+WAIT_S=20
+PORT=5301
+
+n=0 failed=0
+. tests/integration/lib/tap.sh
+. tests/integration/lib/netns_peer.sh
+
+tmp=$(mktemp -d /tmp/zn-tcp-liburing.XXXXXX)
+pids=()
+netns_peer_names ztl
+cleanup() {
+	for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	netns_peer_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Number a program's "ok - what" lines; the rest as diagnostics.
+tap_file() { # FILE LABEL
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$2: ${line#ok - }" ;;
+		"not ok - "*) nok "$2: ${line#not ok - }" ;;
+		"# "*|rate*) echo "# $2: ${line#\# }" ;;
+		esac
+	done <"$1"
+}
+
+for b in "$SIM" "$RECV" "$SEND" "$PEER"; do
+	[ -x "$b" ] || { echo "not ok 1 - $b is built"; exit 1; }
+done
+
+# pair MODEL MIB [RECV_STOP_S]: the two programs on a fresh pair of MODEL.
+# With RECV_STOP_S the sender pauses after CONNECT and the receiver is
+# stopped (SIGSTOP) for that long from then: no notification may come.
+pair() {
+	local model=$1 mib=$2 stop=${3:-} dir=$tmp/$1${3:-} sim rpid spid rrc src extra=()
+	local label="$model${stop:+ stopped receiver}"
+	mkdir -p "$dir"
+	"$SIM" --dir "$dir" --dev a="$model" --dev b="$model" --wire pair:a,b >"$dir/sim" 2>&1 &
+	sim=$!
+	pids+=($sim)
+	if ! wait_for grep -q "zn-nicsim: ready" "$dir/sim"; then
+		nok "$label: zn-nicsim with two $model ports is ready"; return
+	fi
+	timeout $((WAIT_S * 3)) "$RECV" -d "vfio-user:$dir/b.sock" -a 10.0.0.2/24 -p $PORT \
+		-b $((mib * 1024 * 1024)) >"$dir/r" 2>"$dir/r.err" &
+	rpid=$!
+	pids+=($rpid)
+	if ! wait_for grep -q "^listening" "$dir/r"; then
+		nok "$label: tcp_zcrx_recv is listening"; kill -9 $rpid 2>/dev/null
+		kill $sim; wait $sim 2>/dev/null; return
+	fi
+	[ -n "$stop" ] && extra=(-P 1000 -q $((stop * 1000 - 2000)))
+	timeout $((WAIT_S * 3)) "$SEND" -d "vfio-user:$dir/a.sock" -a 10.0.0.1/24 -D 10.0.0.2 \
+		-p $PORT -n $((mib * 1024 * 1024 / SIZE)) -s $SIZE -F "${extra[@]}" \
+		>"$dir/s" 2>"$dir/s.err" &
+	spid=$!
+	if [ -n "$stop" ]; then
+		# stopped within the sender's one-second pause after CONNECT,
+		# held a second past its QUIET_MS (a second after the pause)
+		# (the receiver itself, not the timeout that runs it)
+		local cpid
+		cpid=$(pgrep -P $rpid)
+		if [ -n "$cpid" ] && wait_for grep -q "^connected" "$dir/s"; then
+			kill -STOP "$cpid"
+			sleep "$stop"
+			kill -CONT "$cpid"
+		fi
+	fi
+	wait $spid; src=$?
+	wait $rpid; rrc=$?
+	kill $sim; wait $sim 2>/dev/null
+	tap_file "$dir/s" "$label tcp_send_zc"
+	tap_file "$dir/r" "$label tcp_zcrx_recv"
+	check "$label: tcp_send_zc exit 0 (rc $src)" [ $src -eq 0 ]
+	check "$label: tcp_zcrx_recv exit 0 (rc $rrc)" [ $rrc -eq 0 ]
+	[ $src -eq 0 ] || grep -v " info " "$dir/s.err" | tail -n 10 | sed 's/^/#   /'
+	[ $rrc -eq 0 ] || grep -v " info " "$dir/r.err" | tail -n 10 | sed 's/^/#   /'
+}
+
+# ---- 1. the two programs against each other -------------------------------
+for model in ${ZN_TL_MODELS:-bnxt mlx5}; do
+	pair $model "$MIB"
+done
+pair bnxt 1 4
+
+# ---- 2. against Linux's TCP ------------------------------------------------
+netns_peer_setup
+case $? in
+0) ok "namespaces $ns_s and $ns_p joined by veth $ve_s/$ve_p, Linux at $ip_k/24" ;;
+2) ok "Linux's TCP as the peer # SKIP $netns_peer_why"
+   echo "1..$n"; [ $failed -eq 0 ]; exit ;;
+*) nok "namespace set-up"; echo "1..$n"; exit 1 ;;
+esac
+if ! netns_peer_sim "$SIM" "$tmp" bnxt0 bnxt; then
+	sed 's/^/# zn-nicsim: /' "$tmp/sim.log" | tail -n 20
+	nok "zn-nicsim with bnxt0 on --wire afpacket:bnxt0,$ve_s is ready"
+	echo "1..$n"; exit 1
+fi
+pids+=($sim_pid)
+
+# Linux's client -> tcp_zcrx_recv
+timeout $((WAIT_S * 3)) "$RECV" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -p $PORT \
+	-b $((MIB * 1024 * 1024)) >"$tmp/r" 2>"$tmp/r.err" &
+rpid=$!
+pids+=($rpid)
+if wait_for grep -q "^listening" "$tmp/r"; then
+	timeout $((WAIT_S * 3)) ip netns exec "$ns_p" "$PEER" kernel-send "$ip_z" $PORT "$MIB" \
+		>"$tmp/k" 2>&1
+	krc=$?
+else
+	krc=-1
+fi
+wait $rpid; rrc=$?
+tap_file "$tmp/k" "linux->tcp_zcrx_recv tcp_peer kernel-send"
+tap_file "$tmp/r" "linux->tcp_zcrx_recv"
+check "linux->tcp_zcrx_recv: Linux's client exit 0 (rc $krc)" [ $krc -eq 0 ]
+check "linux->tcp_zcrx_recv: tcp_zcrx_recv exit 0 (rc $rrc)" [ $rrc -eq 0 ]
+[ $rrc -eq 0 ] || grep -v " info " "$tmp/r.err" | tail -n 10 | sed 's/^/#   /'
+
+# tcp_send_zc -> Linux's server
+timeout $((WAIT_S * 3)) ip netns exec "$ns_p" "$PEER" kernel-recv "$ip_k" $((PORT + 1)) "$MIB" \
+	>"$tmp/k2" 2>&1 &
+kpid=$!
+pids+=($kpid)
+if wait_for grep -q "^listening" "$tmp/k2"; then
+	timeout $((WAIT_S * 3)) "$SEND" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -D "$ip_k" \
+		-p $((PORT + 1)) -n "$N" -s $SIZE -F >"$tmp/s" 2>"$tmp/s.err"
+	src=$?
+else
+	src=-1
+fi
+wait $kpid; krc=$?
+tap_file "$tmp/s" "tcp_send_zc->linux"
+tap_file "$tmp/k2" "tcp_send_zc->linux tcp_peer kernel-recv"
+check "tcp_send_zc->linux: tcp_send_zc exit 0 (rc $src)" [ $src -eq 0 ]
+check "tcp_send_zc->linux: Linux's server exit 0 (rc $krc)" [ $krc -eq 0 ]
+[ $src -eq 0 ] || grep -v " info " "$tmp/s.err" | tail -n 10 | sed 's/^/#   /'
+
+kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+if grep -qE " (warn|err) " "$tmp/sim.log"; then
+	grep -E " (warn|err) " "$tmp/sim.log" | head -n 20 | sed 's/^/# zn-nicsim: /'
+	nok "zn-nicsim logged no warning (driver rules, wire errors)"
+else
+	ok "zn-nicsim logged no warning (driver rules, wire errors)"
+fi
+echo "1..$n"
+[ $failed -eq 0 ]
