@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The liburing-style TCP programs, tests/progs/tcp_zcrx_recv (SOCKET, BIND,
 # LISTEN, multishot ACCEPT, io_uring_register_ifq, RECV_ZC multishot,
-# refill ring) and tests/progs/tcp_send_zc (SOCKET, CONNECT, SEND_ZC from a
-# registered buffer, notifications counted, SHUTDOWN, CLOSE), written with
-# liburing's names only apart from the device set-up:
-#   1. against each other over two bnxt models and over two mlx5 models on
-#      a zn-nicsim pair wire: every byte checked in the zcrx area, one
-#      notification per request; then a short run with the receiving
+# refill ring) and tests/progs/tcp_send_zc (SOCKET, CONNECT, SEND_ZC of
+# 4 KiB, notifications counted, SHUTDOWN, CLOSE), written with liburing's
+# names only apart from the device set-up:
+#   1. against each other over two bnxt models (SEND_ZC from plain memory)
+#      and over two mlx5 models (from a registered buffer) on a zn-nicsim
+#      pair wire: every byte checked in the zcrx area, one notification per
+#      request; then a short run with the receiving
 #      process stopped for a second: results come, notifications do not
 #      (nothing is acknowledged);
 #   2. against Linux's TCP (as root: namespaces and a veth pair joined to a
 #      bnxt model port by --wire afpacket, tests/integration/lib/netns_peer.sh):
 #      Linux's client (tests/progs/tcp_peer kernel-send) -> tcp_zcrx_recv,
 #      tcp_send_zc -> Linux's server (tcp_peer kernel-recv), byte-exact.
-# ZN_TCP_LIBURING_MIB: MiB per transfer (default 8; make test-long 64).
+# ZN_TCP_LIBURING_MIB: MiB per transfer (default 2; make test-long 64).
 # Prints TAP lines; exits non-zero if any check failed. Every wait is bounded.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +23,7 @@ SIM=$BUILD/bin/zn-nicsim
 RECV=$BUILD/tests/tcp_zcrx_recv
 SEND=$BUILD/tests/tcp_send_zc
 PEER=$BUILD/tests/tcp_peer
-MIB=${ZN_TCP_LIBURING_MIB:-8}
+MIB=${ZN_TCP_LIBURING_MIB:-2}
 SIZE=4096
 N=$((MIB * 1024 * 1024 / SIZE))
 WAIT_S=20
@@ -59,12 +60,15 @@ for b in "$SIM" "$RECV" "$SEND" "$PEER"; do
 	[ -x "$b" ] || { echo "not ok 1 - $b is built"; exit 1; }
 done
 
-# pair MODEL MIB [RECV_STOP_S]: the two programs on a fresh pair of MODEL.
-# With RECV_STOP_S the sender pauses after CONNECT and the receiver is
-# stopped (SIGSTOP) for that long from then: no notification may come.
+# pair MODEL REQUESTS MEM [RECV_STOP_S]: the two programs on a fresh pair
+# of MODEL, REQUESTS sends of SIZE from MEM: "fixed" (a registered buffer,
+# zero copy) or "plain" (ordinary memory, which zcnic copies). With
+# RECV_STOP_S the sender pauses half a second after CONNECT and the
+# receiver is stopped (SIGSTOP) for that long from then: for the second
+# after the pause no notification may come.
 pair() {
-	local model=$1 mib=$2 stop=${3:-} dir=$tmp/$1${3:-} sim rpid spid rrc src extra=()
-	local label="$model${stop:+ stopped receiver}"
+	local model=$1 reqs=$2 mem=$3 stop=${4:-} sim rpid spid rrc src extra=()
+	local label="$model $mem${stop:+ stopped receiver}" t0=$SECONDS dir=$tmp/$1$3${4:-}
 	mkdir -p "$dir"
 	"$SIM" --dir "$dir" --dev a="$model" --dev b="$model" --wire pair:a,b >"$dir/sim" 2>&1 &
 	sim=$!
@@ -72,22 +76,23 @@ pair() {
 	if ! wait_for grep -q "zn-nicsim: ready" "$dir/sim"; then
 		nok "$label: zn-nicsim with two $model ports is ready"; return
 	fi
-	timeout $((WAIT_S * 3)) "$RECV" -d "vfio-user:$dir/b.sock" -a 10.0.0.2/24 -p $PORT \
-		-b $((mib * 1024 * 1024)) >"$dir/r" 2>"$dir/r.err" &
+	timeout $((WAIT_S * 3 + MIB)) "$RECV" -d "vfio-user:$dir/b.sock" -a 10.0.0.2/24 -p $PORT \
+		-b $((reqs * SIZE)) >"$dir/r" 2>"$dir/r.err" &
 	rpid=$!
 	pids+=($rpid)
 	if ! wait_for grep -q "^listening" "$dir/r"; then
 		nok "$label: tcp_zcrx_recv is listening"; kill -9 $rpid 2>/dev/null
 		kill $sim; wait $sim 2>/dev/null; return
 	fi
-	[ -n "$stop" ] && extra=(-P 1000 -q $((stop * 1000 - 2000)))
-	timeout $((WAIT_S * 3)) "$SEND" -d "vfio-user:$dir/a.sock" -a 10.0.0.1/24 -D 10.0.0.2 \
-		-p $PORT -n $((mib * 1024 * 1024 / SIZE)) -s $SIZE -F "${extra[@]}" \
+	[ "$mem" = fixed ] && extra+=(-F)
+	[ -n "$stop" ] && extra+=(-P 500 -q $((stop * 1000 - 1000)))
+	timeout $((WAIT_S * 3 + MIB)) "$SEND" -d "vfio-user:$dir/a.sock" -a 10.0.0.1/24 -D 10.0.0.2 \
+		-p $PORT -n "$reqs" -s $SIZE "${extra[@]}" \
 		>"$dir/s" 2>"$dir/s.err" &
 	spid=$!
 	if [ -n "$stop" ]; then
-		# stopped within the sender's one-second pause after CONNECT,
-		# held a second past its QUIET_MS (a second after the pause)
+		# stopped within the sender's pause after CONNECT, held half a
+		# second past its QUIET_MS
 		# (the receiver itself, not the timeout that runs it)
 		local cpid
 		cpid=$(pgrep -P $rpid)
@@ -106,15 +111,16 @@ pair() {
 	check "$label: tcp_zcrx_recv exit 0 (rc $rrc)" [ $rrc -eq 0 ]
 	[ $src -eq 0 ] || grep -v " info " "$dir/s.err" | tail -n 10 | sed 's/^/#   /'
 	[ $rrc -eq 0 ] || grep -v " info " "$dir/r.err" | tail -n 10 | sed 's/^/#   /'
+	echo "# $label: $((SECONDS - t0)) s"
 }
 
 # ---- 1. the two programs against each other -------------------------------
-for model in ${ZN_TL_MODELS:-bnxt mlx5}; do
-	pair $model "$MIB"
-done
-pair bnxt 1 4
+pair bnxt "$N" plain
+pair mlx5 "$N" fixed
+pair bnxt 64 fixed 2
 
 # ---- 2. against Linux's TCP ------------------------------------------------
+t0=$SECONDS
 netns_peer_setup
 case $? in
 0) ok "namespaces $ns_s and $ns_p joined by veth $ve_s/$ve_p, Linux at $ip_k/24" ;;
@@ -128,14 +134,16 @@ if ! netns_peer_sim "$SIM" "$tmp" bnxt0 bnxt; then
 	echo "1..$n"; exit 1
 fi
 pids+=($sim_pid)
+echo "# set-up: $((SECONDS - t0)) s"
 
 # Linux's client -> tcp_zcrx_recv
-timeout $((WAIT_S * 3)) "$RECV" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -p $PORT \
+t0=$SECONDS
+timeout $((WAIT_S * 3 + MIB)) "$RECV" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -p $PORT \
 	-b $((MIB * 1024 * 1024)) >"$tmp/r" 2>"$tmp/r.err" &
 rpid=$!
 pids+=($rpid)
 if wait_for grep -q "^listening" "$tmp/r"; then
-	timeout $((WAIT_S * 3)) ip netns exec "$ns_p" "$PEER" kernel-send "$ip_z" $PORT "$MIB" \
+	timeout $((WAIT_S * 3 + MIB)) ip netns exec "$ns_p" "$PEER" kernel-send "$ip_z" $PORT "$MIB" \
 		>"$tmp/k" 2>&1
 	krc=$?
 else
@@ -147,14 +155,16 @@ tap_file "$tmp/r" "linux->tcp_zcrx_recv"
 check "linux->tcp_zcrx_recv: Linux's client exit 0 (rc $krc)" [ $krc -eq 0 ]
 check "linux->tcp_zcrx_recv: tcp_zcrx_recv exit 0 (rc $rrc)" [ $rrc -eq 0 ]
 [ $rrc -eq 0 ] || grep -v " info " "$tmp/r.err" | tail -n 10 | sed 's/^/#   /'
+echo "# linux->tcp_zcrx_recv: $((SECONDS - t0)) s"
 
 # tcp_send_zc -> Linux's server
-timeout $((WAIT_S * 3)) ip netns exec "$ns_p" "$PEER" kernel-recv "$ip_k" $((PORT + 1)) "$MIB" \
+t0=$SECONDS
+timeout $((WAIT_S * 3 + MIB)) ip netns exec "$ns_p" "$PEER" kernel-recv "$ip_k" $((PORT + 1)) "$MIB" \
 	>"$tmp/k2" 2>&1 &
 kpid=$!
 pids+=($kpid)
 if wait_for grep -q "^listening" "$tmp/k2"; then
-	timeout $((WAIT_S * 3)) "$SEND" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -D "$ip_k" \
+	timeout $((WAIT_S * 3 + MIB)) "$SEND" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -D "$ip_k" \
 		-p $((PORT + 1)) -n "$N" -s $SIZE -F >"$tmp/s" 2>"$tmp/s.err"
 	src=$?
 else
@@ -166,6 +176,7 @@ tap_file "$tmp/k2" "tcp_send_zc->linux tcp_peer kernel-recv"
 check "tcp_send_zc->linux: tcp_send_zc exit 0 (rc $src)" [ $src -eq 0 ]
 check "tcp_send_zc->linux: Linux's server exit 0 (rc $krc)" [ $krc -eq 0 ]
 [ $src -eq 0 ] || grep -v " info " "$tmp/s.err" | tail -n 10 | sed 's/^/#   /'
+echo "# tcp_send_zc->linux: $((SECONDS - t0)) s"
 
 kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
 if grep -qE " (warn|err) " "$tmp/sim.log"; then
