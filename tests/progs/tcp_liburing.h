@@ -25,6 +25,7 @@
 
 #define TL_WAIT_S	10	/* no CQE for this long: the run failed */
 #define TL_LINGER_MS	300	/* the last segments of a close leave on later polls */
+#define TL_RX_RING	256	/* RX descriptors */
 
 static int tl_failures;
 
@@ -68,10 +69,13 @@ static inline uint64_t tl_now_ns(void)
 }
 
 /* Device set-up, the zcnic-specific part: the netdev SPEC with the address
- * CIDR, one RX queue (a kernel program finds its interface by name). */
+ * CIDR, one RX queue (a kernel program finds its interface by name). The
+ * buffers posted on the queue before io_uring_register_ifq swaps the area
+ * in come first, through RECV_ZC's copy fallback: a short ring makes that
+ * the first TL_RX_RING frames, not the default ring's. */
 static inline struct zn_netdev *tl_dev_open(const char *spec, const char *cidr)
 {
-	struct zn_netdev_conf c = { .nb_rxq = 1 };
+	struct zn_netdev_conf c = { .nb_rxq = 1, .rx_ring = TL_RX_RING };
 	struct zn_netdev *d = NULL;
 	int rc = zn_ipv4_parse_cidr(cidr, &c.ip, &c.prefix_len);
 
