@@ -69,11 +69,13 @@ static inline uint64_t tl_now_ns(void)
 }
 
 /* Device set-up, the zcnic-specific part: the netdev SPEC with the address
- * CIDR, one RX queue (a kernel program finds its interface by name). The
+ * CIDR, one RX queue; *ip and *ifindex are what a kernel program has from
+ * its configuration and if_nametoindex. The
  * buffers posted on the queue before io_uring_register_ifq swaps the area
  * in come first, through RECV_ZC's copy fallback: a short ring makes that
  * the first TL_RX_RING frames, not the default ring's. */
-static inline struct zn_netdev *tl_dev_open(const char *spec, const char *cidr)
+static inline struct zn_netdev *tl_dev_open(const char *spec, const char *cidr,
+					    struct in_addr *ip, unsigned *ifindex)
 {
 	struct zn_netdev_conf c = { .nb_rxq = 1, .rx_ring = TL_RX_RING };
 	struct zn_netdev *d = NULL;
@@ -82,7 +84,16 @@ static inline struct zn_netdev *tl_dev_open(const char *spec, const char *cidr)
 	if (!rc)
 		rc = zn_netdev_open(spec, &c, &d);
 	tl_check(rc == 0, "netdev %s with %s: %d", spec, cidr, rc);
-	return rc ? NULL : d;
+	if (rc)
+		return NULL;
+	ip->s_addr = c.ip;
+	*ifindex = (unsigned)zn_netdev_ifindex(d);
+	return d;
+}
+
+static inline void tl_dev_close(struct zn_netdev *d)
+{
+	zn_netdev_close(d);
 }
 
 static inline int tl_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)

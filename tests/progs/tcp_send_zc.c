@@ -214,7 +214,8 @@ int main(int argc, char **argv)
 	struct tx t = { .size = 4096, .window = 64, .n = 1024, .fd = -1 };
 	const char *spec = NULL, *cidr = NULL, *dst = NULL;
 	struct zn_netdev *d;
-	struct in_addr dip = { 0 };
+	struct in_addr dip = { 0 }, sip;
+	unsigned ifindex;
 	struct iovec reg;
 	int port = 0, c, rc;
 
@@ -242,7 +243,7 @@ int main(int argc, char **argv)
 			MAX_WINDOW);
 		return 2;
 	}
-	d = tl_dev_open(spec, cidr);
+	d = tl_dev_open(spec, cidr, &sip, &ifindex);
 	if (!d)
 		return 1;
 	/* room in the CQ for every result and notification in flight */
@@ -271,6 +272,6 @@ out:
 	if (t.buf && t.buf != MAP_FAILED)
 		munmap(t.buf, t.buf_len);
 out_dev:
-	zn_netdev_close(d);
+	tl_dev_close(d);
 	return tl_failures ? 1 : 0;
 }

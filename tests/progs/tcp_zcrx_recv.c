@@ -14,7 +14,8 @@
  *   RECV_ZC multishot --> {res, off} CQEs    every byte checked in the area
  *                                            against the stream pattern, the
  *                                            buffer returned by the refill ring
- *   the final CQE (res 0, no F_MORE): EOF    CLOSE, a linger, exit
+ *   the final CQE (res 0, no F_MORE): EOF    CLOSE, a linger; the refill
+ *                                            ring read to its tail
  *
  * Prints "listening" once the listener is up (the script starts the sender
  * then), "ok - what" / "not ok - what" lines, a "rate" line; exit 0 when
@@ -88,10 +89,10 @@ static int setup_zcrx(struct rx *r, unsigned ifindex)
 	return 0;
 }
 
-static int listen_on(struct rx *r, uint32_t ip, int port)
+static int listen_on(struct rx *r, struct in_addr ip, int port)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-				  .sin_addr.s_addr = ip };
+				  .sin_addr = ip };
 	int rc;
 
 	io_uring_prep_socket(io_uring_get_sqe(&r->ring), AF_INET, SOCK_STREAM, 0, 0);
@@ -279,8 +280,8 @@ int main(int argc, char **argv)
 			.area_len = 16u << 20 };
 	const char *spec = NULL, *cidr = NULL;
 	struct zn_netdev *d;
-	uint32_t ip = 0;
-	uint8_t plen;
+	struct in_addr ip;
+	unsigned ifindex;
 	uint64_t want = 0;
 	int port = 0, c, rc;
 
@@ -295,19 +296,18 @@ int main(int argc, char **argv)
 		default: spec = NULL; optind = argc; break;
 		}
 	}
-	if (!spec || !cidr || port <= 0 || port > 65535 || !want || !r.area_len ||
-	    zn_ipv4_parse_cidr(cidr, &ip, &plen)) {
+	if (!spec || !cidr || port <= 0 || port > 65535 || !want || !r.area_len) {
 		fprintf(stderr, "usage: tcp_zcrx_recv -d vfio-user:SOCK -a IP/PREFIX -p PORT "
 			"-b BYTES [-A AREA_MIB]\n");
 		return 2;
 	}
-	d = tl_dev_open(spec, cidr);
+	d = tl_dev_open(spec, cidr, &ip, &ifindex);
 	if (!d)
 		return 1;
 	rc = io_uring_queue_init_params(64, &r.ring, &p);
 	if (!tl_check(rc == 0, "io_uring_queue_init_params CQE32 DEFER_TASKRUN: %d", rc))
 		goto out_dev;
-	if (setup_zcrx(&r, (unsigned)zn_netdev_ifindex(d)) || listen_on(&r, ip, port))
+	if (setup_zcrx(&r, ifindex) || listen_on(&r, ip, port))
 		goto out;
 	if (run(&r, want) == 0)
 		end_accept(&r);
@@ -319,10 +319,13 @@ int main(int argc, char **argv)
 	tl_check(rc == 0, "CLOSE of the listener: %d", rc);
 	r.lfd = -1;
 	tl_ring_sleep(&r.ring, TL_LINGER_MS);
+	tl_check(io_uring_smp_load_acquire(r.rq.khead) == r.rq.rq_tail,
+		 "the refill ring read to its tail: head %u, tail %u",
+		 io_uring_smp_load_acquire(r.rq.khead), r.rq.rq_tail);
 out:
 	io_uring_queue_exit(&r.ring);
 out_dev:
-	zn_netdev_close(d);
+	tl_dev_close(d);
 	if (r.area && r.area != MAP_FAILED)
 		munmap(r.area, r.area_len);
 	if (r.rq_mem && r.rq_mem != MAP_FAILED)
