@@ -2,10 +2,9 @@
 /*
  * What tcp_zcrx_recv.c and tcp_send_zc.c share: the one zcnic-specific
  * step (a netdev on a zn-nicsim port, where a kernel program would name an
- * interface), the stream pattern both check (the same as tcp_peer's, so
- * that either program meets Linux's TCP there), and the "ok - what" lines
- * tests/integration/tcp_liburing.sh numbers. Everything else in the two
- * programs is liburing.
+ * interface), the stream pattern both check (tcp_peer.c, their Linux peer,
+ * uses it too), and the "ok - what" lines the integration scripts number.
+ * Everything else in the two programs is liburing.
  */
 #ifndef ZN_TCP_LIBURING_H
 #define ZN_TCP_LIBURING_H
