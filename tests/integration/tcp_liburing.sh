@@ -60,58 +60,66 @@ for b in "$SIM" "$RECV" "$SEND" "$PEER"; do
 	[ -x "$b" ] || { echo "not ok 1 - $b is built"; exit 1; }
 done
 
+# duo LABEL DIR SERVER_NAME CLIENT_NAME SERVER... -- CLIENT...: the server
+# in the background until it says "listening", then the client; both
+# outputs numbered, both exit codes checked. With stop=S set, the client
+# runs alongside: once it says "connected" the server process is stopped
+# (SIGSTOP) for S seconds.
+duo() {
+	local label=$1 dir=$2 sname=$3 cname=$4 t0=$SECONDS srv=() spid cpid src crc pid
+	shift 4
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	timeout $((WAIT_S * 3 + MIB)) "${srv[@]}" >"$dir/srv" 2>"$dir/srv.err" &
+	spid=$!
+	pids+=($spid)
+	if wait_for grep -q "^listening" "$dir/srv"; then
+		timeout $((WAIT_S * 3 + MIB)) "$@" >"$dir/cli" 2>"$dir/cli.err" &
+		cpid=$!
+		# the server itself, not the timeout that runs it
+		pid=$(pgrep -P $spid)
+		if [ -n "${stop:-}" ] && [ -n "$pid" ] && wait_for grep -q "^connected" "$dir/cli"; then
+			kill -STOP "$pid"
+			sleep "$stop"
+			kill -CONT "$pid"
+		fi
+		wait $cpid; crc=$?
+	else
+		crc=-1
+	fi
+	wait $spid; src=$?
+	tap_file "$dir/cli" "$label $cname"
+	tap_file "$dir/srv" "$label $sname"
+	check "$label: $cname exit 0 (rc $crc)" [ $crc -eq 0 ]
+	check "$label: $sname exit 0 (rc $src)" [ $src -eq 0 ]
+	[ $crc -eq 0 ] || grep -v " info " "$dir/cli.err" | tail -n 10 | sed 's/^/#   /'
+	[ $src -eq 0 ] || grep -v " info " "$dir/srv.err" | tail -n 10 | sed 's/^/#   /'
+	echo "# $label: $((SECONDS - t0)) s"
+}
+
 # pair MODEL REQUESTS MEM [RECV_STOP_S]: the two programs on a fresh pair
 # of MODEL, REQUESTS sends of SIZE from MEM: "fixed" (a registered buffer,
 # zero copy) or "plain" (ordinary memory, which zcnic copies). With
 # RECV_STOP_S the sender pauses half a second after CONNECT and the
-# receiver is stopped (SIGSTOP) for that long from then: for the second
-# after the pause no notification may come.
+# receiver is stopped for RECV_STOP_S from then: for the second after
+# the pause (half a second before the receiver goes on) no notification
+# may come.
 pair() {
-	local model=$1 reqs=$2 mem=$3 stop=${4:-} sim rpid spid rrc src extra=()
-	local label="$model $mem${stop:+ stopped receiver}" t0=$SECONDS dir=$tmp/$1$3${4:-}
+	local model=$1 reqs=$2 mem=$3 stop=${4:-} sim extra=() dir=$tmp/$1$3${4:-}
 	mkdir -p "$dir"
 	"$SIM" --dir "$dir" --dev a="$model" --dev b="$model" --wire pair:a,b >"$dir/sim" 2>&1 &
 	sim=$!
 	pids+=($sim)
 	if ! wait_for grep -q "zn-nicsim: ready" "$dir/sim"; then
-		nok "$label: zn-nicsim with two $model ports is ready"; return
-	fi
-	timeout $((WAIT_S * 3 + MIB)) "$RECV" -d "vfio-user:$dir/b.sock" -a 10.0.0.2/24 -p $PORT \
-		-b $((reqs * SIZE)) >"$dir/r" 2>"$dir/r.err" &
-	rpid=$!
-	pids+=($rpid)
-	if ! wait_for grep -q "^listening" "$dir/r"; then
-		nok "$label: tcp_zcrx_recv is listening"; kill -9 $rpid 2>/dev/null
-		kill $sim; wait $sim 2>/dev/null; return
+		nok "$model: zn-nicsim with two $model ports is ready"; return
 	fi
 	[ "$mem" = fixed ] && extra+=(-F)
 	[ -n "$stop" ] && extra+=(-P 500 -q $((stop * 1000 - 1000)))
-	timeout $((WAIT_S * 3 + MIB)) "$SEND" -d "vfio-user:$dir/a.sock" -a 10.0.0.1/24 -D 10.0.0.2 \
-		-p $PORT -n "$reqs" -s $SIZE "${extra[@]}" \
-		>"$dir/s" 2>"$dir/s.err" &
-	spid=$!
-	if [ -n "$stop" ]; then
-		# stopped within the sender's pause after CONNECT, held half a
-		# second past its QUIET_MS
-		# (the receiver itself, not the timeout that runs it)
-		local cpid
-		cpid=$(pgrep -P $rpid)
-		if [ -n "$cpid" ] && wait_for grep -q "^connected" "$dir/s"; then
-			kill -STOP "$cpid"
-			sleep "$stop"
-			kill -CONT "$cpid"
-		fi
-	fi
-	wait $spid; src=$?
-	wait $rpid; rrc=$?
+	duo "$model $mem${stop:+ stopped receiver}" "$dir" tcp_zcrx_recv tcp_send_zc \
+		"$RECV" -d "vfio-user:$dir/b.sock" -a 10.0.0.2/24 -p $PORT -b $((reqs * SIZE)) -- \
+		"$SEND" -d "vfio-user:$dir/a.sock" -a 10.0.0.1/24 -D 10.0.0.2 -p $PORT \
+		-n "$reqs" -s $SIZE "${extra[@]}"
 	kill $sim; wait $sim 2>/dev/null
-	tap_file "$dir/s" "$label tcp_send_zc"
-	tap_file "$dir/r" "$label tcp_zcrx_recv"
-	check "$label: tcp_send_zc exit 0 (rc $src)" [ $src -eq 0 ]
-	check "$label: tcp_zcrx_recv exit 0 (rc $rrc)" [ $rrc -eq 0 ]
-	[ $src -eq 0 ] || grep -v " info " "$dir/s.err" | tail -n 10 | sed 's/^/#   /'
-	[ $rrc -eq 0 ] || grep -v " info " "$dir/r.err" | tail -n 10 | sed 's/^/#   /'
-	echo "# $label: $((SECONDS - t0)) s"
 }
 
 # ---- 1. the two programs against each other -------------------------------
@@ -136,47 +144,14 @@ fi
 pids+=($sim_pid)
 echo "# set-up: $((SECONDS - t0)) s"
 
-# Linux's client -> tcp_zcrx_recv
-t0=$SECONDS
-timeout $((WAIT_S * 3 + MIB)) "$RECV" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -p $PORT \
-	-b $((MIB * 1024 * 1024)) >"$tmp/r" 2>"$tmp/r.err" &
-rpid=$!
-pids+=($rpid)
-if wait_for grep -q "^listening" "$tmp/r"; then
-	timeout $((WAIT_S * 3 + MIB)) ip netns exec "$ns_p" "$PEER" kernel-send "$ip_z" $PORT "$MIB" \
-		>"$tmp/k" 2>&1
-	krc=$?
-else
-	krc=-1
-fi
-wait $rpid; rrc=$?
-tap_file "$tmp/k" "linux->tcp_zcrx_recv tcp_peer kernel-send"
-tap_file "$tmp/r" "linux->tcp_zcrx_recv"
-check "linux->tcp_zcrx_recv: Linux's client exit 0 (rc $krc)" [ $krc -eq 0 ]
-check "linux->tcp_zcrx_recv: tcp_zcrx_recv exit 0 (rc $rrc)" [ $rrc -eq 0 ]
-[ $rrc -eq 0 ] || grep -v " info " "$tmp/r.err" | tail -n 10 | sed 's/^/#   /'
-echo "# linux->tcp_zcrx_recv: $((SECONDS - t0)) s"
-
-# tcp_send_zc -> Linux's server
-t0=$SECONDS
-timeout $((WAIT_S * 3 + MIB)) ip netns exec "$ns_p" "$PEER" kernel-recv "$ip_k" $((PORT + 1)) "$MIB" \
-	>"$tmp/k2" 2>&1 &
-kpid=$!
-pids+=($kpid)
-if wait_for grep -q "^listening" "$tmp/k2"; then
-	timeout $((WAIT_S * 3 + MIB)) "$SEND" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -D "$ip_k" \
-		-p $((PORT + 1)) -n "$N" -s $SIZE -F >"$tmp/s" 2>"$tmp/s.err"
-	src=$?
-else
-	src=-1
-fi
-wait $kpid; krc=$?
-tap_file "$tmp/s" "tcp_send_zc->linux"
-tap_file "$tmp/k2" "tcp_send_zc->linux tcp_peer kernel-recv"
-check "tcp_send_zc->linux: tcp_send_zc exit 0 (rc $src)" [ $src -eq 0 ]
-check "tcp_send_zc->linux: Linux's server exit 0 (rc $krc)" [ $krc -eq 0 ]
-[ $src -eq 0 ] || grep -v " info " "$tmp/s.err" | tail -n 10 | sed 's/^/#   /'
-echo "# tcp_send_zc->linux: $((SECONDS - t0)) s"
+mkdir -p "$tmp/k1" "$tmp/k2"
+duo "linux->tcp_zcrx_recv" "$tmp/k1" tcp_zcrx_recv "Linux's client (tcp_peer)" \
+	"$RECV" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -p $PORT -b $((MIB * 1024 * 1024)) -- \
+	ip netns exec "$ns_p" "$PEER" kernel-send "$ip_z" $PORT "$MIB"
+duo "tcp_send_zc->linux" "$tmp/k2" "Linux's server (tcp_peer)" tcp_send_zc \
+	ip netns exec "$ns_p" "$PEER" kernel-recv "$ip_k" $((PORT + 1)) "$MIB" -- \
+	"$SEND" -d "vfio-user:$tmp/bnxt0.sock" -a "$ip_z/24" -D "$ip_k" -p $((PORT + 1)) \
+	-n "$N" -s $SIZE -F
 
 kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
 if grep -qE " (warn|err) " "$tmp/sim.log"; then

@@ -136,17 +136,10 @@ static int ring_recv_all(struct io_uring *ring, int fd, uint8_t *buf, uint64_t *
 			 uint64_t *bad, uint64_t limit)
 {
 	for (;;) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-		struct io_uring_cqe *cqe;
 		int rc;
 
-		io_uring_prep_recv(sqe, fd, buf, RXBUF, 0);
-		io_uring_submit(ring);
-		rc = tl_wait_cqe(ring, &cqe);
-		if (rc)
-			return rc;
-		rc = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
+		io_uring_prep_recv(io_uring_get_sqe(ring), fd, buf, RXBUF, 0);
+		rc = tl_one_op(ring);
 		if (rc <= 0)
 			return rc;
 		*bad += tl_bad_bytes(buf, *off, (size_t)rc);
