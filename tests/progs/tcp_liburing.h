@@ -68,8 +68,8 @@ static inline uint64_t tl_now_ns(void)
 }
 
 /* Device set-up, the zcnic-specific part: the netdev SPEC with the address
- * CIDR, one RX queue; *ip and *ifindex are what a kernel program has from
- * its configuration and if_nametoindex. The
+ * CIDR, one RX queue; *ip and *ifindex (either may be NULL) are what a
+ * kernel program has from its configuration and if_nametoindex. The
  * buffers posted on the queue before io_uring_register_ifq swaps the area
  * in come first, through RECV_ZC's copy fallback: a short ring makes that
  * the first TL_RX_RING frames, not the default ring's. */
@@ -85,8 +85,10 @@ static inline struct zn_netdev *tl_dev_open(const char *spec, const char *cidr,
 	tl_check(rc == 0, "netdev %s with %s: %d", spec, cidr, rc);
 	if (rc)
 		return NULL;
-	ip->s_addr = c.ip;
-	*ifindex = (unsigned)zn_netdev_ifindex(d);
+	if (ip)
+		ip->s_addr = c.ip;
+	if (ifindex)
+		*ifindex = (unsigned)zn_netdev_ifindex(d);
 	return d;
 }
 

@@ -214,8 +214,7 @@ int main(int argc, char **argv)
 	struct tx t = { .size = 4096, .window = 64, .n = 1024, .fd = -1 };
 	const char *spec = NULL, *cidr = NULL, *dst = NULL;
 	struct zn_netdev *d;
-	struct in_addr dip = { 0 }, sip;
-	unsigned ifindex;
+	struct in_addr dip = { 0 };
 	struct iovec reg;
 	int port = 0, c, rc;
 
@@ -243,7 +242,7 @@ int main(int argc, char **argv)
 			MAX_WINDOW);
 		return 2;
 	}
-	d = tl_dev_open(spec, cidr, &sip, &ifindex);
+	d = tl_dev_open(spec, cidr, NULL, NULL);
 	if (!d)
 		return 1;
 	/* room in the CQ for every result and notification in flight */
