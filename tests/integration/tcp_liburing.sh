@@ -62,9 +62,10 @@ done
 
 # duo LABEL DIR SERVER_NAME CLIENT_NAME SERVER... -- CLIENT...: the server
 # in the background until it says "listening", then the client; both
-# outputs numbered, both exit codes checked. With stop=S set, the client
-# runs alongside: once it says "connected" the server process is stopped
-# (SIGSTOP) for S seconds.
+# outputs numbered, both exit codes checked. With stop=S set, once the
+# client says "connected" the server process is stopped (SIGSTOP), the
+# client gets a line on its stdin (tcp_send_zc -W waits for it), and S
+# seconds later the server goes on.
 duo() {
 	local label=$1 dir=$2 sname=$3 cname=$4 t0=$SECONDS srv=() spid cpid src crc pid
 	shift 4
@@ -74,16 +75,21 @@ duo() {
 	spid=$!
 	pids+=($spid)
 	if wait_for grep -q "^listening" "$dir/srv"; then
-		timeout $((WAIT_S * 3 + MIB)) "$@" >"$dir/cli" 2>"$dir/cli.err" &
+		mkfifo "$dir/go"
+		exec 7<>"$dir/go"	# read-write: opening it does not wait
+		timeout $((WAIT_S * 3 + MIB)) "$@" <"$dir/go" >"$dir/cli" 2>"$dir/cli.err" &
 		cpid=$!
 		# the server itself, not the timeout that runs it
 		pid=$(pgrep -P $spid)
 		if [ -n "${stop:-}" ] && [ -n "$pid" ] && wait_for grep -q "^connected" "$dir/cli"; then
 			kill -STOP "$pid"
+			echo go >&7
+			echo "# $label: $sname stopped $((SECONDS - t0)) s in, for $stop s"
 			sleep "$stop"
 			kill -CONT "$pid"
 		fi
 		wait $cpid; crc=$?
+		exec 7>&-
 	else
 		crc=-1
 	fi
@@ -100,10 +106,10 @@ duo() {
 # pair MODEL REQUESTS MEM [RECV_STOP_S]: the two programs on a fresh pair
 # of MODEL, REQUESTS sends of SIZE from MEM: "fixed" (a registered buffer,
 # zero copy) or "plain" (ordinary memory, which zcnic copies). With
-# RECV_STOP_S the sender pauses half a second after CONNECT and the
-# receiver is stopped for RECV_STOP_S from then: for the second after
-# the pause (half a second before the receiver goes on) no notification
-# may come.
+# RECV_STOP_S the receiver is stopped for that long from the sender's
+# CONNECT on, and the sender sends only once it is: for the first second
+# of sending (RECV_STOP_S - 1 before the receiver goes on) no
+# notification may come.
 pair() {
 	local model=$1 reqs=$2 mem=$3 stop=${4:-} sim extra=() dir=$tmp/$1$3${4:-}
 	mkdir -p "$dir"
@@ -114,7 +120,7 @@ pair() {
 		nok "$model: zn-nicsim with two $model ports is ready"; return
 	fi
 	[ "$mem" = fixed ] && extra+=(-F)
-	[ -n "$stop" ] && extra+=(-P 500 -q $((stop * 1000 - 1000)))
+	[ -n "$stop" ] && extra+=(-W -q 1000)
 	duo "$model $mem${stop:+ stopped receiver}" "$dir" tcp_zcrx_recv tcp_send_zc \
 		"$RECV" -d "vfio-user:$dir/b.sock" -a 10.0.0.2/24 -p $PORT -b $((reqs * SIZE)) -- \
 		"$SEND" -d "vfio-user:$dir/a.sock" -a 10.0.0.1/24 -D 10.0.0.2 -p $PORT \
@@ -125,7 +131,7 @@ pair() {
 # ---- 1. the two programs against each other -------------------------------
 pair bnxt "$N" plain
 pair mlx5 "$N" fixed
-pair bnxt 64 fixed 2
+pair bnxt 64 fixed 3
 
 # ---- 2. against Linux's TCP ------------------------------------------------
 t0=$SECONDS

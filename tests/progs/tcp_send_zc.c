@@ -5,10 +5,10 @@
  * only apart from the device set-up (tcp_liburing.h).
  *
  *   tcp_send_zc -d vfio-user:SOCK -a IP/PREFIX -D DST_IP -p PORT
- *               [-n REQUESTS] [-s SIZE] [-w WINDOW] [-F] [-P PAUSE_MS -q QUIET_MS]
+ *               [-n REQUESTS] [-s SIZE] [-w WINDOW] [-F] [-W -q QUIET_MS]
  *
  *   SOCKET, CONNECT                          through the ring, "connected";
- *                                            -P: a TIMEOUT of PAUSE_MS first
+ *                                            -W: then a line on stdin first
  *   N SEND_ZC of SIZE bytes (4 KiB), at most WINDOW in flight, from WINDOW
  *   slots of one buffer (-F: a registered buffer, SEND_ZC fixed); a slot is
  *   written again only after its request's notification
@@ -20,8 +20,9 @@
  * results of SIZE, N notifications, each after its result, in request
  * order (TCP acknowledges in sequence order); with -q, none in the first
  * QUIET_MS after the first submit while results do come (the test stops
- * the receiving process over that time, so that nothing is acknowledged:
- * a notification at the NIC's completion instead of the ACK shows).
+ * the receiving process, then writes the line -W waits for, and lets the
+ * receiver go on later: nothing is acknowledged meanwhile, so a
+ * notification at the NIC's completion instead of the ACK shows).
  *
  * Prints "ok - what" / "not ok - what" lines and a "rate" line; exit 0
  * when every check passed. Every wait is bounded (TL_WAIT_S without a CQE).
@@ -41,7 +42,8 @@ struct tx {
 	uint32_t size, window;
 	uint64_t n;
 	bool fixed;
-	uint64_t pause_ms, quiet_ns, t_first;
+	bool wait_go;
+	uint64_t quiet_ns, t_first;
 	int fd;
 	/* per slot (request % window) */
 	uint64_t sent_ns[MAX_WINDOW];
@@ -70,8 +72,12 @@ static int connect_to(struct tx *t, uint32_t ip, int port)
 		return rc;
 	printf("connected\n");
 	fflush(stdout);
-	if (t->pause_ms)
-		tl_ring_sleep(&t->ring, t->pause_ms);
+	if (t->wait_go) {
+		char line[16];
+
+		if (!tl_check(fgets(line, sizeof(line), stdin) != NULL, "the go line on stdin"))
+			return -EIO;
+	}
 	return 0;
 }
 
@@ -219,7 +225,7 @@ int main(int argc, char **argv)
 	int port = 0, c, rc;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((c = getopt(argc, argv, "d:a:D:p:n:s:w:FP:q:")) != -1) {
+	while ((c = getopt(argc, argv, "d:a:D:p:n:s:w:FWq:")) != -1) {
 		switch (c) {
 		case 'd': spec = optarg; break;
 		case 'a': cidr = optarg; break;
@@ -229,7 +235,7 @@ int main(int argc, char **argv)
 		case 's': t.size = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'w': t.window = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'F': t.fixed = true; break;
-		case 'P': t.pause_ms = strtoull(optarg, NULL, 0); break;
+		case 'W': t.wait_go = true; break;
 		case 'q': t.quiet_ns = strtoull(optarg, NULL, 0) * 1000000ull; break;
 		default: spec = NULL; optind = argc; break;
 		}
@@ -238,7 +244,7 @@ int main(int argc, char **argv)
 	    port > 65535 || !t.n || !t.size || t.size > (1u << 20) || !t.window ||
 	    t.window > MAX_WINDOW) {
 		fprintf(stderr, "usage: tcp_send_zc -d vfio-user:SOCK -a IP/PREFIX -D DST_IP -p PORT "
-			"[-n REQUESTS] [-s SIZE] [-w WINDOW<=%d] [-F] [-P PAUSE_MS -q QUIET_MS]\n",
+			"[-n REQUESTS] [-s SIZE] [-w WINDOW<=%d] [-F] [-W -q QUIET_MS]\n",
 			MAX_WINDOW);
 		return 2;
 	}
