@@ -30,8 +30,10 @@
  *  - payload above the netdev's MTU - 28: -EMSGSIZE (no IP fragmentation);
  *    a TCP socket has no such limit: zero-copy pieces of any size go to
  *    its send queue (read again until acknowledged; the VA is given for
- *    the software checksum), and a copied SEND takes what one bounce
- *    buffer holds and returns that count (a short send); the destination
+ *    the software checksum), and a copied SEND takes what its slot's
+ *    bounce buffers hold (ZN_UDP_MAX_SEGS of them, one segment each:
+ *    4 KiB at MTU 1500, so that a 4 KiB send_zc from plain memory is
+ *    whole, as on Linux) and returns that count (a short send); the destination
  *    is ignored;
  *    a bad buffer (NULL, unmapped, unreadable) -EFAULT, detected without
  *    touching it; FIXED_BUF with a range outside registered buffer
@@ -135,7 +137,7 @@ _Static_assert(sizeof(struct send_pdu) <= ZN_URING_REQ_PDU, "send pdu too big");
 struct tx_slot {
 	struct zn_net_seg seg[ZN_UDP_MAX_SEGS];
 	struct net_fixmap *fm[ZN_UDP_MAX_SEGS];
-	void *bounce;
+	void *bounce[ZN_UDP_MAX_SEGS];	/* a copy: one buffer, a stream's up to all */
 	void *gather;			/* a corked datagram's pieces copied together */
 	uint64_t notif_ud;
 	uint32_t nseg, len;
@@ -183,13 +185,15 @@ static void slot_release(struct tx_state *tx, uint16_t idx)
 {
 	struct tx_slot *sl = &tx->slot[idx];
 
-	if (sl->bounce)
-		zn_net_bounce_put(tx->nd, sl->bounce);
 	if (sl->gather)
 		zn_net_bounce_put(tx->nd, sl->gather);
-	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++)
+	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++) {
 		zn_net_fixmap_put(sl->fm[i]);
-	sl->bounce = sl->gather = NULL;
+		if (sl->bounce[i])
+			zn_net_bounce_put(tx->nd, sl->bounce[i]);
+	}
+	sl->gather = NULL;
+	memset(sl->bounce, 0, sizeof(sl->bounce));
 	memset(sl->fm, 0, sizeof(sl->fm));
 	sl->next_free = tx->free_head;
 	tx->free_head = idx;
@@ -297,11 +301,33 @@ static int copy_iovs(struct zn_uring *r, const struct send_pdu *p, const struct 
 	return 0;
 }
 
-/* Copy the whole payload into a bounce buffer. */
+/* Copy bytes [skip, skip + len) of the iovecs into dst. */
+static int copy_span(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
+		     uint32_t n, uint32_t skip, uint8_t *dst, uint32_t len)
+{
+	for (uint32_t i = 0; i < n && len; i++) {
+		int rc = fixed_check(r, p, &v[i]);
+		uint32_t from = skip < v[i].iov_len ? skip : (uint32_t)v[i].iov_len;
+		uint32_t take = (uint32_t)v[i].iov_len - from < len ?
+				(uint32_t)v[i].iov_len - from : len;
+
+		if (rc)
+			return rc;
+		if (take && zn_ucopy_from(dst, (const uint8_t *)v[i].iov_base + from, take))
+			return -EFAULT;
+		skip -= from;
+		dst += take;
+		len -= take;
+	}
+	return 0;
+}
+
+/* Copy the whole payload into a bounce buffer; a stream's payload larger
+ * than one (its iovecs at hand) into several, one segment each. */
 static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct send_pdu *p,
 			const struct iovec *v, uint32_t n, uint32_t total, struct tx_slot *sl)
 {
-	uint32_t off = 0;
+	uint32_t off = 0, bsz = zn_net_bounce_size(tx->nd);
 	uint64_t iova;
 	void *b;
 	int rc;
@@ -315,10 +341,28 @@ static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct se
 		sl->copied = true;
 		return 0;
 	}
+	if (v && bsz && total > bsz) {
+		for (uint32_t k = 0; off < total; k++) {
+			uint32_t len = total - off < bsz ? total - off : bsz;
+
+			rc = zn_net_bounce_get(tx->nd, len, &b, &iova);
+			if (rc)
+				return rc;	/* the caller releases what the slot took */
+			sl->bounce[k] = b;
+			rc = copy_span(r, p, v, n, off, b, len);
+			if (rc)
+				return rc;
+			sl->seg[k] = (struct zn_net_seg){ .iova = iova, .va = b, .len = len };
+			sl->nseg = k + 1;
+			off += len;
+		}
+		sl->copied = true;
+		return 0;
+	}
 	rc = zn_net_bounce_get(tx->nd, total, &b, &iova);
 	if (rc)
 		return rc;
-	sl->bounce = b;
+	sl->bounce[0] = b;
 	if (v) {
 		rc = copy_iovs(r, p, v, n, b, &off, total);
 	} else {
@@ -401,11 +445,12 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 			sl->fm[i] = NULL;
 		}
 	}
-	/* A stream takes what one bounce buffer holds and says so (a short
-	 * send, as a non-blocking kernel socket may); a datagram is whole. */
+	/* A stream takes what its slot's bounce buffers hold (one when the
+	 * iovecs are read in batches) and says so (a short send, as a
+	 * non-blocking kernel socket may); a datagram is whole. */
 	if (tx->s->proto->stream && zn_net_bounce_size(tx->nd) &&
-	    total > zn_net_bounce_size(tx->nd)) {
-		total = zn_net_bounce_size(tx->nd);
+	    total > (uint64_t)zn_net_bounce_size(tx->nd) * (v ? ZN_UDP_MAX_SEGS : 1)) {
+		total = (uint64_t)zn_net_bounce_size(tx->nd) * (v ? ZN_UDP_MAX_SEGS : 1);
 		sl->len = (uint32_t)total;
 	}
 	return capture_copy(tx, req->ring, p, v, n, (uint32_t)total, sl);

@@ -16,12 +16,10 @@
 # rates are compared with. The zcnic receiver's CPU per MiB is printed for
 # RECV (copy) and RECV_ZC.
 #
-# veth would hand AF_PACKET TSO/GSO super-frames longer than the MTU
-# (the NIC model takes Ethernet frames): gso_max_segs 1 makes the kernel
-# send MTU-sized segments. The veth pair joins only the two namespaces this script makes (private
-# 10.x addresses, no route anywhere else); the root namespace's network is
-# not touched. A trap removes the namespaces (and with them the veth pair)
-# and stops every process, whatever happens. Checked: zcnic resolves the
+# The namespaces, the veth pair and zn-nicsim on it: tests/integration/lib/
+# netns_peer.sh (why gso_max_segs 1, what is touched). A trap removes the
+# namespaces (and with them the veth pair) and stops every process,
+# whatever happens. Checked: zcnic resolves the
 # kernel by ARP and its segments arrive byte-exact (the kernel checks their
 # checksums). Prints TAP lines "ok N - what".
 set -uo pipefail
@@ -33,27 +31,18 @@ MIB=${ZN_TCP_MIB:-64}
 ZC_MIB=${ZN_TCP_ZC_MIB:-16}
 PORT=5201
 
-id=$$
-ns_s=zns$id
-ns_p=znp$id
-ve_s=ve-s$id
-ve_p=ve-p$id
-# 10.<a>.<b>.0/24 from the PID: parallel runs do not collide (and never leave the namespaces)
-net=10.$((200 + id / 250 % 50)).$((id % 250))
-ip_k=$net.1
-ip_z=$net.2
+. tests/integration/lib/netns_peer.sh
+netns_peer_names zn
 n=0
 fails=0
 pids=()
 tmp=$(mktemp -d /tmp/zn-tcp-peer.XXXXXX)
-ip_b=$net.3
 
 cleanup() {
 	for p in "${pids[@]}"; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
-	ip netns del "$ns_p" 2>/dev/null
-	ip netns del "$ns_s" 2>/dev/null
+	netns_peer_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -88,49 +77,18 @@ for b in "$NICSIM" "$PEER"; do
 		exit 1
 	fi
 done
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_PACKET)"
-command -v ip >/dev/null || skip "iproute2 is not installed (scripts/deps.sh installs it)"
-if ! err=$(ip netns add "$ns_s" 2>&1); then
-	skip "cannot create a network namespace: $err"
-fi
-if ! ip netns add "$ns_p" ||
-   ! ip link add "$ve_s" netns "$ns_s" type veth peer name "$ve_p" netns "$ns_p"; then
-	echo "not ok 1 - could not make the namespaces and the veth pair"
-	exit 1
-fi
-setup_ok=1
-for cmd in \
-	"ip netns exec $ns_s ip link set lo up" \
-	"ip netns exec $ns_p ip link set lo up" \
-	"ip netns exec $ns_s sysctl -qw net.ipv6.conf.all.disable_ipv6=1" \
-	"ip netns exec $ns_p sysctl -qw net.ipv6.conf.all.disable_ipv6=1" \
-	"ip netns exec $ns_s ip link set $ve_s up" \
-	"ip netns exec $ns_s ip addr add $ip_b/24 dev $ve_s" \
-	"ip netns exec $ns_p ip addr add $ip_k/24 dev $ve_p" \
-	"ip netns exec $ns_p ip link set $ve_p gso_max_segs 1" \
-	"ip netns exec $ns_s ip link set $ve_s gso_max_segs 1" \
-	"ip netns exec $ns_p ip link set $ve_p up"; do
-	$cmd || { echo "# failed: $cmd"; setup_ok=0; }
-done
-if [ $setup_ok = 1 ]; then
-	tap ok "namespaces $ns_s and $ns_p joined by veth $ve_s/$ve_p, kernel peer $ip_k/24"
-else
-	tap "not ok" "namespace set-up"
-	exit 1
-fi
+netns_peer_setup
+case $? in
+0) tap ok "namespaces $ns_s and $ns_p joined by veth $ve_s/$ve_p, kernel peer $ip_k/24" ;;
+2) skip "$netns_peer_why" ;;
+*) tap "not ok" "namespace set-up"; exit 1 ;;
+esac
 
 # zn-nicsim inside $ns_s: its socket file is reached from here all the same.
-ip netns exec "$ns_s" "$NICSIM" --dir "$tmp" --dev bnxt0=bnxt \
-	--wire "afpacket:bnxt0,$ve_s" --stats-file "$tmp/stats" >"$tmp/sim.log" 2>&1 &
-sim_pid=$!
+netns_peer_sim "$NICSIM" "$tmp" bnxt0 bnxt --stats-file "$tmp/stats"
+ready=$?
 pids+=("$sim_pid")
-ready=0
-for _ in $(seq 200); do
-	grep -q "zn-nicsim: ready" "$tmp/sim.log" && { ready=1; break; }
-	kill -0 "$sim_pid" 2>/dev/null || break
-	sleep 0.05
-done
-if [ $ready = 1 ]; then
+if [ $ready = 0 ]; then
 	tap ok "zn-nicsim serves bnxt0 with its port joined to $ve_s by --wire afpacket"
 else
 	sed 's/^/# zn-nicsim: /' "$tmp/sim.log"

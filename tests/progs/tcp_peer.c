@@ -22,8 +22,10 @@
  *   tcp_peer kernel-recv IP PORT MIB     Linux's server (every byte checked)
  *   tcp_peer kernel-send IP PORT MIB     Linux's client
  *
- * The stream's byte i is pat(i): a reordered, lost or duplicated byte
- * shows. Every wait is bounded (WAIT_S without progress).
+ * The stream's byte i is tl_pat(i) (tests/progs/tcp_liburing.h, shared with
+ * the liburing-style tcp_zcrx_recv and tcp_send_zc, which meet Linux here):
+ * a reordered, lost or duplicated byte shows. Every wait is bounded (WAIT_S
+ * without progress).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,6 +45,7 @@
 
 #include "base/clock.h"
 #include "core/net/tcp.h"
+#include "tests/progs/tcp_liburing.h"
 #include "zcnic/netdev.h"
 #include "zcnic/socket.h"
 #include "zcnic/uring.h"
@@ -55,38 +58,6 @@
 #define ZC_AREA		(16u << 20)
 #define ZC_RQ		4096u
 #define PAGE		4096u
-
-static int failures;
-
-static void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
-
-static inline uint8_t pat(uint64_t i)
-{
-	return (uint8_t)(i ^ (i >> 9) ^ (i >> 17) ^ 0x5a);
-}
-
-/* Bytes of [off, off + n) that differ from the pattern. */
-static uint64_t bad_bytes(const uint8_t *p, uint64_t off, size_t n)
-{
-	uint64_t bad = 0;
-
-	for (size_t i = 0; i < n; i++)
-		bad += p[i] != pat(off + i);
-	return bad;
-}
 
 static double mib_s(uint64_t bytes, uint64_t ns)
 {
@@ -151,20 +122,13 @@ static struct zn_netdev *open_dev(const char *sock, const char *cidr)
 	int rc;
 
 	if (zn_ipv4_parse_cidr(cidr, &c.ip, &c.prefix_len)) {
-		check(false, "address %s", cidr);
+		tl_check(false, "address %s", cidr);
 		return NULL;
 	}
 	snprintf(spec, sizeof(spec), "vfio-user:%s", sock);
 	rc = zn_netdev_open(spec, &c, &d);
-	check(rc == 0, "zn_netdev_open %s %s: %d", spec, cidr, rc);
+	tl_check(rc == 0, "zn_netdev_open %s %s: %d", spec, cidr, rc);
 	return rc ? NULL : d;
-}
-
-static int wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
-{
-	struct __kernel_timespec ts = { .tv_sec = WAIT_S };
-
-	return io_uring_wait_cqe_timeout(ring, cqe, &ts);
 }
 
 /* RECV until EOF; bytes checked from *off on. 0 at EOF, else -errno. */
@@ -172,20 +136,13 @@ static int ring_recv_all(struct io_uring *ring, int fd, uint8_t *buf, uint64_t *
 			 uint64_t *bad, uint64_t limit)
 {
 	for (;;) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-		struct io_uring_cqe *cqe;
 		int rc;
 
-		io_uring_prep_recv(sqe, fd, buf, RXBUF, 0);
-		io_uring_submit(ring);
-		rc = wait_cqe(ring, &cqe);
-		if (rc)
-			return rc;
-		rc = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
+		io_uring_prep_recv(io_uring_get_sqe(ring), fd, buf, RXBUF, 0);
+		rc = tl_one_op(ring);
 		if (rc <= 0)
 			return rc;
-		*bad += bad_bytes(buf, *off, (size_t)rc);
+		*bad += tl_bad_bytes(buf, *off, (size_t)rc);
 		*off += (uint64_t)rc;
 		if (*off > limit)
 			return -EMSGSIZE;
@@ -207,16 +164,16 @@ static int zcnic_send(const char *sock, const char *cidr, const char *peer, int 
 		return 1;
 	buf = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	for (uint64_t i = 0; i < total; i++)
-		buf[i] = pat(i);
+		buf[i] = tl_pat(i);
 	rc = io_uring_queue_init(256, &ring, 0);
-	check(rc == 0, "io_uring_queue_init: %d", rc);
+	tl_check(rc == 0, "io_uring_queue_init: %d", rc);
 	reg = (struct iovec){ buf, total };
 	rc = io_uring_register_buffers(&ring, &reg, 1);
-	check(rc == 0, "io_uring_register_buffers %llu MiB: %d", (unsigned long long)mib, rc);
+	tl_check(rc == 0, "io_uring_register_buffers %llu MiB: %d", (unsigned long long)mib, rc);
 	fd = zn_tcp_socket(d, &(struct zn_socket_conf){ 0 });
-	check(fd > 0, "zn_tcp_socket: %d", fd);
+	tl_check(fd > 0, "zn_tcp_socket: %d", fd);
 	rc = zn_tcp_connect(fd, &dst, 5000);
-	check(rc == 0, "zn_tcp_connect to Linux %s:%d: %d", peer, port, rc);
+	tl_check(rc == 0, "zn_tcp_connect to Linux %s:%d: %d", peer, port, rc);
 	if (rc)
 		goto out;
 	t0 = zn_now_ns();
@@ -233,9 +190,9 @@ static int zcnic_send(const char *sock, const char *cidr, const char *peer, int 
 			inflight++;
 		}
 		io_uring_submit(&ring);
-		rc = wait_cqe(&ring, &cqe);
+		rc = tl_wait_cqe(&ring, &cqe);
 		if (rc) {
-			check(false, "SEND_ZC: no completion in %d s (%llu of %llu bytes acked)",
+			tl_check(false, "SEND_ZC: no completion in %d s (%llu of %llu bytes acked)",
 			      WAIT_S, (unsigned long long)done_bytes, (unsigned long long)total);
 			goto out;
 		}
@@ -258,15 +215,15 @@ static int zcnic_send(const char *sock, const char *cidr, const char *peer, int 
 			break;
 	}
 	t1 = zn_now_ns();
-	check(!errors && done_bytes == total, "%u SEND_ZC of %llu MiB: results right, %u "
+	tl_check(!errors && done_bytes == total, "%u SEND_ZC of %llu MiB: results right, %u "
 	      "notifications (all bytes acknowledged by Linux)", results,
 	      (unsigned long long)mib, notifs);
 	printf("rate zcnic->linux %.1f MiB/s\n", mib_s(total, t1 - t0));
 	tcp_stats(d);
 	rc = zn_tcp_shutdown(fd);
-	check(rc == 0, "zn_tcp_shutdown: %d", rc);
+	tl_check(rc == 0, "zn_tcp_shutdown: %d", rc);
 	rc = ring_recv_all(&ring, fd, rxb, &rx, &bad, 0);
-	check(rc == 0 && rx == 0, "the peer's FIN: RECV returns 0 (rc %d)", rc);
+	tl_check(rc == 0 && rx == 0, "the peer's FIN: RECV returns 0 (rc %d)", rc);
 out:
 	if (fd > 0)
 		zn_socket_close(fd);
@@ -274,7 +231,7 @@ out:
 	linger(d, 300);
 	zn_netdev_close(d);
 	munmap(buf, total);
-	return failures ? 1 : 0;
+	return tl_failures ? 1 : 0;
 }
 
 static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib)
@@ -289,15 +246,15 @@ static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib
 	if (!d)
 		return 1;
 	rc = io_uring_queue_init(64, &ring, 0);
-	check(rc == 0, "io_uring_queue_init: %d", rc);
+	tl_check(rc == 0, "io_uring_queue_init: %d", rc);
 	lfd = zn_tcp_socket(d, &(struct zn_socket_conf){ .local = { 0, htons((uint16_t)port) } });
-	check(lfd > 0, "zn_tcp_socket: %d", lfd);
+	tl_check(lfd > 0, "zn_tcp_socket: %d", lfd);
 	rc = zn_tcp_listen(lfd, 4);
-	check(rc == 0, "zn_tcp_listen :%d: %d", port, rc);
+	tl_check(rc == 0, "zn_tcp_listen :%d: %d", port, rc);
 	printf("listening\n");
 	fflush(stdout);
 	fd = zn_tcp_accept(lfd, &peer, 20000);
-	check(fd > 0, "zn_tcp_accept: %d", fd);
+	tl_check(fd > 0, "zn_tcp_accept: %d", fd);
 	if (fd <= 0)
 		goto out;
 	t0 = zn_now_ns();
@@ -305,8 +262,8 @@ static int zcnic_recv(const char *sock, const char *cidr, int port, uint64_t mib
 	rc = ring_recv_all(&ring, fd, buf, &off, &bad, total);
 	t1 = zn_now_ns();
 	c1 = cpu_ns();
-	check(rc == 0, "RECV until EOF: %d", rc);
-	check(off == total && !bad, "%llu of %llu bytes from Linux, %llu wrong",
+	tl_check(rc == 0, "RECV until EOF: %d", rc);
+	tl_check(off == total && !bad, "%llu of %llu bytes from Linux, %llu wrong",
 	      (unsigned long long)off, (unsigned long long)total, (unsigned long long)bad);
 	printf("rate linux->zcnic %.1f MiB/s\n", mib_s(off, t1 - t0));
 	printf("cpu linux->zcnic RECV %.1f us/MiB\n",
@@ -319,7 +276,7 @@ out:
 	linger(d, 300);
 	zn_netdev_close(d);
 	free(buf);
-	return failures ? 1 : 0;
+	return tl_failures ? 1 : 0;
 }
 
 /* The receiver's zcrx state: area, refill ring, what was checked. */
@@ -349,7 +306,7 @@ static int zc_setup(struct zc_rx *z, struct zn_netdev *d)
 	int rc;
 
 	rc = io_uring_queue_init_params(64, &z->ring, &p);
-	check(rc == 0, "io_uring_queue_init CQE32 DEFER_TASKRUN: %d", rc);
+	tl_check(rc == 0, "io_uring_queue_init CQE32 DEFER_TASKRUN: %d", rc);
 	if (rc)
 		return rc;
 	z->ring_up = true;
@@ -370,7 +327,7 @@ static int zc_setup(struct zc_rx *z, struct zn_netdev *d)
 	reg.area_ptr = (uintptr_t)&area;
 	reg.region_ptr = (uintptr_t)&region;
 	rc = io_uring_register_ifq(&z->ring, &reg);
-	check(rc == 0, "io_uring_register_ifq: rx queue 0, %u MiB area: %d", ZC_AREA >> 20, rc);
+	tl_check(rc == 0, "io_uring_register_ifq: rx queue 0, %u MiB area: %d", ZC_AREA >> 20, rc);
 	if (rc)
 		return rc;
 	z->id = reg.zcrx_id;
@@ -407,7 +364,7 @@ static void zc_cqe(struct zc_rx *z, const struct io_uring_cqe *cqe)
 		z->bad++;
 		return;
 	}
-	z->bad += bad_bytes(z->area + at, z->off, (size_t)cqe->res);
+	z->bad += tl_bad_bytes(z->area + at, z->off, (size_t)cqe->res);
 	z->off += (uint64_t)cqe->res;
 	z->cqes++;
 	rqe = &z->rq.rqes[z->rq.rq_tail & (z->rq.ring_entries - 1)];
@@ -429,15 +386,15 @@ static int zcnic_recvzc(const char *sock, const char *cidr, int port, uint64_t m
 	if (!d)
 		return 1;
 	lfd = zn_tcp_socket(d, &(struct zn_socket_conf){ .local = { 0, htons((uint16_t)port) } });
-	check(lfd > 0, "zn_tcp_socket: %d", lfd);
+	tl_check(lfd > 0, "zn_tcp_socket: %d", lfd);
 	rc = zn_tcp_listen(lfd, 4);
-	check(rc == 0, "zn_tcp_listen :%d: %d", port, rc);
+	tl_check(rc == 0, "zn_tcp_listen :%d: %d", port, rc);
 	if (zc_setup(&z, d))
 		goto out;
 	printf("listening\n");
 	fflush(stdout);
 	fd = zn_tcp_accept(lfd, &peer, 20000);
-	check(fd > 0, "zn_tcp_accept: %d", fd);
+	tl_check(fd > 0, "zn_tcp_accept: %d", fd);
 	if (fd <= 0)
 		goto out;
 	zc_arm(&z, fd);
@@ -450,11 +407,11 @@ static int zcnic_recvzc(const char *sock, const char *cidr, int port, uint64_t m
 
 		rc = io_uring_submit_and_wait_timeout(&z.ring, &cqe, 1, &ts, NULL);
 		if (rc < 0 && rc != -ETIME) {
-			check(false, "io_uring_submit_and_wait_timeout: %d", rc);
+			tl_check(false, "io_uring_submit_and_wait_timeout: %d", rc);
 			break;
 		}
 		if (rc == -ETIME) {
-			check(false, "RECV_ZC: nothing in %d s (%llu of %llu bytes)", WAIT_S,
+			tl_check(false, "RECV_ZC: nothing in %d s (%llu of %llu bytes)", WAIT_S,
 			      (unsigned long long)z.off, (unsigned long long)total);
 			break;
 		}
@@ -467,9 +424,9 @@ static int zcnic_recvzc(const char *sock, const char *cidr, int port, uint64_t m
 	}
 	t1 = zn_now_ns();
 	c1 = cpu_ns();
-	check(z.final == 0, "RECV_ZC multishot until EOF: final CQE res %d without F_MORE",
+	tl_check(z.final == 0, "RECV_ZC multishot until EOF: final CQE res %d without F_MORE",
 	      z.final);
-	check(z.off == total && !z.bad, "%llu of %llu bytes from Linux in %llu zcrx CQEs, %llu wrong",
+	tl_check(z.off == total && !z.bad, "%llu of %llu bytes from Linux in %llu zcrx CQEs, %llu wrong",
 	      (unsigned long long)z.off, (unsigned long long)total, (unsigned long long)z.cqes,
 	      (unsigned long long)z.bad);
 	printf("rate linux->zcnic-zc %.1f MiB/s\n", mib_s(z.off, t1 - t0));
@@ -484,7 +441,7 @@ static int zcnic_recvzc(const char *sock, const char *cidr, int port, uint64_t m
 	printf("# area: %llu bytes zero copy, %llu copied; free %u nic %u stack %u user %u of %u\n",
 	       (unsigned long long)st.zc_bytes, (unsigned long long)st.copy_bytes, st.free, st.nic,
 	       st.stack, st.user, st.nbufs);
-	check(rc == 0 && st.free + st.nic + st.stack + st.user == st.nbufs && !st.stack &&
+	tl_check(rc == 0 && st.free + st.nic + st.stack + st.user == st.nbufs && !st.stack &&
 	      !st.user && !st.user_refs && st.zc_bytes + st.copy_bytes == total,
 	      "area accounting: free + nic == all buffers after the close, zero copy + copied "
 	      "== bytes received");
@@ -500,7 +457,7 @@ out:
 		munmap(z.area, ZC_AREA);
 	if (z.rq_mem && z.rq_mem != MAP_FAILED)
 		munmap(z.rq_mem, z.rq_len);
-	return failures ? 1 : 0;
+	return tl_failures ? 1 : 0;
 }
 
 /* ---- Linux ------------------------------------------------------------- */
@@ -526,30 +483,30 @@ static int kernel_recv(const char *ip, int port, uint64_t mib)
 	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(l, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 4)) {
-		check(false, "kernel listen %s:%d: %s", ip, port, strerror(errno));
+		tl_check(false, "kernel listen %s:%d: %s", ip, port, strerror(errno));
 		return 1;
 	}
 	printf("listening\n");
 	fflush(stdout);
 	fd = accept(l, NULL, NULL);
-	check(fd >= 0, "kernel accept: %s", fd < 0 ? strerror(errno) : "ok");
+	tl_check(fd >= 0, "kernel accept: %s", fd < 0 ? strerror(errno) : "ok");
 	if (fd < 0)
 		return 1;
 	timeouts(fd);
 	t0 = zn_now_ns();
 	while ((n = recv(fd, buf, RXBUF, 0)) > 0) {
-		bad += bad_bytes(buf, off, (size_t)n);
+		bad += tl_bad_bytes(buf, off, (size_t)n);
 		off += (uint64_t)n;
 	}
 	t1 = zn_now_ns();
-	check(n == 0, "kernel recv until EOF: %s", n ? strerror(errno) : "EOF");
-	check(off == total && !bad, "Linux received %llu of %llu bytes from zcnic, %llu wrong",
+	tl_check(n == 0, "kernel recv until EOF: %s", n ? strerror(errno) : "EOF");
+	tl_check(off == total && !bad, "Linux received %llu of %llu bytes from zcnic, %llu wrong",
 	      (unsigned long long)off, (unsigned long long)total, (unsigned long long)bad);
 	printf("rate kernel-recv %.1f MiB/s\n", mib_s(off, t1 - t0));
 	close(fd);
 	close(l);
 	free(buf);
-	return failures ? 1 : 0;
+	return tl_failures ? 1 : 0;
 }
 
 static int kernel_send(const char *ip, int port, uint64_t mib)
@@ -571,7 +528,7 @@ static int kernel_send(const char *ip, int port, uint64_t mib)
 		if (rc)
 			usleep(100000);
 	}
-	check(rc == 0, "kernel connect %s:%d: %s", ip, port, rc ? strerror(errno) : "ok");
+	tl_check(rc == 0, "kernel connect %s:%d: %s", ip, port, rc ? strerror(errno) : "ok");
 	if (rc)
 		return 1;
 	t0 = zn_now_ns();
@@ -579,22 +536,22 @@ static int kernel_send(const char *ip, int port, uint64_t mib)
 		uint64_t m = total - off < RXBUF ? total - off : RXBUF;
 
 		for (uint64_t i = 0; i < m; i++)
-			buf[i] = pat(off + i);
+			buf[i] = tl_pat(off + i);
 		n = send(fd, buf, m, MSG_NOSIGNAL);
 		if (n <= 0)
 			break;
 		off += (uint64_t)n;
 	}
-	check(off == total, "Linux sent %llu of %llu bytes", (unsigned long long)off,
+	tl_check(off == total, "Linux sent %llu of %llu bytes", (unsigned long long)off,
 	      (unsigned long long)total);
 	shutdown(fd, SHUT_WR);
 	n = recv(fd, tmp, sizeof(tmp), 0);
 	t1 = zn_now_ns();
-	check(n == 0, "zcnic's FIN after it read everything: %s", n ? "no" : "EOF");
+	tl_check(n == 0, "zcnic's FIN after it read everything: %s", n ? "no" : "EOF");
 	printf("rate kernel-send %.1f MiB/s\n", mib_s(total, t1 - t0));
 	close(fd);
 	free(buf);
-	return failures ? 1 : 0;
+	return tl_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
