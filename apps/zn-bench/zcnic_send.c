@@ -162,8 +162,9 @@ static int parse_recv(const struct zcnic_out *o, struct recv_fig *f)
 
 	memset(f, 0, sizeof(*f));
 	if (!l || !g || sscanf(l, "zn-recv: %" SCNu64 " bytes in", &f->bytes) != 1 ||
+	    /* whose CPU: "zn-recv process", or with --queues "the queue threads, summed" */
 	    sscanf(g, "zn-recv: %lf s from first to last byte: %lf Gbit/s; CPU %lf us per MB "
-		   "(zn-recv process: user + sys = %lf + %lf)", &f->secs, &f->gbps, &f->cpu_us_mb,
+		   "(%*[^:]: user + sys = %lf + %lf)", &f->secs, &f->gbps, &f->cpu_us_mb,
 		   &f->user_us_mb, &f->sys_us_mb) < 3)
 		return -EPROTO;
 	if (f->user_us_mb + f->sys_us_mb <= 0)
