@@ -10,7 +10,6 @@
 #include "apps/common/cli.h"
 #include "apps/common/num.h"
 #include "zcnic/net.h"
-#include "zcnic/port.h"
 
 #define EXIT_USAGE		2
 #define DFLT_IP			"10.0.0.2/24"
@@ -145,10 +144,7 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 			queue_given = true;
 			break;
 		case O_QUEUES:
-			v = parse_u64(optarg, "--queues");
-			if (!v || v >= ZN_PORT_MAX_QUEUES)
-				die_usage("--queues wants 1-63", optarg);
-			o->queues = (uint16_t)v;
+			o->queues = zn_cli_queues("zn-recv", optarg);
 			break;
 		case O_AREA:
 			v = parse_u64(optarg, "--area-mb");

@@ -130,22 +130,6 @@ static void report_total(const struct recv_opts *o, const struct rx *q, uint16_t
 	rx_report(&t, "");
 }
 
-static int open_dev(const struct recv_opts *o, const char *spec, struct zn_netdev **dev)
-{
-	struct zn_netdev_conf nc = { 0 };
-	int rc;
-
-	nc.ip = o->ip;
-	nc.prefix_len = o->prefix;
-	nc.nb_rxq = 1;
-	nc.queues = o->queues;
-	nc.mtu = o->size + 28 > 1500 ? 9000 : 1500;
-	zn_open_watch();
-	rc = zn_netdev_open(spec, &nc, dev);
-	zn_open_said("zn-recv", spec, rc);
-	return rc;
-}
-
 int rx_queues_main(const struct recv_opts *o, const char *spec)
 {
 	struct zn_netdev *dev = NULL;
@@ -163,7 +147,7 @@ int rx_queues_main(const struct recv_opts *o, const char *spec)
 		return 1;
 	}
 	memset(q, 0, qsz * n);
-	rc = open_dev(o, spec, &dev);
+	rc = zn_open_queues("zn-recv", spec, o->ip, o->prefix, n, o->size, &dev);
 	for (uint16_t i = 0; rc == 0 && i < n; i++) {
 		struct rx *r = &q[i];
 

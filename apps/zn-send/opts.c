@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "send.h"
-#include "zcnic/port.h"
 #include "apps/common/cli.h"
 #include "apps/common/num.h"
 #include "zcnic/net.h"
@@ -199,10 +198,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		case O_QUIET: o->quiet = true; break;
 		case O_PPS: o->pps = parse_u64(optarg, "--pps"); break;
 		case O_QUEUES:
-			v = parse_u64(optarg, "--queues");
-			if (!v || v >= ZN_PORT_MAX_QUEUES)
-				die_usage("--queues wants 1-63", optarg);
-			o->queues = (uint16_t)v;
+			o->queues = zn_cli_queues("zn-send", optarg);
 			break;
 		case O_PROTO:
 			if (strcmp(optarg, "tcp") && strcmp(optarg, "udp"))

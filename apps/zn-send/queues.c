@@ -113,20 +113,12 @@ static void report_total(const struct send_opts *o, const struct tx *q, uint16_t
 	send_report(&t, "");
 }
 
+/* The netdev, and ARP for the destination before any queue opens. */
 static int open_dev(const struct send_opts *o, const char *spec, struct zn_netdev **dev)
 {
-	struct zn_netdev_conf nc = { 0 };
 	char ip[INET_ADDRSTRLEN];
-	int rc;
+	int rc = zn_open_queues("zn-send", spec, o->ip, o->prefix, o->queues, o->size, dev);
 
-	nc.ip = o->ip;
-	nc.prefix_len = o->prefix;
-	nc.nb_rxq = 1;
-	nc.queues = o->queues;
-	nc.mtu = o->size + 28 > 1500 ? 9000 : 1500;
-	zn_open_watch();
-	rc = zn_netdev_open(spec, &nc, dev);
-	zn_open_said("zn-send", spec, rc);
 	if (rc)
 		return rc;
 	rc = zn_netdev_resolve(*dev, o->dst_ip, RESOLVE_MS);

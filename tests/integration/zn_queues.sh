@@ -15,9 +15,7 @@ COUNT=400
 SIZE=1000
 
 n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+. tests/integration/lib/tap.sh
 
 tmp=$(mktemp -d /tmp/zn-queues.XXXXXX)
 pids=()
@@ -26,15 +24,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-wait_for() {
-	local i
-	for ((i = 0; i < WAIT_S * 20; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 for b in "$SIM" "$RECV" "$SEND"; do
 	[ -x "$b" ] || { echo "not ok 1 - $b is built"; exit 1; }
