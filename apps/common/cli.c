@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "zcnic/port.h"
 #include "num.h"
 
 void zn_cli_bad_option(int c, char **argv, char *buf, size_t len)
@@ -35,4 +36,13 @@ uint64_t zn_cli_u64(const char *prog, const char *s, const char *opt)
 		zn_cli_die(prog, msg, zn_num_error(ret));
 	}
 	return v;
+}
+
+uint16_t zn_cli_queues(const char *prog, const char *s)
+{
+	uint64_t v = zn_cli_u64(prog, s, "--queues");
+
+	if (!v || v >= ZN_PORT_MAX_QUEUES)
+		zn_cli_die(prog, "--queues wants 1-63", s);
+	return (uint16_t)v;
 }

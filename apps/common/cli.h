@@ -21,5 +21,8 @@ void zn_cli_die(const char *prog, const char *msg, const char *arg) __attribute_
 
 /* S as a number by the apps' one rule (num.h), or zn_cli_die naming OPT. */
 uint64_t zn_cli_u64(const char *prog, const char *s, const char *opt);
+/* --queues S: 1 to ZN_PORT_MAX_QUEUES - 1 (queue 0 is the control queue), or
+ * zn_cli_die. */
+uint16_t zn_cli_queues(const char *prog, const char *s);
 
 #endif

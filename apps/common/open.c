@@ -5,6 +5,7 @@
 
 #include "open.h"
 #include "zcnic/log.h"
+#include "zcnic/netdev.h"
 
 static unsigned errors;
 
@@ -31,4 +32,17 @@ void zn_open_said(const char *prog, const char *what, int rc)
 	zn_log_set_sink(NULL, NULL);
 	if (rc < 0 && !errors)
 		fprintf(stderr, "%s: cannot open %s: %s\n", prog, what, strerror(-rc));
+}
+
+int zn_open_queues(const char *prog, const char *spec, uint32_t ip, uint8_t prefix,
+		   uint16_t n, uint32_t size, struct zn_netdev **dev)
+{
+	struct zn_netdev_conf nc = { .ip = ip, .prefix_len = prefix, .nb_rxq = 1, .queues = n,
+				     .mtu = size + 28 > 1500 ? 9000 : 1500 };
+	int rc;
+
+	zn_open_watch();
+	rc = zn_netdev_open(spec, &nc, dev);
+	zn_open_said(prog, spec, rc);
+	return rc;
 }

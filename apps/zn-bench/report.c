@@ -279,6 +279,30 @@ static void print_send(FILE *f, const struct bench_results *r, const struct benc
 			   "  \"delivered\" is not counted: TCP loses nothing\n");
 }
 
+/* zcrx over 2 queues against 1 (a thread each, RSS): the Gbit/s ratio */
+static void print_queue_scaling(FILE *f, const struct bench_results *r, const char *group)
+{
+	const struct bench_row *q[2] = { NULL, NULL };
+
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct bench_row *w = &r->rows[i];
+
+		if (!eq(w->group, group) || !eq(w->metric, "gbit_s") || w->status != BENCH_OK)
+			continue;
+		if (eq(w->mode, "zcrx-1q"))
+			q[0] = w;
+		if (eq(w->mode, "zcrx-2q"))
+			q[1] = w;
+	}
+	if (!q[0] || !q[1] || q[0]->median <= 0)
+		return;
+	fprintf(f, "zcnic: 2 queues / 1 queue (zn-send --queues N into zn-recv --queues N, a\n"
+		   "  thread per queue, one flow each): %.2fx the Gbit/s. Device model, sender\n"
+		   "  and receiver threads share this machine's CPUs: the ratio shows the\n"
+		   "  queues do not serialise each other, not what 2 cores of a NIC would give\n",
+		q[1]->median / q[0]->median);
+}
+
 static void print_recv(FILE *f, const struct bench_results *r, const char *group)
 {
 	bool zc = has_path(r, group, "zcnic"), tcp = eq(group, "recv-tcp");
@@ -308,6 +332,8 @@ static void print_recv(FILE *f, const struct bench_results *r, const char *group
 		put_col(f, c, 14);
 		fprintf(f, "%-22s %-9s %s\n", cpu, fb, rt);
 	}
+	if (!tcp)
+		print_queue_scaling(f, r, group);
 	if (zc && !tcp)
 		fprintf(f, "zcnic: zcrx (RECV_ZC + refill ring) of %u-byte UDP datagrams from zn-send over\n"
 			   "  zn-nicsim, first to last byte; zn-recv busy-polls, so its CPU per MB is\n"

@@ -28,6 +28,11 @@ const struct bench_suite bench_suites[] = {
 	/* UDP receive: the kernel has no zcrx for UDP, so no kernel row */
 	{ BENCH_G_RECV, "zcrx", "zcnic", ZCNIC_NET, false, ZCNIC_RECV_SIZE,
 	  BENCH_M_GBPS, zcnic_recv_setup, zcnic_send_run, zcnic_send_teardown },
+	/* the same over 1 and 2 queues, a thread each: the scaling */
+	{ BENCH_G_RECV, "zcrx-1q", "zcnic", ZCNIC_NET, false, ZCNIC_RECV_SIZE,
+	  BENCH_M_GBPS, zcnic_recv_q1_setup, zcnic_send_run, zcnic_send_teardown },
+	{ BENCH_G_RECV, "zcrx-2q", "zcnic", ZCNIC_NET, false, ZCNIC_RECV_SIZE,
+	  BENCH_M_GBPS, zcnic_recv_q2_setup, zcnic_send_run, zcnic_send_teardown },
 	{ BENCH_G_SEND_TCP, "nonzc", "kernel", KERN_NET, false, BENCH_TCP_SEND_SIZE, BENCH_M_RPS,
 	  kern_send_tcp_setup, kern_send_run, kern_send_teardown },
 	{ BENCH_G_SEND_TCP, "zc", "kernel", KERN_NET, false, BENCH_TCP_SEND_SIZE, BENCH_M_RPS,

@@ -61,6 +61,9 @@ int zcnic_send_tcp_setup(const struct bench_case *c, void **state);
 int zcnic_send_tcp_zc_setup(const struct bench_case *c, void **state);
 int zcnic_send_tcp_zcw_setup(const struct bench_case *c, void **state);
 int zcnic_recv_tcp_setup(const struct bench_case *c, void **state);
+/* recv with zn-send --queues N into zn-recv --queues N, N = 1 and 2 */
+int zcnic_recv_q1_setup(const struct bench_case *c, void **state);
+int zcnic_recv_q2_setup(const struct bench_case *c, void **state);
 
 /* zcnic_msgring.c */
 int zcnic_msgring_setup(const struct bench_case *c, void **state);

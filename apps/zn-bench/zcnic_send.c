@@ -36,6 +36,7 @@ enum zmode { Z_NONZC, Z_ZC, Z_ZC_WAIT, Z_RECV };
 struct zst {
 	enum zmode mode;
 	bool tcp;
+	uint16_t queues;		/* --queues on both sides; 0: not given */
 	const char *port0, *port1;
 };
 
@@ -103,6 +104,27 @@ int zcnic_recv_tcp_setup(const struct bench_case *c, void **state)
 	return setup(c, state, Z_RECV, true);
 }
 
+/* recv over 1 and over 2 queues (zn-send --queues N into zn-recv --queues N):
+ * the same receive loop, a thread per queue, RSS spreading one flow per queue */
+static int setup_queues(const struct bench_case *c, void **state, uint16_t n)
+{
+	int ret = setup(c, state, Z_RECV, false);
+
+	if (ret == 0)
+		((struct zst *)*state)->queues = n;
+	return ret;
+}
+
+int zcnic_recv_q1_setup(const struct bench_case *c, void **state)
+{
+	return setup_queues(c, state, 1);
+}
+
+int zcnic_recv_q2_setup(const struct bench_case *c, void **state)
+{
+	return setup_queues(c, state, 2);
+}
+
 void zcnic_send_teardown(void *state)
 {
 	free(state);
@@ -140,8 +162,9 @@ static int parse_recv(const struct zcnic_out *o, struct recv_fig *f)
 
 	memset(f, 0, sizeof(*f));
 	if (!l || !g || sscanf(l, "zn-recv: %" SCNu64 " bytes in", &f->bytes) != 1 ||
+	    /* whose CPU: "zn-recv process", or with --queues "the queue threads, summed" */
 	    sscanf(g, "zn-recv: %lf s from first to last byte: %lf Gbit/s; CPU %lf us per MB "
-		   "(zn-recv process: user + sys = %lf + %lf)", &f->secs, &f->gbps, &f->cpu_us_mb,
+		   "(%*[^:]: user + sys = %lf + %lf)", &f->secs, &f->gbps, &f->cpu_us_mb,
 		   &f->user_us_mb, &f->sys_us_mb) < 3)
 		return -EPROTO;
 	if (f->user_us_mb + f->sys_us_mb <= 0)
@@ -153,7 +176,7 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 {
 	static struct zcnic_out ro, to;
 	struct zst *st = state;
-	char size[ARG_LEN], batch[ARG_LEN], dur[ARG_LEN], rdur[ARG_LEN];
+	char size[ARG_LEN], batch[ARG_LEN], dur[ARG_LEN], rdur[ARG_LEN], nq[ARG_LEN];
 	char *rx[] = { "zn-recv", "--dev", (char *)st->port1, "--size", size, "--no-check",
 		       "--idle-ms", IDLE_MS, "--duration-ms", rdur, "--quiet", NULL, NULL, NULL };
 	char *tx[20] = { "zn-send", "--dev", (char *)st->port0, "--size", size, "--batch", batch,
@@ -186,6 +209,13 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 		rx[12] = "tcp";
 		tx[n++] = "--proto";
 		tx[n++] = "tcp";
+	}
+	if (st->queues) {
+		snprintf(nq, sizeof(nq), "%u", st->queues);
+		rx[11] = "--queues";
+		rx[12] = nq;
+		tx[n++] = "--queues";
+		tx[n++] = nq;
 	}
 	tx[n] = NULL;
 

@@ -50,12 +50,13 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* process CPU time, user + sys; *sys gets the sys part */
-static uint64_t cpu_ns(uint64_t *sys)
+/* CPU time, user + sys, of the process (of the thread: a queue thread's);
+ * *sys gets the sys part */
+static uint64_t cpu_ns(const struct rx *r, uint64_t *sys)
 {
 	struct rusage ru;
 
-	getrusage(RUSAGE_SELF, &ru);
+	getrusage(r->stop ? RUSAGE_THREAD : RUSAGE_SELF, &ru);
 	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 	return (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull +
 	       *sys;
@@ -68,7 +69,7 @@ static void *map_anon(size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static int setup_zcrx(struct rx *r, struct zn_netdev *dev)
+int rx_setup_zcrx(struct rx *r, struct zn_netdev *dev)
 {
 	struct io_uring_zcrx_area_reg area = { 0 };
 	struct io_uring_region_desc region = { 0 };
@@ -113,6 +114,30 @@ static int setup_zcrx(struct rx *r, struct zn_netdev *dev)
 	return 0;
 }
 
+int rx_ring_init(struct rx *r, unsigned *cq_entries)
+{
+	struct io_uring_params p = { 0 };
+	int rc;
+
+	p.flags = IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+		  IORING_SETUP_CQSIZE;
+	p.cq_entries = r->o.cq_entries;
+	rc = io_uring_queue_init_params(64, &r->ring, &p);
+	if (rc)
+		fprintf(stderr, "zn-recv: ring set-up: %s\n", strerror(-rc));
+	*cq_entries = p.cq_entries;
+	return rc;
+}
+
+void rx_free_mem(struct rx *r)
+{
+	if (r->area)
+		munmap(r->area, r->area_len);
+	if (r->rq_mem)
+		munmap(r->rq_mem, r->rq_len);
+	r->area = r->rq_mem = NULL;
+}
+
 static int arm(struct rx *r)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
@@ -155,11 +180,11 @@ void rx_account(struct rx *r, const uint8_t *p, uint32_t len)
 	 * so time before the first and after the last byte is not its cost */
 	if (!r->t_first) {
 		r->t_first = r->t_cpu_last = r->t_last;
-		r->cpu_first = r->cpu_last = cpu_ns(&r->sys_first);
+		r->cpu_first = r->cpu_last = cpu_ns(r, &r->sys_first);
 		r->sys_last = r->sys_first;
 	} else if (r->t_last - r->t_cpu_last >= CPU_SAMPLE_NS) {
 		r->t_cpu_last = r->t_last;
-		r->cpu_last = cpu_ns(&r->sys_last);
+		r->cpu_last = cpu_ns(r, &r->sys_last);
 	}
 	if (r->o.check)
 		check_payload(r, p, len);
@@ -227,6 +252,8 @@ bool rx_done(struct rx *r, uint64_t t0)
 
 	if (stop_sig || r->last_err || r->zc_unsupported || r->eof)
 		return true;
+	if (r->stop && atomic_load_explicit(r->stop, memory_order_relaxed))
+		return true;
 	if (r->port && zn_watch_gone(&r->watch, r->port)) {
 		fprintf(stderr, "zn-recv: the device stopped answering (%s): stopping\n",
 			strerror(-r->watch.err));
@@ -241,7 +268,7 @@ bool rx_done(struct rx *r, uint64_t t0)
 	return r->o.idle_ms && r->t_last && now - r->t_last >= r->o.idle_ms * 1000000ull;
 }
 
-static int run(struct rx *r)
+int rx_run(struct rx *r)
 {
 	uint64_t t0 = now_ns();
 	uint64_t progress_at = t0;
@@ -268,6 +295,10 @@ static int run(struct rx *r)
 			n++;
 		}
 		io_uring_cq_advance(&r->ring, n);
+		if (r->stop && n) {
+			atomic_store_explicit(&r->pub_bytes, r->bytes, memory_order_relaxed);
+			atomic_store_explicit(&r->pub_t_last, r->t_last, memory_order_relaxed);
+		}
 		if (!r->o.quiet && isatty(2) && now_ns() - progress_at > 500000000ull) {
 			progress_at = now_ns();
 			fprintf(stderr, "\rzn-recv: %" PRIu64 " bytes, %" PRIu64 " CQEs   ", r->bytes,
@@ -279,33 +310,34 @@ static int run(struct rx *r)
 	return r->last_err;
 }
 
-static void report(const struct rx *r)
+void rx_report(const struct rx *r, const char *who)
 {
 	double secs = r->t_last > r->t_first ? (double)(r->t_last - r->t_first) / 1e9 : 0;
 	double mb = (double)r->bytes / 1e6;
 	double cpu = (double)(r->cpu_last - r->cpu_first), sys = (double)(r->sys_last - r->sys_first);
 
-	printf("zn-recv: %" PRIu64 " bytes in %" PRIu64 " data CQEs; final CQEs: %" PRIu64
+	printf("zn-recv%s: %" PRIu64 " bytes in %" PRIu64 " data CQEs; final CQEs: %" PRIu64
 	       " ok, %" PRIu64 " -ENOSPC, %" PRIu64 " -ENOMEM, %" PRIu64 " other; %" PRIu64
-	       " arms\n", r->bytes, r->data_cqes, r->finals[FIN_OK], r->finals[FIN_ENOSPC],
+	       " arms\n", who, r->bytes, r->data_cqes, r->finals[FIN_OK], r->finals[FIN_ENOSPC],
 	       r->finals[FIN_ENOMEM], r->final_other, r->rearms);
 	if (r->o.check)
-		printf("zn-recv: payload check ('a' + i %% 26 per %u-byte datagram): %s",
-		       r->o.size, r->mismatches ? "MISMATCH" :
+		printf("zn-recv%s: payload check ('a' + i %% 26 per %u-byte datagram): %s",
+		       who, r->o.size, r->mismatches ? "MISMATCH" :
 		       r->bytes ? "every byte intact\n" : "nothing came, nothing checked\n");
 	if (r->o.check && r->mismatches)
 		printf(": %" PRIu64 " bytes differ, the first at byte %" PRIu64 "\n",
 		       r->mismatches, r->first_bad);
-	printf("zn-recv: %.3f s from first to last byte: %.3f Gbit/s; CPU %.2f us per MB "
-	       "(zn-recv process: user + sys = %.2f + %.2f; it busy-polls)\n", secs,
+	printf("zn-recv%s: %.3f s from first to last byte: %.3f Gbit/s; CPU %.2f us per MB "
+	       "(%s: user + sys = %.2f + %.2f; it busy-polls)\n", who, secs,
 	       secs > 0 ? mb * 8 / 1e3 / secs : 0.0, mb > 0 ? cpu / 1e3 / mb : 0.0,
+	       r->stop ? "its thread" : r->o.queues ? "the queue threads, summed" : "zn-recv process",
 	       mb > 0 ? (cpu - sys) / 1e3 / mb : 0.0, mb > 0 ? sys / 1e3 / mb : 0.0);
 }
 
 int main(int argc, char **argv)
 {
 	struct zn_netdev_conf nc = { 0 };
-	struct io_uring_params p = { 0 };
+	unsigned cq_entries = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct zn_nicsim sim = { .pid = -1 };
 	struct zn_netdev *dev = NULL;
@@ -336,6 +368,10 @@ int main(int argc, char **argv)
 			       r.o.port, r.o.tcp ? " --proto tcp" : "");
 		fflush(stdout);
 	}
+	if (r.o.queues) {
+		status = rx_queues_main(&r.o, spec);
+		goto out_sim;
+	}
 	nc.ip = r.o.ip;
 	nc.prefix_len = r.o.prefix;
 	nc.nb_rxq = (uint16_t)(r.o.queue + 1);
@@ -353,15 +389,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-recv: UDP socket on port %u: %s\n", r.o.port, strerror(-r.fd));
 		goto out;
 	}
-	p.flags = IORING_SETUP_CQE32 | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-		  IORING_SETUP_CQSIZE;
-	p.cq_entries = r.o.cq_entries;
-	rc = io_uring_queue_init_params(64, &r.ring, &p);
-	if (rc) {
-		fprintf(stderr, "zn-recv: ring set-up: %s\n", strerror(-rc));
+	rc = rx_ring_init(&r, &cq_entries);
+	if (rc)
 		goto out;
-	}
-	if (setup_zcrx(&r, dev))
+	if (rx_setup_zcrx(&r, dev))
 		goto out_ring;
 	if (r.o.tcp) {
 		if (rx_tcp_accept(&r))
@@ -373,10 +404,10 @@ int main(int argc, char **argv)
 		/* also with --quiet: scripts start the sender on this line */
 		printf("zn-recv: ready on %s:%u, RX queue %u, area %zu MiB, refill ring %u, CQ %u\n",
 		       ip, r.o.port, r.o.queue, r.area_len >> 20, r.rq.ring_entries,
-		       p.cq_entries);
+		       cq_entries);
 		fflush(stdout);
 	}
-	rc = run(&r);
+	rc = rx_run(&r);
 	if (r.zc_unsupported) {
 		/* The hook for zcrx over TCP: once RECV_ZC takes TCP sockets, the
 		 * path above is used and this fallback is not */
@@ -389,7 +420,7 @@ int main(int argc, char **argv)
 	}
 	if (r.o.tcp)
 		rx_tcp_close(&r);
-	report(&r);
+	rx_report(&r, "");
 	if (r.o.tcp) {
 		printf("zn-recv: TCP connection: %s, %s\n",
 		       r.copy ? "RECV (copy)" : "RECV_ZC (zero copy)",
@@ -416,10 +447,8 @@ out:
 		zn_socket_close(r.lfd);
 	zn_netdev_close(dev);
 	/* after the ring and the netdev: nothing of zcnic uses them any more */
-	if (r.area)
-		munmap(r.area, r.area_len);
-	if (r.rq_mem)
-		munmap(r.rq_mem, r.rq_len);
+	rx_free_mem(&r);
+out_sim:
 	zn_nicsim_stop(&sim);
 	return zn_exit_status(stop_sig, status);
 }

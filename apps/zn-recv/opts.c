@@ -50,7 +50,12 @@ static const char usage[] =
 "  -p, --port N         local UDP or TCP port (default 5201)\n"
 "  -q, --queue N        RX queue the flow is steered to and zcrx is bound to\n"
 "                       (default 1; the device gets queue+1 RX queues)\n"
-"  --area-mb N          zcrx area size in MiB (default 16)\n"
+"  --queues N           RSS over N RX queues (1 to N), a thread each with its own\n"
+"                       ring, socket, zcrx area and refill ring on its queue;\n"
+"                       nothing shared between them on the data path. Queue 0\n"
+"                       (ARP) is the main thread's. Prints each queue's\n"
+"                       summary, then the total (UDP only; 1-63)\n"
+"  --area-mb N          zcrx area size in MiB (default 16; per queue)\n"
 "  --rq-entries N       refill ring entries (default 4096)\n"
 "  --cq-entries N       CQ entries (default 8192)\n"
 "  -e, --expect BYTES   stop once this many payload bytes arrived (K/M/G ok)\n"
@@ -85,13 +90,15 @@ static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)
 
 void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 {
-	enum { O_DEV = 256, O_SIM, O_IP, O_AREA, O_RQ, O_CQ, O_NOCHECK, O_IDLE, O_QUIET, O_PROTO };
+	enum { O_DEV = 256, O_SIM, O_IP, O_AREA, O_RQ, O_CQ, O_NOCHECK, O_IDLE, O_QUIET, O_PROTO,
+	       O_QUEUES };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
 		{ "sim-opts", required_argument, NULL, O_SIM },
 		{ "ip", required_argument, NULL, O_IP },
 		{ "port", required_argument, NULL, 'p' },
 		{ "queue", required_argument, NULL, 'q' },
+		{ "queues", required_argument, NULL, O_QUEUES },
 		{ "area-mb", required_argument, NULL, O_AREA },
 		{ "rq-entries", required_argument, NULL, O_RQ },
 		{ "cq-entries", required_argument, NULL, O_CQ },
@@ -106,6 +113,7 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 		{ 0 },
 	};
 	uint64_t v;
+	bool queue_given = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -133,6 +141,10 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 			if (v > 15)
 				die_usage("--queue wants 0-15", optarg);
 			o->queue = (uint16_t)v;
+			queue_given = true;
+			break;
+		case O_QUEUES:
+			o->queues = zn_cli_queues("zn-recv", optarg);
 			break;
 		case O_AREA:
 			v = parse_u64(optarg, "--area-mb");
@@ -190,4 +202,8 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 		die_usage("--size wants 1-8972 for UDP", NULL);
 	if (!o->size)
 		o->check = false;
+	if (o->queues && o->tcp)
+		die_usage("--queues is for UDP (one connection is one flow: one queue)", NULL);
+	if (o->queues && queue_given)
+		die_usage("--queues and --queue: RSS picks the queues (1 to N)", NULL);
 }

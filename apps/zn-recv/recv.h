@@ -5,12 +5,15 @@
 #define ZN_RECV_H
 
 #include <liburing.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "apps/common/watch.h"
+#include "zcnic/netdev.h"
 
 struct recv_opts {
 	const char *dev;		/* NULL: a private zn-nicsim */
@@ -29,6 +32,8 @@ struct recv_opts {
 	uint64_t idle_ms;		/* stop after this long without data, once data came */
 	bool quiet;
 	bool tcp;			/* --proto tcp */
+	uint16_t queues;		/* --queues N: RSS over N queues, a thread each; 0: one
+					 * queue, steered by a flow rule (--queue) */
 };
 
 /* Parses the command line; exits 2 with a message on misuse. */
@@ -59,9 +64,30 @@ struct rx {
 	int last_err;
 	struct zn_port *port;	/* asked now and then whether the device is still there */
 	struct zn_watch watch;
+	/* --queues: one per queue thread (queues.c) */
+	struct zn_netdev *dev;		/* its queue netdev */
+	uint16_t rxq;			/* the port RX queue it polls */
+	const atomic_bool *stop;	/* the control thread says stop */
+	atomic_ullong pub_bytes, pub_t_last;	/* r->bytes, r->t_last for it to read */
+	atomic_bool finished;		/* run() returned */
+	bool ring_up;
+	int setup_rc;
+	pthread_t th;
 };
 
 enum { FIN_OK, FIN_ENOSPC, FIN_ENOMEM, FIN_EINVAL };
+
+/* main.c: the receive loop, shared by the single-queue receiver and each
+ * queue thread */
+int rx_ring_init(struct rx *r, unsigned *cq_entries);
+int rx_setup_zcrx(struct rx *r, struct zn_netdev *dev);
+int rx_run(struct rx *r);
+/* The summary; who: "" or " queue N" after "zn-recv". */
+void rx_report(const struct rx *r, const char *who);
+void rx_free_mem(struct rx *r);
+
+/* queues.c: --queues N on device spec; the exit status. */
+int rx_queues_main(const struct recv_opts *o, const char *spec);
 
 extern volatile sig_atomic_t stop_sig;
 uint64_t now_ns(void);

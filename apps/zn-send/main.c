@@ -36,32 +36,14 @@
 
 enum { SLOT_FREE = 0, SLOT_SENT, SLOT_WAIT_NOTIF };
 
-struct tx {
-	struct send_opts o;
-	struct io_uring ring;
-	int fd;
-	uint8_t *mem;
-	size_t mem_len, stride;
-	struct zn_dma_region *region;	/* without --fixed */
-	uint8_t *state;			/* per window slot */
-	uint32_t *done_off;		/* TCP copy: bytes of the slot's record sent */
-	uint32_t resend;		/* TCP copy: slot + 1 whose record goes on next */
-	uint32_t *free_slots, nfree;
-	uint32_t inflight;		/* slots not free */
-	uint64_t sent, bytes, errors, notifs, copied, submitted;
-	int first_err;
-	struct zn_port *port;	/* asked now and then whether the device is still there */
-	struct zn_watch watch;
-};
-
-static volatile sig_atomic_t stop_sig;
+volatile sig_atomic_t send_stop_sig;
 
 static void on_signal(int sig)
 {
-	stop_sig = sig;
+	send_stop_sig = sig;
 }
 
-static uint64_t now_ns(void)
+uint64_t send_now_ns(void)
 {
 	struct timespec ts;
 
@@ -69,18 +51,17 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* process CPU time, user + sys; *sys gets the sys part */
-static uint64_t cpu_ns(uint64_t *sys)
+uint64_t send_cpu_ns(bool thread, uint64_t *sys)
 {
 	struct rusage ru;
 
-	getrusage(RUSAGE_SELF, &ru);
+	getrusage(thread ? RUSAGE_THREAD : RUSAGE_SELF, &ru);
 	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 	return (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull +
 	       *sys;
 }
 
-static int setup_buffers(struct tx *t, struct zn_netdev *dev)
+int send_setup_buffers(struct tx *t, struct zn_netdev *dev)
 {
 	uint32_t n = t->o.window;
 	int rc;
@@ -212,9 +193,9 @@ static void reap(struct tx *t)
 	io_uring_cq_advance(&t->ring, n);
 }
 
-static void run(struct tx *t)
+void send_run(struct tx *t)
 {
-	uint64_t t0 = now_ns(), end = t0 + t->o.duration_ms * 1000000ull, progress_at = t0;
+	uint64_t t0 = send_now_ns(), end = t0 + t->o.duration_ms * 1000000ull, progress_at = t0;
 	uint64_t drain_end = 0;
 	bool tty = !t->o.quiet && isatty(2);
 
@@ -235,7 +216,7 @@ static void run(struct tx *t)
 			t->resend = 0;
 			q++;
 		}
-		if (zn_watch_gone(&t->watch, t->port)) {
+		if (t->port && zn_watch_gone(&t->watch, t->port)) {
 			/* nothing in flight will complete: no drain */
 			fprintf(stderr, "zn-send: the device stopped answering (%s): stopping\n",
 				strerror(-t->watch.err));
@@ -243,21 +224,21 @@ static void run(struct tx *t)
 				t->first_err = t->watch.err;
 			break;
 		}
-		more = !stop_sig && !t->first_err &&
-			    (t->o.count ? t->submitted < t->o.count : now_ns() < end);
+		more = !send_stop_sig && !t->first_err &&
+			    (t->o.count ? t->submitted < t->o.count : send_now_ns() < end);
 
 		if (!more) {
 			/* what is in flight still completes (bounded) */
 			if (!t->inflight)
 				break;
 			if (!drain_end)
-				drain_end = now_ns() + DRAIN_MS * 1000000ull;
-			else if (now_ns() > drain_end)
+				drain_end = send_now_ns() + DRAIN_MS * 1000000ull;
+			else if (send_now_ns() > drain_end)
 				break;
 		}
 		if (more && (!t->o.wait_notif || !t->inflight)) {
 			/* pacing: the datagrams due by now, no burst above a batch */
-			uint64_t due = t->o.pps ? (now_ns() - t0) * t->o.pps / 1000000000ull + 1 :
+			uint64_t due = t->o.pps ? (send_now_ns() - t0) * t->o.pps / 1000000000ull + 1 :
 				       UINT64_MAX;
 
 			while (q < t->o.batch && t->nfree && t->submitted < due &&
@@ -272,14 +253,70 @@ static void run(struct tx *t)
 						 q || (more && t->nfree && !t->o.wait_notif) ? 0 : 1,
 						 &ts, NULL);
 		reap(t);
-		if (tty && now_ns() - progress_at > 500000000ull) {
-			progress_at = now_ns();
+		if (tty && send_now_ns() - progress_at > 500000000ull) {
+			progress_at = send_now_ns();
 			fprintf(stderr, "\rzn-send: %" PRIu64 " datagrams, %.1f MB   ", t->sent,
 				(double)t->bytes / 1e6);
 		}
 	}
 	if (tty)
 		fputc('\n', stderr);
+}
+
+int send_ring_init(struct tx *t)
+{
+	uint32_t w = t->o.window * 2;
+	int rc = io_uring_queue_init(w > 4096 ? 4096 : w < 8 ? 8 : w, &t->ring,
+				     IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+
+	if (rc)
+		fprintf(stderr, "zn-send: ring set-up: %s\n", strerror(-rc));
+	t->ring_up = rc == 0;
+	return rc;
+}
+
+void send_report(const struct tx *t, const char *who)
+{
+	uint64_t ns = t->ns, cpu = t->cpu, sys = t->sys;
+
+	printf("zn-send%s: %" PRIu64 " %s of %u B, %.3f MB in %.3f s: %.0f req/s, %.1f MB/s "
+	       "(%s%s%s)\n", who, t->sent, t->o.tcp ? "TCP sends" : "datagrams", t->o.size,
+	       (double)t->bytes / 1e6, (double)ns / 1e9,
+	       (double)t->sent * 1e9 / (double)(ns ? ns : 1),
+	       (double)t->bytes * 1e3 / (double)(ns ? ns : 1), t->o.zc ? "SEND_ZC" : "SEND",
+	       t->o.fixed ? ", registered buffers" : "",
+	       t->o.wait_notif ? ", waiting for notifications" : "");
+	printf("zn-send%s: %" PRIu64 " notifications (%" PRIu64 " copied), %" PRIu64 " errors, "
+	       "%" PRIu64 " still in flight; CPU %.0f ns per request (%s: %.0f user + "
+	       "%.0f sys)\n", who, t->notifs, t->copied, t->errors, (uint64_t)t->inflight,
+	       t->sent ? (double)cpu / (double)t->sent : 0.0,
+	       t->dev ? "its thread" : t->o.queues ? "the queue threads, summed" :
+	       "zn-send process",
+	       t->sent ? (double)(cpu - sys) / (double)t->sent : 0.0,
+	       t->sent ? (double)sys / (double)t->sent : 0.0);
+}
+
+void send_free(struct tx *t, struct zn_netdev *dev)
+{
+	if (t->ring_up)
+		io_uring_queue_exit(&t->ring);
+	t->ring_up = false;
+	if (t->fd >= 0)
+		zn_socket_close(t->fd);
+	t->fd = -1;
+	if (t->region && dev)
+		zn_netdev_dma_unmap(dev, t->region);
+}
+
+/* What must outlive the netdev's close: the memory the NIC read. */
+void send_free_mem(struct tx *t)
+{
+	zn_dma_region_free(t->region);
+	if (t->o.fixed && t->mem)
+		munmap(t->mem, t->mem_len);
+	free(t->state);
+	free(t->done_off);
+	free(t->free_slots);
 }
 
 int main(int argc, char **argv)
@@ -290,7 +327,7 @@ int main(int argc, char **argv)
 	struct zn_netdev *dev = NULL;
 	struct tx t;
 	const char *spec;
-	uint64_t t0, cpu0, ns, cpu, sys0, sys;
+	uint64_t t0, cpu0, sys0;
 	int rc, status = 1, tcp_rc = -ECANCELED;
 
 	memset(&t, 0, sizeof(t));
@@ -309,6 +346,10 @@ int main(int argc, char **argv)
 			printf("zn-send: no --dev: started zn-nicsim (pid %d) with two bnxt ports on a "
 			       "pair wire; sending from %s\n", (int)sim.pid, spec);
 		fflush(stdout);	/* the pid, for whoever watches the output */
+	}
+	if (t.o.queues) {
+		status = send_queues_main(&t.o, spec);
+		goto out_sim;
 	}
 	nc.ip = t.o.ip;
 	nc.prefix_len = t.o.prefix;
@@ -329,41 +370,26 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = io_uring_queue_init(t.o.window * 2 > 4096 ? 4096 : t.o.window * 2 < 8 ? 8 :
-				 t.o.window * 2, &t.ring,
-				 IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
-	if (rc) {
-		fprintf(stderr, "zn-send: ring set-up: %s\n", strerror(-rc));
+	if (send_ring_init(&t))
 		goto out;
-	}
 	if (t.o.tcp) {
 		/* the ring picks the netdev: the one on whose subnet --dst is */
 		t.fd = send_tcp_connect(&t.ring, &t.o);
 		if (t.fd < 0)
-			goto out_ring;
+			goto out;
 	}
-	if (setup_buffers(&t, dev))
-		goto out_ring;
-	t0 = now_ns();
-	cpu0 = cpu_ns(&sys0);
+	if (send_setup_buffers(&t, dev))
+		goto out;
+	t0 = send_now_ns();
+	cpu0 = send_cpu_ns(false, &sys0);
 	t.port = zn_netdev_port(dev);
-	run(&t);
+	send_run(&t);
 	if (t.o.tcp && !t.first_err && !t.inflight)
 		tcp_rc = send_tcp_finish(&t.ring, t.fd, DRAIN_MS * 10);
-	ns = now_ns() - t0;
-	cpu = cpu_ns(&sys) - cpu0;
-	sys -= sys0;
-	printf("zn-send: %" PRIu64 " %s of %u B, %.3f MB in %.3f s: %.0f req/s, %.1f MB/s "
-	       "(%s%s%s)\n", t.sent, t.o.tcp ? "TCP sends" : "datagrams", t.o.size, (double)t.bytes / 1e6, (double)ns / 1e9,
-	       (double)t.sent * 1e9 / (double)(ns ? ns : 1),
-	       (double)t.bytes * 1e3 / (double)(ns ? ns : 1), t.o.zc ? "SEND_ZC" : "SEND",
-	       t.o.fixed ? ", registered buffers" : "", t.o.wait_notif ? ", waiting for notifications" : "");
-	printf("zn-send: %" PRIu64 " notifications (%" PRIu64 " copied), %" PRIu64 " errors, "
-	       "%" PRIu64 " still in flight; CPU %.0f ns per request (zn-send process: %.0f user + "
-	       "%.0f sys)\n", t.notifs, t.copied, t.errors, (uint64_t)t.inflight,
-	       t.sent ? (double)cpu / (double)t.sent : 0.0,
-	       t.sent ? (double)(cpu - sys) / (double)t.sent : 0.0,
-	       t.sent ? (double)sys / (double)t.sent : 0.0);
+	t.ns = send_now_ns() - t0;
+	t.cpu = send_cpu_ns(false, &t.sys) - cpu0;
+	t.sys -= sys0;
+	send_report(&t, "");
 	if (t.inflight && !t.watch.err) {
 		char ip[INET_ADDRSTRLEN];
 
@@ -377,20 +403,11 @@ int main(int argc, char **argv)
 		       "complete: no FIN" : tcp_rc ? "the receiver did not close after the FIN" :
 		       "FIN sent, the receiver read everything and closed");
 	status = t.errors || t.first_err || t.inflight || (t.o.tcp && tcp_rc) ? 1 : 0;
-out_ring:
-	io_uring_queue_exit(&t.ring);
 out:
-	if (t.fd >= 0)
-		zn_socket_close(t.fd);
-	if (t.region && dev)
-		zn_netdev_dma_unmap(dev, t.region);
+	send_free(&t, dev);
 	zn_netdev_close(dev);
-	zn_dma_region_free(t.region);
-	if (t.o.fixed && t.mem)
-		munmap(t.mem, t.mem_len);
-	free(t.state);
-	free(t.done_off);
-	free(t.free_slots);
+	send_free_mem(&t);
+out_sim:
 	zn_nicsim_stop(&sim);
-	return zn_exit_status(stop_sig, status);
+	return zn_exit_status(send_stop_sig, status);
 }

@@ -45,6 +45,12 @@ static const char usage[] =
 "  --proto udp|tcp      UDP datagrams (default) or one TCP connection\n"
 "  --dst IP:PORT        destination (default " DFLT_DST ")\n"
 "  --src-port N         local UDP port (default 5200)\n"
+"  --queues N           N TX queues, a thread each with its own ring, socket and\n"
+"                       buffers, sending its own flow (--count and --pps are\n"
+"                       shared out); flow i leaves from the first port from\n"
+"                       --src-port up that zcnic's RSS puts on queue i of N\n"
+"                       (zn-recv --queues N: one flow per receive queue).\n"
+"                       Prints each queue's summary, then the total (UDP only)\n"
 "  -s, --size N         payload bytes per datagram, 1-8972 (default 1000;\n"
 "                       above 1472 the device gets MTU 9000): a datagram goes\n"
 "                       in one frame (zcnic does not fragment IP), and 8972 is\n"
@@ -111,6 +117,7 @@ static void parse_dst(const char *s, uint32_t *ip, uint16_t *port)
 void send_parse_args(struct send_opts *o, int argc, char **argv)
 {
 	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET, O_PPS,
+	       O_QUEUES,
 	       O_PROTO };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
@@ -118,6 +125,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		{ "ip", required_argument, NULL, O_IP },
 		{ "dst", required_argument, NULL, O_DST },
 		{ "src-port", required_argument, NULL, O_SPORT },
+		{ "queues", required_argument, NULL, O_QUEUES },
 		{ "size", required_argument, NULL, 's' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "window", required_argument, NULL, 'w' },
@@ -189,6 +197,9 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 			break;
 		case O_QUIET: o->quiet = true; break;
 		case O_PPS: o->pps = parse_u64(optarg, "--pps"); break;
+		case O_QUEUES:
+			o->queues = zn_cli_queues("zn-send", optarg);
+			break;
 		case O_PROTO:
 			if (strcmp(optarg, "tcp") && strcmp(optarg, "udp"))
 				die_usage("--proto wants udp or tcp", optarg);
@@ -205,6 +216,8 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		}
 		}
 	}
+	if (o->queues && o->tcp)
+		die_usage("--queues is for UDP (one connection is one flow: one queue)", NULL);
 	if (optind < argc)
 		die_usage("unexpected argument", argv[optind]);
 	if (!o->tcp && o->size > 8972)

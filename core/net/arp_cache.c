@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The ARP cache (see arp_cache.h); RFC 826 for what is learnt when. */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/net/arp_cache.h"
@@ -85,6 +86,8 @@ struct zn_arp_entry *zn_arp_learn(struct zn_arp_cache *c, uint32_t ip, const uin
 				  uint64_t now, bool create)
 {
 	struct zn_arp_entry *e = lookup(c, ip);
+	/* a pinned entry stays pinned when ARP tells us its MAC again */
+	bool pinned = e && e->state == ZN_ARP_REACHABLE && e->deadline == ZN_ARP_PINNED;
 
 	if (!e) {
 		if (!create)
@@ -105,8 +108,18 @@ struct zn_arp_entry *zn_arp_learn(struct zn_arp_cache *c, uint32_t ip, const uin
 		e->npend = npend;
 	}
 	memcpy(e->mac, mac, ZN_ETH_ALEN);
-	e->deadline = now + ZN_ARP_TTL_NS;
+	e->deadline = pinned ? ZN_ARP_PINNED : now + ZN_ARP_TTL_NS;
 	c->learned++;
+	return e;
+}
+
+struct zn_arp_entry *zn_arp_pin(struct zn_arp_cache *c, uint32_t ip, const uint8_t *mac,
+				uint64_t now)
+{
+	struct zn_arp_entry *e = zn_arp_learn(c, ip, mac, now, true);
+
+	if (e)
+		e->deadline = ZN_ARP_PINNED;
 	return e;
 }
 

@@ -26,6 +26,7 @@
 #define ZN_ARP_TTL_NS	(60ull * 1000000000ull)	/* Linux's base_reachable_time is 30 s,
 						 * randomised to 15-45 s; one fixed value here */
 #define ZN_ARP_RETRY_NS	(500ull * 1000000ull)	/* between requests for one address */
+#define ZN_ARP_PINNED	UINT64_MAX	/* the deadline of an entry that never expires */
 
 enum zn_arp_state {
 	ZN_ARP_FREE = 0,
@@ -77,6 +78,14 @@ int zn_arp_queue(struct zn_arp_entry *e, uint32_t handle);
  */
 struct zn_arp_entry *zn_arp_learn(struct zn_arp_cache *c, uint32_t ip, const uint8_t *mac,
 				  uint64_t now, bool create);
+/*
+ * ip is at mac for good (Linux's `ip neigh add ... nud permanent`): a
+ * REACHABLE entry that never expires; an ARP packet may still change its
+ * MAC. For a netif whose ARP replies arrive on a queue it does not poll (a
+ * queue netdev): its owner pins what the netif that sees them resolved.
+ */
+struct zn_arp_entry *zn_arp_pin(struct zn_arp_cache *c, uint32_t ip, const uint8_t *mac,
+				uint64_t now);
 /* The REACHABLE, unexpired entry for ip, or NULL. Does not count as use. */
 struct zn_arp_entry *zn_arp_find(struct zn_arp_cache *c, uint32_t ip, uint64_t now);
 /* Still the entry a template resolved at gen, and not expired. */

@@ -4,13 +4,17 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "base/clock.h"
 #include "core/net/netif.h"
 #include "zcnic/log.h"
 #include "zcnic/netdev.h"
+#include "zcnic/rss.h"
 
 #define NETDEV_LOG	"netdev"
 #define HDR_BUF_SIZE	256	/* header buffer: Ethernet + IPv4 with options + UDP fit */
+#define RESOLVE_NAP_NS	50000	/* between polls while ARP is out: the peer needs the CPU */
 
 /*
  * A copy of the region, not only its address: the close path unmaps what is
@@ -37,6 +41,12 @@ struct zn_netdev {
 	uint32_t nmaps, cap_maps;
 	struct closer closers[ZN_NETDEV_MAX_CLOSERS];
 	uint32_t nclosers;
+	/* queue netdevs: the parent's slots (conf.queues), or a queue netdev's
+	 * parent and index */
+	struct zn_netdev **queues;
+	struct zn_netdev *parent;
+	uint16_t qidx;
+	uint16_t rxq0;			/* the first RX queue the netif polls */
 };
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -54,6 +64,12 @@ static int check_conf(const char *spec, const struct zn_netdev_conf *c)
 		ZN_ERR(NETDEV_LOG, "%s: at most %u RX queues", spec, ZN_NETIF_MAX_RXQ);
 		return -EINVAL;
 	}
+	if ((c->nb_rxq ? c->nb_rxq : 1) + c->queues > ZN_PORT_MAX_QUEUES ||
+	    1 + c->queues > ZN_PORT_MAX_QUEUES) {
+		ZN_ERR(NETDEV_LOG, "%s: %u RX queues and %u queue pairs: a port has at most %u "
+		       "queues each way", spec, c->nb_rxq, c->queues, ZN_PORT_MAX_QUEUES);
+		return -EINVAL;
+	}
 	if ((rx & (rx - 1)) || (tx & (tx - 1)) || (buf && (buf < 512 || (buf & (buf - 1))))) {
 		ZN_ERR(NETDEV_LOG, "%s: ring sizes must be powers of two and the buffer size a power "
 		       "of two of at least 512 (rx %u, tx %u, buf %u)", spec, rx, tx, buf);
@@ -65,7 +81,8 @@ static int check_conf(const char *spec, const struct zn_netdev_conf *c)
 static int bring_up(struct zn_netdev *d, const char *spec)
 {
 	const struct zn_netdev_conf *c = &d->conf;
-	struct zn_port_conf pc = { .nb_rxq = c->nb_rxq, .nb_txq = 1, .mtu = c->mtu };
+	struct zn_port_conf pc = { .nb_rxq = (uint16_t)(c->nb_rxq + c->queues),
+				   .nb_txq = (uint16_t)(1 + c->queues), .mtu = c->mtu };
 	struct zn_rxq_conf rq = { .ring_size = c->rx_ring, .hds_thresh = 0,
 				  .hdr_buf_size = HDR_BUF_SIZE, .payload_buf_size = c->buf_size,
 				  .numa_node = -1 };
@@ -83,14 +100,22 @@ static int bring_up(struct zn_netdev *d, const char *spec)
 	rq.offloads = info.rx_offloads & (c->rx_agg ? ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG :
 					  ZN_RX_OFFLOAD_CSUM);
 	rc = zn_port_configure(d->port, &pc);
-	for (uint16_t q = 0; rc == 0 && q < c->nb_rxq; q++) {
+	for (uint16_t q = 0; rc == 0 && q < pc.nb_rxq; q++) {
 		rc = zn_port_rxq_setup(d->port, q, &rq);
-		nc.rxq[q] = q;
+		if (q < c->nb_rxq)
+			nc.rxq[q] = q;
 	}
-	if (rc == 0)
-		rc = zn_port_txq_setup(d->port, 0, &tq);
+	for (uint16_t q = 0; rc == 0 && q < pc.nb_txq; q++)
+		rc = zn_port_txq_setup(d->port, q, &tq);
 	if (rc == 0)
 		rc = zn_port_start(d->port);
+	if (rc == 0 && c->queues) {
+		struct zn_rss_conf rss;
+
+		rc = zn_rss_spread(&rss, info.rss_table_size, c->nb_rxq, c->queues);
+		if (rc == 0)
+			rc = zn_port_rss_set(d->port, &rss);
+	}
 	if (rc == 0)
 		rc = zn_netif_create(d->port, &nc, &d->nif);
 	if (rc < 0) {
@@ -101,10 +126,38 @@ static int bring_up(struct zn_netdev *d, const char *spec)
 	return rc;
 }
 
+/* An ifindex for d (d->ifindex), or -EMFILE. Published complete once d->nif is set. */
+static int slot_take(struct zn_netdev *d, const char *spec)
+{
+	int slot = -1;
+
+	pthread_mutex_lock(&table_lock);
+	for (int i = 0; i < ZN_NETDEV_MAX; i++)
+		if (!table[i]) {
+			slot = i;
+			table[i] = d;
+			break;
+		}
+	pthread_mutex_unlock(&table_lock);
+	if (slot < 0) {
+		ZN_ERR(NETDEV_LOG, "%s: %u netdevs are open already", spec, ZN_NETDEV_MAX);
+		return -EMFILE;
+	}
+	d->ifindex = slot + 1;
+	return 0;
+}
+
+static void slot_put(struct zn_netdev *d)
+{
+	pthread_mutex_lock(&table_lock);
+	table[d->ifindex - 1] = NULL;
+	pthread_mutex_unlock(&table_lock);
+}
+
 int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct zn_netdev **out)
 {
 	struct zn_netdev *d;
-	int rc, slot = -1;
+	int rc;
 
 	if (!spec || !conf || !out)
 		return -EINVAL;
@@ -126,21 +179,19 @@ int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct z
 	if (!d->conf.buf_size)
 		d->conf.buf_size = ZN_NETDEV_DFLT_BUF;
 	d->conf.bus_opts = NULL;	/* the caller's pointer need not outlive the call */
-
-	pthread_mutex_lock(&table_lock);
-	for (int i = 0; i < ZN_NETDEV_MAX; i++)
-		if (!table[i]) {
-			slot = i;
-			table[i] = d;	/* reserved; published complete below */
-			break;
+	if (d->conf.queues) {
+		d->queues = calloc(d->conf.queues, sizeof(*d->queues));
+		if (!d->queues) {
+			free(d);
+			return -ENOMEM;
 		}
-	pthread_mutex_unlock(&table_lock);
-	if (slot < 0) {
-		ZN_ERR(NETDEV_LOG, "%s: %u netdevs are open already", spec, ZN_NETDEV_MAX);
-		free(d);
-		return -EMFILE;
 	}
-	d->ifindex = slot + 1;
+	rc = slot_take(d, spec);
+	if (rc < 0) {
+		free(d->queues);
+		free(d);
+		return rc;
+	}
 	{
 		struct zn_netdev_conf c = d->conf;
 
@@ -150,9 +201,8 @@ int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct z
 		d->conf.bus_opts = NULL;
 	}
 	if (rc < 0) {
-		pthread_mutex_lock(&table_lock);
-		table[slot] = NULL;
-		pthread_mutex_unlock(&table_lock);
+		slot_put(d);
+		free(d->queues);
 		free(d);
 		return rc;
 	}
@@ -160,10 +210,88 @@ int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct z
 	return 0;
 }
 
+int zn_netdev_queue_open(struct zn_netdev *d, uint16_t i, struct zn_netdev **out)
+{
+	struct zn_netif_conf nc;
+	struct zn_netdev *q;
+	int rc;
+
+	if (!d || !out || d->parent || i >= d->conf.queues)
+		return -EINVAL;
+	if (d->queues[i])
+		return -EBUSY;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	q->parent = d;
+	q->qidx = i;
+	q->port = d->port;
+	q->rxq0 = (uint16_t)(d->conf.nb_rxq + i);
+	q->conf = d->conf;
+	q->conf.nb_rxq = 1;
+	q->conf.queues = 0;
+	rc = slot_take(q, d->port->bus->name);
+	if (rc < 0) {
+		free(q);
+		return rc;
+	}
+	nc = (struct zn_netif_conf){ .ip = d->conf.ip, .prefix_len = d->conf.prefix_len,
+				     .gateway = d->conf.gateway, .nb_rxq = 1,
+				     .txq = (uint16_t)(1 + i), .mtu = d->conf.mtu,
+				     .no_tx_offload = d->conf.no_offload };
+	nc.rxq[0] = q->rxq0;
+	rc = zn_netif_create(d->port, &nc, &q->nif);
+	if (rc < 0) {
+		ZN_ERR(NETDEV_LOG, "%s: queue %u: %s", d->port->bus->name, i, strerror(-rc));
+		slot_put(q);
+		free(q);
+		return rc;
+	}
+	/* its ARP replies would land on queue 0, the parent's */
+	zn_netif_arp_pin_from(q->nif, d->nif);
+	d->queues[i] = q;
+	*out = q;
+	return 0;
+}
+
+uint16_t zn_netdev_rxq(const struct zn_netdev *d)
+{
+	return d->rxq0;
+}
+
+bool zn_netdev_polls_rxq(const struct zn_netdev *d, uint32_t q)
+{
+	return q >= d->rxq0 && q < (uint32_t)d->rxq0 + d->conf.nb_rxq;
+}
+
+bool zn_netdev_is_queue(const struct zn_netdev *d)
+{
+	return d->parent != NULL;
+}
+
+int zn_netdev_resolve(struct zn_netdev *d, uint32_t ip, int timeout_ms)
+{
+	uint64_t end = zn_now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ull;
+
+	for (;;) {
+		struct timespec nap = { .tv_nsec = RESOLVE_NAP_NS };
+		int rc = zn_netif_arp_probe(d->nif, ip);
+
+		if (rc != -EINPROGRESS)
+			return rc;
+		if (zn_now_ns() >= end)
+			return -ETIMEDOUT;
+		if (!zn_netdev_poll(d))
+			nanosleep(&nap, NULL);
+	}
+}
+
 void zn_netdev_close(struct zn_netdev *d)
 {
 	if (!d)
 		return;
+	for (uint16_t i = 0; d->queues && i < d->conf.queues; i++)
+		zn_netdev_close(d->queues[i]);
 	/* Layers on top let go first, newest first. */
 	while (d->nclosers) {
 		struct closer *c = &d->closers[--d->nclosers];
@@ -172,14 +300,17 @@ void zn_netdev_close(struct zn_netdev *d)
 			c->fn(c->arg, d);
 	}
 	zn_netif_destroy(d->nif);
-	zn_port_stop(d->port);
+	if (!d->parent)
+		zn_port_stop(d->port);
 	for (uint32_t i = 0; i < d->nmaps; i++)
 		zn_bus_dma_unmap(d->port->bus, &d->maps[i].copy);
 	free(d->maps);
-	zn_port_close(d->port);
-	pthread_mutex_lock(&table_lock);
-	table[d->ifindex - 1] = NULL;
-	pthread_mutex_unlock(&table_lock);
+	if (d->parent)
+		d->parent->queues[d->qidx] = NULL;
+	else
+		zn_port_close(d->port);
+	slot_put(d);
+	free(d->queues);
 	free(d);
 }
 

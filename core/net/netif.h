@@ -80,6 +80,10 @@
 
 /* The netif under a netdev (core/net/netdev.c). */
 struct zn_netif *zn_netdev_netif(const struct zn_netdev *d);
+/* Whether d's netif polls port RX queue q (zcrx binds only to those). */
+bool zn_netdev_polls_rxq(const struct zn_netdev *d, uint32_t q);
+/* A queue netdev (zn_netdev_queue_open): its sockets install no flow rule. */
+bool zn_netdev_is_queue(const struct zn_netdev *d);
 
 /*
  * Called (owner thread) when the netdev is about to close, so that layers
@@ -173,6 +177,19 @@ void zn_netif_rx_room_set(struct zn_netif *nif, uint16_t q, uint32_t (*room)(voi
 void zn_netif_rx_room_grew(struct zn_netif *nif);
 /* The ARP cache's answer for ip: 0 and the MAC, or -ENOENT (not resolved). */
 int zn_netif_arp_lookup(struct zn_netif *nif, uint32_t ip, uint8_t mac[ZN_ETH_ALEN]);
+/*
+ * Start resolving the next hop of ip (ip itself on the subnet, else the
+ * gateway) as a send would: 0 resolved, -EINPROGRESS (a request is out; poll
+ * and ask again), -ENETUNREACH (off-link, no gateway), -ENOSPC (cache full
+ * of lookups in progress). Owner thread.
+ */
+int zn_netif_arp_probe(struct zn_netif *nif, uint32_t ip);
+/*
+ * Pin in dst every address src has resolved (zn_arp_pin): for a netif
+ * whose ARP replies land on another netif's queue. The caller makes sure
+ * neither is being polled meanwhile.
+ */
+void zn_netif_arp_pin_from(struct zn_netif *dst, struct zn_netif *src);
 
 /* ---- UDP endpoints ------------------------------------------------------ */
 

@@ -29,6 +29,11 @@ static int udp_open(struct zn_sock *s, const struct zn_socket_conf *conf)
 	uc.local = conf->local;
 	uc.remote = conf->remote;
 	uc.rxq = conf->rxq;
+	if (zn_netdev_is_queue(s->dev)) {
+		/* RSS brings its flows to the one queue the netdev polls */
+		uc.rxq = zn_netdev_rxq(s->dev);
+		uc.no_steer = true;
+	}
 	uc.rx_ring = conf->rx_ring ? conf->rx_ring : UDP_SOCK_DFLT_RX_RING;
 	uc.tx_done = udp_tx_done;
 	uc.arg = s;

@@ -524,7 +524,7 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 	dev = zn_netdev_by_ifindex((int)reg->if_idx);
 	if (!dev || reg->if_idx > INT32_MAX)
 		return -ENODEV;
-	if (reg->if_rxq >= zn_netdev_conf(dev)->nb_rxq)
+	if (!zn_netdev_polls_rxq(dev, reg->if_rxq))
 		return -EINVAL;
 	if (queue_taken(dev, (uint16_t)reg->if_rxq))
 		return -EBUSY;

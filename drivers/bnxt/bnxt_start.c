@@ -151,6 +151,8 @@ static void tx_drain_cb(void *q)
 
 static void rxq_stop(struct bnxt *bp, struct bnxt_rxq *q)
 {
+	/* the queue's thread has stopped: the control thread drains it now */
+	zn_owner_reset(&q->owner);
 	free_and_wait(bp, &q->agg, q->cq.id, &q->last_hwrm_done, rx_drain_cb, q);
 	free_and_wait(bp, &q->rx, q->cq.id, &q->last_hwrm_done, rx_drain_cb, q);
 	memset(&q->rx_db, 0, sizeof(q->rx_db));
@@ -159,6 +161,7 @@ static void rxq_stop(struct bnxt *bp, struct bnxt_rxq *q)
 
 static void txq_stop(struct bnxt *bp, struct bnxt_txq *q)
 {
+	zn_owner_reset(&q->owner);	/* as rxq_stop */
 	free_and_wait(bp, &q->tx, q->cq_ring.id, &q->last_hwrm_done, tx_drain_cb, q);
 	memset(&q->sq_db, 0, sizeof(q->sq_db));
 	/* The device is done with every frame: tx_reap may hand them all back. */

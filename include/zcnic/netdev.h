@@ -25,6 +25,28 @@
  *
  * Threading: like a netif, a netdev belongs to one thread: the owner of the
  * ring(s) that poll it. Open/close from that thread.
+ *
+ * More than one queue, one thread each (conf.queues = N): the port gets N
+ * more RX queues and N more TX queues, RSS spreads IPv4/IPv6 flows over
+ * those RX queues (include/zcnic/rss.h: zcnic's key, a table naming them in
+ * turn), and zn_netdev_queue_open() makes queue netdev i: a netdev of its
+ * own (ifindex, netif, ARP cache, sockets, DMA maps) that polls RX queue
+ * nb_rxq + i and sends on TX queue 1 + i and nothing else, for one thread
+ * to own with nothing shared with the others on the data path.
+ *
+ *   parent (control thread): RX queues 0..nb_rxq-1 (ARP and whatever RSS
+ *                            does not hash land on queue 0), TX queue 0
+ *   queue netdev i (thread i): RX queue nb_rxq + i (its share of the
+ *                            flows), TX queue 1 + i
+ *
+ * Sockets on a queue netdev install no flow rule (RSS brings their flows;
+ * the same local port may be open on every queue netdev). A queue netdev
+ * does not see ARP replies (queue 0 gets them): it sends to the addresses
+ * its parent had resolved when it opened (zn_netdev_resolve first), pinned.
+ * The parent's own thread keeps polling it (ARP requests from peers, ICMP).
+ * Control calls on the parent and its queue netdevs (open, close, sockets,
+ * zcrx registration, DMA maps) are serialised by the caller; the data path
+ * of each queue netdev runs on its own thread.
  */
 #ifndef ZCNIC_NETDEV_H
 #define ZCNIC_NETDEV_H
@@ -64,6 +86,9 @@ struct zn_netdev_conf {
 	 * still cost a timeout more often than with separate frames.
 	 */
 	bool rx_agg;
+	/* Queue pairs for zn_netdev_queue_open, RSS over their RX queues; 0: none.
+	 * nb_rxq + queues and 1 + queues at most ZN_PORT_MAX_QUEUES. */
+	uint16_t queues;
 	const struct zn_bus_open_opts *bus_opts;	/* NULL: defaults */
 };
 
@@ -75,6 +100,23 @@ int zn_netdev_open(const char *spec, const struct zn_netdev_conf *conf, struct z
 /* Closes the sockets still open on it (their handles go stale), the netif
  * and the port. NULL is a no-op. */
 void zn_netdev_close(struct zn_netdev *d);
+
+/*
+ * Queue netdev i < conf.queues of d (see above): 0, -EINVAL (no such queue,
+ * d is itself a queue netdev), -EBUSY (open already), -EMFILE, -ENOMEM.
+ * Closed with zn_netdev_close (before d; closing d closes those left, whose
+ * threads must have stopped).
+ */
+int zn_netdev_queue_open(struct zn_netdev *d, uint16_t i, struct zn_netdev **out);
+/* The first RX queue d polls: 0 for a netdev, its own for a queue netdev (the
+ * io_uring_zcrx_ifq_reg.if_rxq to bind zcrx to). */
+uint16_t zn_netdev_rxq(const struct zn_netdev *d);
+/*
+ * ARP-resolve ip's next hop on d, polling d (at most timeout_ms): 0,
+ * -ETIMEDOUT, -ENETUNREACH. Queue netdevs opened afterwards send to it
+ * without ARP of their own. Owner thread.
+ */
+int zn_netdev_resolve(struct zn_netdev *d, uint32_t ip, int timeout_ms);
 
 /* The ifindex io_uring_zcrx_ifq_reg.if_idx names it by (>= 1). */
 int zn_netdev_ifindex(const struct zn_netdev *d);

@@ -55,7 +55,9 @@ expect = {
              for t in ("loopback", "veth")} |
             {("send-tcp", m, "zcnic", "nicsim", 4096, "rps") for m in SEND},
     # UDP: zcnic alone (the kernel has no UDP zcrx); TCP: zcnic's zcrx against the kernel's
-    "recv": {("recv", "zcrx", "zcnic", "nicsim", 8000, "gbit_s")} |
+    # and the same over 1 and 2 queues (zn-send/zn-recv --queues N)
+    "recv": {("recv", m, "zcnic", "nicsim", 8000, "gbit_s")
+             for m in ("zcrx", "zcrx-1q", "zcrx-2q")} |
             {("recv-tcp", m, "kernel", "loopback", 65536, "gbit_s")
              for m in ("epoll", "uring", "tcp-zc")} |
             {("recv-tcp", "zcrx", "zcnic", "nicsim", 65536, "gbit_s")},
@@ -190,6 +192,10 @@ check "recv and msgring: zcnic rows and ratios" \
 	      grep -q "^TCP receive:" "$tmp/recv.out" &&
 	      grep -Eq "^epoll +kernel loopback +65536 .* [0-9.]+$" "$tmp/recv.out" &&
 	      grep -Eq "^ping-pong  kernel .* [0-9.]+/[0-9.]+/[0-9.]+$" "$tmp/msgring.out"'
+check "recv: 1 and 2 queues, and the scaling between them" \
+	eval 'grep -q "^zcrx-1q  zcnic  nicsim" "$tmp/recv.out" &&
+	      grep -q "^zcrx-2q  zcnic  nicsim" "$tmp/recv.out" &&
+	      grep -Eq "one flow each\): [0-9.]+x the Gbit/s" "$tmp/recv.out"'
 check "after the runs: no znb* interface or namespace" nothing_left
 
 # A suite that fails (zn-nicsim cannot start): exit 1, rows say so, nothing left.
