@@ -12,6 +12,8 @@
  *                  as handles, memory as umems, UAR and EQ from the kernel
  *   mlx5_pages.c   page supply (§6): give, take back, bookkeeping
  *   mlx5_init.c    HCA bring-up and teardown (§4 steps 2-17), health (§13)
+ *   mlx5_recover.c recovery from a function reset or a timed-out command
+ *                  (§13b): reset, bring-up again, the port as it was
  *   mlx5_eq.c      the event queue, polled (§8): page requests, port change
  *   mlx5_rx.c      striding RQ with SHAMPO (§12), CQE validation, RX burst
  *   mlx5_tx.c      SQ (§14), WQE building, TX burst and reap
@@ -459,7 +461,12 @@ struct mlx5 {
 	bool in_page_retry;
 
 	/* Health (§13). */
-	bool dead;			/* fatal: no commands, no data path */
+	bool dead;			/* no commands, no data path (until recovery) */
+	/* Why it is dead, when recovery (§13b) can bring it back: */
+	bool reset_seen;		/* the function was reset under the driver */
+	bool cmd_timed_out;		/* a command never completed */
+	bool gone;			/* recovery impossible or failed: for good */
+	uint32_t recoveries;
 	bool health_mapped;		/* the health words are mapped: readable without a syscall */
 	uint32_t health_last;
 	uint32_t health_misses;
@@ -519,8 +526,29 @@ void zn_mlx5_fatal(struct mlx5 *m, const char *why);
 void zn_mlx5_rx_health(struct mlx5_rxq *rxq);
 void zn_mlx5_mark_dead(struct mlx5 *m);
 
+/* mlx5_recover.c (§13b) */
+/* The device died in a way a reset undoes (reset_seen, cmd_timed_out). */
+static inline bool zn_mlx5_recoverable(const struct mlx5 *m)
+{
+	return m->dead && !m->gone && !m->devx && (m->reset_seen || m->cmd_timed_out);
+}
+/*
+ * Reset the function and bring the port back as it was: the queue structs
+ * the caller holds, RSS and the flow rules under their ids. RX buffers the
+ * device held go back to their provider first, the new RQs take fresh ones.
+ * One line says why; 0, or -ENODEV (said once) when the port is gone.
+ * Control thread, no data-path call running.
+ */
+int zn_mlx5_recover(struct mlx5 *m);
+/* Before the control path asks the device anything: health, events, and
+ * recovery where the device died in a way a reset undoes. */
+int zn_mlx5_ensure_alive(struct mlx5 *m);
+
 /* mlx5_port.c */
 extern const struct zn_port_driver zn_mlx5_driver;
+/* §4 steps 18-21 and their undoing, on the configured queues. */
+int zn_mlx5_port_start(struct mlx5 *m);
+void zn_mlx5_port_stop(struct mlx5 *m);
 int zn_mlx5_dma_alloc(struct mlx5 *m, const char *what, size_t len, struct zn_dma_region **out);
 void zn_mlx5_dma_free(struct mlx5 *m, struct zn_dma_region **r);
 uint64_t zn_mlx5_now_ms(void);
