@@ -61,6 +61,8 @@
 #define MLX5_PAGES_PER_CMD	256	/* MANAGE_PAGES entries per command */
 #define MLX5_PAGES_MAX		(1u << 18)	/* lent at once: 1 GiB; the device is not trusted */
 #define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
+#define MLX5_RECOVER_MAX	3	/* recoveries in a row ... */
+#define MLX5_RECOVER_WINDOW_MS	30000	/* ... each within this of the last: give up */
 
 /* ---- command transport (mlx5_cmd.c) ----------------------------------- */
 
@@ -467,6 +469,8 @@ struct mlx5 {
 	bool cmd_timed_out;		/* a command never completed */
 	bool gone;			/* recovery impossible or failed: for good */
 	uint32_t recoveries;
+	uint32_t recover_streak;	/* recoveries each within MLX5_RECOVER_WINDOW_MS */
+	uint64_t recover_ms;		/* when the last one started */
 	bool health_mapped;		/* the health words are mapped: readable without a syscall */
 	uint32_t health_last;
 	uint32_t health_misses;

@@ -18,6 +18,8 @@
  * before), nor is a DevX port, whose HCA belongs to mlx5_core.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "drivers/mlx5/mlx5.h"
@@ -70,15 +72,42 @@ static const char *why_dead(const struct mlx5 *m)
 			       "address reads back cleared)" : "a command timed out";
 }
 
+/* One line, and the port is gone for good: the caller is told -ENODEV. */
+static int __attribute__((format(printf, 2, 3))) give_up(struct mlx5 *m, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ZN_ERR(MLX5_LOG, "%s", line);
+	/* whatever the device still runs stops before close frees our memory */
+	zn_bus_reset(m->bus);
+	m->gone = true;
+	m->dead = true;
+	zn_mlx5_mark_dead(m);
+	return -ENODEV;
+}
+
 int zn_mlx5_recover(struct mlx5 *m)
 {
 	bool started = m->started;
+	uint64_t now;
 	int rc;
 
 	if (m->gone)
 		return -ENODEV;
 	if (!zn_mlx5_recoverable(m))
 		return m->dead ? -EIO : 0;
+	/* A device that needs a reset again and again is not coming back. */
+	now = zn_mlx5_now_ms();
+	m->recover_streak = m->recover_ms && now - m->recover_ms < MLX5_RECOVER_WINDOW_MS ?
+			    m->recover_streak + 1 : 1;
+	m->recover_ms = now;
+	if (m->recover_streak > MLX5_RECOVER_MAX)
+		return give_up(m, "%s: %s again, after %u resets in a row: the port stays down",
+			       m->name, why_dead(m), MLX5_RECOVER_MAX);
 	ZN_WARN(MLX5_LOG, "%s: %s: resetting the function and bringing the port back",
 		m->name, why_dead(m));
 	/* A timed-out command may still run in the device: the reset comes
@@ -107,14 +136,9 @@ int zn_mlx5_recover(struct mlx5 *m)
 	}
 	if (rc == 0 && started)
 		rc = zn_mlx5_port_start(m);
-	if (rc < 0) {
-		ZN_ERR(MLX5_LOG, "%s: the port did not come back after the reset: %s", m->name,
-		       strerror(-rc));
-		m->gone = true;
-		m->dead = true;
-		zn_mlx5_mark_dead(m);
-		return -ENODEV;
-	}
+	if (rc < 0)
+		return give_up(m, "%s: the port did not come back after the reset: %s", m->name,
+			       strerror(-rc));
 	m->recoveries++;
 	ZN_INFO(MLX5_LOG, "%s: the port is back (recovery %u)", m->name, m->recoveries);
 	return 0;
