@@ -47,7 +47,9 @@ MODEL=bnxt M0=bnxt0 M1=bnxt1
 # zn-recv on bnxt1 (--expect COUNT datagrams), zn-send COUNT datagrams on
 # bnxt0 (SEND_ZC, which waits for every completion; ZC=off: copy mode, whose
 # datagrams carry a UDP checksum) SEND_DELAY s after zn-recv is ready;
-# then the counters in $tmp/stats, rc in $tmp/rrc and $tmp/src.
+# then the counters in $tmp/stats, rc in $tmp/rrc and $tmp/src. From the
+# environment: EXPECT (datagrams zn-recv waits for, default COUNT), BACK_LINE
+# (the recovery line SEND_DELAY=recovered waits for), SECOND and STOP (below).
 run() {
 	local name=$1 count=$2 pps=$3 rms=$4 delay=$5 spid rpid; shift 5
 	rm -f "$tmp"/*.sock "$tmp/stats" "$tmp/recv" "$tmp/send" "$tmp/sim"
@@ -57,7 +59,7 @@ run() {
 	pids+=($spid)
 	wait_for grep -qs "zn-nicsim: ready" "$tmp/sim" || { nok "$name: zn-nicsim ready"; return 1; }
 	timeout 20 "$RECV" --dev "vfio-user:$tmp/$M1.sock" --size $SIZE \
-		--expect $((count * SIZE)) --duration-ms "$rms" >"$tmp/recv" 2>&1 &
+		--expect $((${EXPECT:-$count} * SIZE)) --duration-ms "$rms" >"$tmp/recv" 2>&1 &
 	rpid=$!
 	pids+=($rpid)
 	wait_for line_or_exit "zn-recv: ready" $rpid || true
@@ -71,6 +73,14 @@ run() {
 	timeout 20 "$SEND" --dev "vfio-user:$tmp/$M0.sock" --size $SIZE --count "$count" \
 		--pps "$pps" --zc "${ZC:-on}" >"$tmp/send" 2>&1
 	echo $? >"$tmp/src"
+	# SECOND=N: once the port is back (BACK_LINE), N datagrams more
+	if [ -n "${SECOND:-}" ]; then
+		wait_for line_or_exit "${BACK_LINE:-bringing the port back}" $rpid
+		kill -0 $rpid 2>/dev/null &&
+		timeout 20 "$SEND" --dev "vfio-user:$tmp/$M0.sock" --size $SIZE --count "$SECOND" \
+			--pps "$pps" --zc "${ZC:-on}" >>"$tmp/send" 2>&1
+		echo $? >"$tmp/src2"
+	fi
 	# STOP=1: zn-recv is told to stop (SIGTERM, summary) once the last frame
 	# is on its way, so that no frame arrives after it closed the port
 	[ -n "${STOP:-}" ] && sleep 0.5 && kill -TERM $rpid 2>/dev/null
@@ -277,30 +287,38 @@ area_exact() {
 }
 export -f area_exact
 if want mlx5-flr; then
-	N=4000
-	STOP=1 run mlx5-flr $N 2500 20000 0 --fault mlx1:flr-after=600
+	# 2000 datagrams with a reset after 600 frames, then 1000 more (a new
+	# zn-send, which has to resolve the receiver again) once the port is back
+	N=2000 N2=1000
+	BACK_LINE="the port is back" SECOND=$N2 STOP=1 EXPECT=$((N + N2)) \
+		run mlx5-flr $N 2500 30000 0 --fault mlx1:flr-after=600
 	got=$(($(recv_bytes) / SIZE)) mdrop=$(stat mlx1.model.rx_dropped) ddrop=$(drv_drops)
-	echo "# mlx5-flr: $got of $N datagrams; the model dropped $mdrop ($(stat mlx1.model.rx_link_down) link down, $(stat mlx1.model.rx_no_root) before the flow table), the driver $ddrop unread at the reset"
+	echo "# mlx5-flr: $got of $((N + N2)) datagrams; the model dropped $mdrop ($(stat mlx1.model.rx_link_down) link down, $(stat mlx1.model.rx_no_root) before the flow table), the driver $ddrop unread at the reset"
 	check "mlx5-flr: the reset seen and recovered from, said once" \
 		bash -c "[ $(stat mlx1.fault.flrs) -eq 1 ] &&
 			[ \$(grep -c 'the function was reset under the driver.*resetting the function and bringing the port back' '$tmp/recv') -eq 1 ] &&
 			[ \$(grep -c 'the port is back' '$tmp/recv') -eq 1 ] &&
 			! grep -q 'stopped answering\|no completion\|device dead' '$tmp/recv'"
-	# 600 frames (ARP included) came before the reset
-	check "mlx5-flr: the device delivered again after the reset, every byte intact" \
-		bash -c "[ $got -ge 700 ] && intact"
-	check "mlx5-flr: every datagram lost is a counted drop ($N - $got = $mdrop + $ddrop)" \
-		[ $((N - got)) -eq $((mdrop + ddrop)) ]
+	# at most 600 frames came before the reset
+	check "mlx5-flr: the port answered ARP and delivered again after the reset, every byte intact" \
+		bash -c "[ $(cat $tmp/src2) -eq 0 ] && [ $got -ge $N2 ] && [ $got -gt 600 ] && intact"
+	check "mlx5-flr: every datagram lost is a counted drop ($((N + N2)) - $got = $mdrop + $ddrop)" \
+		[ $((N + N2 - got)) -eq $((mdrop + ddrop)) ]
 	check "mlx5-flr: zcrx area accounting exact after the reset" area_exact
 fi
+# UDP on a loaded machine may still lose frames the receiver had no WQE for:
+# the model counts each (rx_dropped), and nothing else may be missing
 if want mlx5-cmd-fail; then
 	N=1500
 	# QUERY_VPORT_STATE (0x750), the link check, refused RES_BUSY (0x06) three times
-	run mlx5-cmd-fail $N 2500 15000 0 --fault mlx1:cmd-fail=0x750,cmd-err=0x06,cmd-fail-count=3
-	check "mlx5-cmd-fail: each refused link query said once, the port kept working: every datagram, exit 0" \
+	STOP=1 run mlx5-cmd-fail $N 2500 30000 0 --fault mlx1:cmd-fail=0x750,cmd-err=0x06,cmd-fail-count=3
+	got=$(($(recv_bytes) / SIZE)) mdrop=$(stat mlx1.model.rx_dropped)
+	echo "# mlx5-cmd-fail: $got of $N datagrams, the model dropped $mdrop"
+	check "mlx5-cmd-fail: each refused link query said once, the port kept working: every datagram but counted drops, area accounting exact" \
 		bash -c "[ $(stat mlx1.fault.cmd_fails) -eq 3 ] &&
 			[ \$(grep -c 'QUERY_VPORT_STATE (0x750) failed: status RES_BUSY (0x06), syndrome 0x0750fa17; the link keeps' '$tmp/recv') -eq 3 ] &&
-			[ $(cat $tmp/rrc) -eq 0 ] && [ '$(recv_bytes)' -eq $((N * SIZE)) ] && intact && area_exact"
+			! grep -q 'stopped answering' '$tmp/recv' && [ $((N - got)) -eq $mdrop ] && intact &&
+			area_exact"
 fi
 if want mlx5-cmd-fail-start; then
 	# CREATE_RQ (0x908) always refused: the port cannot start
@@ -322,15 +340,18 @@ if want mlx5-flr-dead; then
 fi
 if want mlx5-cmd-hang; then
 	N=1000
-	# QUERY_VPORT_STATE (0x750): the first link check
-	# the sender starts once the port is back: its ARP gives up after 1.5 s
-	BACK_LINE="the port is back" run mlx5-cmd-hang $N 2500 15000 recovered --fault mlx1:cmd-hang=0x750
+	# QUERY_VPORT_STATE (0x750): the first link check; the sender starts
+	# once the port is back (its ARP gives up after 1.5 s)
+	BACK_LINE="the port is back" STOP=1 \
+		run mlx5-cmd-hang $N 2500 30000 recovered --fault mlx1:cmd-hang=0x750
 	check "mlx5-cmd-hang: timed out after the device's cmd_exec_to (3 s), recovered by a function reset, each said once" \
 		bash -c "[ $(stat mlx1.fault.cmd_hangs) -eq 1 ] &&
 			[ \$(grep -c 'QUERY_VPORT_STATE (0x750): no completion after 3000 ms' '$tmp/recv') -eq 1 ] &&
 			[ \$(grep -c 'a command timed out: resetting the function and bringing the port back' '$tmp/recv') -eq 1 ]"
-	check "mlx5-cmd-hang: then every datagram arrived, exit 0, area accounting exact" \
-		bash -c "[ $(cat $tmp/rrc) -eq 0 ] && [ '$(recv_bytes)' -eq $((N * SIZE)) ] && intact && area_exact"
+	got=$(($(recv_bytes) / SIZE)) mdrop=$(stat mlx1.model.rx_dropped)
+	check "mlx5-cmd-hang: then every datagram but counted drops ($N - $got = $mdrop), area accounting exact" \
+		bash -c "[ $(cat $tmp/src) -eq 0 ] && ! grep -q 'stopped answering' '$tmp/recv' &&
+			[ $((N - got)) -eq $mdrop ] && intact && area_exact"
 fi
 
 echo "1..$n"
