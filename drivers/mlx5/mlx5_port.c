@@ -302,9 +302,18 @@ static uint32_t mlx5_tx_reap_op(struct zn_port *p, uint16_t q, uint64_t *cookies
 static int mlx5_flow_add_op(struct zn_port *p, const struct zn_flow_match *fm, uint16_t q,
 			    uint32_t *rule_id)
 {
-	int rc = zn_mlx5_ensure_alive(to_m(p));
+	struct mlx5 *m = to_m(p);
+	int rc = zn_mlx5_ensure_alive(m);
 
-	return rc < 0 ? rc : zn_mlx5_flow_add(to_m(p), fm, q, rule_id);
+	if (rc == 0)
+		rc = zn_mlx5_flow_add(m, fm, q, rule_id);
+	/* the reset may come between the health read and the rule's commands */
+	if (rc < 0 && zn_mlx5_recoverable(m)) {
+		rc = zn_mlx5_ensure_alive(m);
+		if (rc == 0)
+			rc = zn_mlx5_flow_add(m, fm, q, rule_id);
+	}
+	return rc;
 }
 
 static int mlx5_flow_del_op(struct zn_port *p, uint32_t rule_id)
