@@ -6,7 +6,8 @@
 #   make test          install missing packages, build, run every test
 #   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through
 #                      mlx5 and bnxt, 100 bnxt bring-up cycles, 256 MiB each
-#                      way over zcnic's TCP (test_tcp_pair)
+#                      way over zcnic's TCP (test_tcp_pair), the long mlx5
+#                      fault cases (a recovery that fails, a refused bring-up)
 #   make soak          traffic under random injected faults for ten minutes, every
 #                      byte checked (SOAK_SECS=N for another length; make test runs 10 s)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
@@ -156,6 +157,7 @@ test-long: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
 	@BUILD=$(BUILD) ZN_BNXT_FRAMES=1000000 ZN_BNXT_CYCLES=100 tests/integration/bnxt_pair.sh
+	@BUILD=$(BUILD) ZN_FAULTS_LONG=1 ZN_FAULTS='^mlx5-(flr-dead|cmd-fail-start)$$' tests/integration/faults.sh
 	@ZN_TCP_LONG_MIB=256 $(BUILD)/tests/test_tcp_pair
 
 SOAK_SECS ?= 600
