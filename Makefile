@@ -157,7 +157,7 @@ test-long: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
 	@BUILD=$(BUILD) ZN_BNXT_FRAMES=1000000 ZN_BNXT_CYCLES=100 tests/integration/bnxt_pair.sh
-	@BUILD=$(BUILD) ZN_FAULTS_LONG=1 ZN_FAULTS='^mlx5-(flr-dead|cmd-fail-start)$$' tests/integration/faults.sh
+	@BUILD=$(BUILD) ZN_FAULTS_LONG=1 ZN_FAULTS='^mlx5-(flr-dead|flr-tx|cmd-fail-start)$$' tests/integration/faults.sh
 	@ZN_TCP_LONG_MIB=256 $(BUILD)/tests/test_tcp_pair
 
 SOAK_SECS ?= 600

@@ -370,6 +370,11 @@ struct mlx5_txq {
 	uint16_t qid;
 	bool err;			/* the SQ went to ERR: no more sends */
 
+	/* Recovery (mlx5_recover.c): cookies of the work a reset took, handed
+	 * back by tx_reap before any newer one; 2 x the ring's WQEBBs. */
+	uint64_t *flushed;
+	uint32_t nflushed, flushed_next;
+
 	/* Cold. */
 	struct zn_dma_region *dma;
 	uint64_t wq_iova, sq_dbr_iova;
@@ -384,6 +389,10 @@ int zn_mlx5_txq_create(struct mlx5 *m, uint16_t q, const struct zn_txq_conf *con
 		       struct mlx5_txq **out);
 void zn_mlx5_txq_destroy(struct mlx5 *m, struct mlx5_txq *txq);
 void zn_mlx5_txq_reset(struct mlx5_txq *txq);
+/* The device lost the queue (reset): every unreaped WQE's cookie goes to
+ * the flushed list for tx_reap, those still in flight counted as errors
+ * (as Linux counts flushed WQEs). Then the queue may be reset. */
+void zn_mlx5_txq_flush(struct mlx5_txq *txq);
 uint32_t zn_mlx5_tx_burst(struct mlx5_txq *txq, const struct zn_tx_pkt *pkts, uint32_t n);
 uint32_t zn_mlx5_tx_reap(struct mlx5_txq *txq, uint64_t *cookies, uint32_t n);
 

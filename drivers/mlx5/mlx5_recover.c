@@ -14,7 +14,9 @@
  * is done (the device can no longer write them), and the new RQs take
  * fresh ones: no buffer lost, none handed twice. Frames the device wrote
  * but the data path had not read are lost with the ring, and counted as
- * drops. A fatal firmware error is not recovered (the caller is told, as
+ * drops; TX work the device had not completed comes back through tx_reap
+ * (the caller's buffers are its own again), counted as errors. A fatal
+ * firmware error is not recovered (the caller is told, as
  * before), nor is a DevX port, whose HCA belongs to mlx5_core.
  */
 #include <errno.h>
@@ -62,6 +64,11 @@ static void forget_device(struct mlx5 *m)
 	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
 		if (m->rxq[q] && m->started)
 			m->rxq[q]->st.nobuf += rx_unread(m->rxq[q]);
+	/* TX work the reset took completes now (the caller's buffers are free
+	 * again), in flight counted as errors */
+	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
+		if (m->txq[q] && m->started)
+			zn_mlx5_txq_flush(m->txq[q]);
 	zn_mlx5_port_stop(m);
 	zn_mlx5_hca_fini(m);
 }

@@ -336,6 +336,20 @@ if want_long mlx5-flr-dead; then
 			[ \$(grep -c 'the port did not come back after the reset: Cannot allocate memory' '$tmp/recv') -eq 1 ] &&
 			[ \$(grep -c 'the device stopped answering (No such device)' '$tmp/recv') -eq 1 ] && intact"
 fi
+if want_long mlx5-flr-tx; then
+	# the sender's function reset: SEND_ZC notifications for the work the
+	# reset took still come (no buffer held forever), the rest goes out
+	N=1500
+	STOP=1 run mlx5-flr-tx $N 2500 30000 0 --fault mlx0:flr-after=600
+	got=$(($(recv_bytes) / SIZE))
+	echo "# mlx5-flr-tx: $got of $N datagrams; mlx0 sent $(stat mlx0.model.tx_frames) frames"
+	check "mlx5-flr-tx: the sender recovered, said once; every send notified, exit 0; every byte intact" \
+		bash -c "[ $(stat mlx0.fault.flrs) -eq 1 ] && [ $(cat $tmp/src) -eq 0 ] &&
+			[ \$(grep -c 'resetting the function and bringing the port back' '$tmp/send') -eq 1 ] &&
+			grep -q '$N notifications (0 copied), 0 errors, 0 still in flight' '$tmp/send' &&
+			! grep -q 'did not complete' '$tmp/send' &&
+			[ $got -gt 600 ] && [ $(stat mlx1.model.rx_dropped) -eq 0 ] && intact"
+fi
 if want mlx5-cmd-hang; then
 	N=1000
 	# QUERY_VPORT_STATE (0x750): the first link check; the sender starts
