@@ -7,7 +7,9 @@
 #   make test-long     the long runs: 1,000,000 frames of 60..9000 bytes through
 #                      mlx5 and bnxt, 100 bnxt bring-up cycles, 256 MiB each
 #                      way over zcnic's TCP (test_tcp_pair), 64 MiB each way
-#                      between the liburing-style TCP programs and Linux
+#                      between the liburing-style TCP programs and Linux, the
+#                      long mlx5 fault cases (a recovery that fails, a refused
+#                      bring-up)
 #   make soak          traffic under random injected faults for ten minutes, every
 #                      byte checked (SOAK_SECS=N for another length; make test runs 10 s)
 #   make run           the main job (on zn-nicsim when no NIC is bound)
@@ -157,6 +159,7 @@ test-long: deps
 	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) ZN_MLX5_FRAMES=1000000 tests/integration/mlx5_port.sh
 	@BUILD=$(BUILD) ZN_BNXT_FRAMES=1000000 ZN_BNXT_CYCLES=100 tests/integration/bnxt_pair.sh
+	@BUILD=$(BUILD) ZN_FAULTS_LONG=1 ZN_FAULTS='^mlx5-(flr-dead|flr-tx|cmd-fail-start)$$' tests/integration/faults.sh
 	@ZN_TCP_LONG_MIB=256 $(BUILD)/tests/test_tcp_pair
 	@BUILD=$(BUILD) ZN_TCP_LIBURING_MIB=64 tests/integration/tcp_liburing.sh
 

@@ -29,6 +29,8 @@
 #include "zcnic/netdev.h"
 #include "zcnic/nicsim.h"
 #include "zcnic/socket.h"
+#include "zcnic/uring.h"
+#include "zcnic/zcrx.h"
 
 #define PAGE			4096ull
 #define WAIT_SLICE_NS		(100ull * 1000 * 1000)	/* wake up to check limits */
@@ -434,6 +436,15 @@ int main(int argc, char **argv)
 			       "NIC for want of a buffer, %" PRIu64 " errors\n", r.o.queue, qs.packets,
 			       qs.drops, qs.errors);
 	}
+	if (!r.copy && !r.o.tcp) {
+		struct zn_zcrx_stats zs;
+
+		/* the area's books: a driver that lost or doubled a buffer shows here */
+		if (zn_zcrx_get_stats(zn_uring_from_handle(r.ring.ring_fd), r.zcrx_id, &zs) == 0)
+			printf("zn-recv: area: %u buffers: %u free, %u at the NIC, %u in the stack, "
+			       "%u with the application; %" PRIu64 " bad puts\n", zs.nbufs, zs.free,
+			       zs.nic, zs.stack, zs.user, zs.bad_puts);
+	}
 	status = rc || r.mismatches || (r.o.expect && r.bytes < r.o.expect) ? 1 : 0;
 	if (r.o.expect && r.bytes < r.o.expect)
 		printf("zn-recv: SHORT: %" PRIu64 " of %" PRIu64 " expected bytes\n", r.bytes,
@@ -446,6 +457,9 @@ out:
 	if (r.lfd >= 0)
 		zn_socket_close(r.lfd);
 	zn_netdev_close(dev);
+	if (zn_zcrx_areas_pending())
+		printf("zn-recv: %u areas still have buffers at the NIC after close\n",
+		       zn_zcrx_areas_pending());
 	/* after the ring and the netdev: nothing of zcnic uses them any more */
 	rx_free_mem(&r);
 out_sim:

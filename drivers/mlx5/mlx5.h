@@ -12,6 +12,8 @@
  *                  as handles, memory as umems, UAR and EQ from the kernel
  *   mlx5_pages.c   page supply (§6): give, take back, bookkeeping
  *   mlx5_init.c    HCA bring-up and teardown (§4 steps 2-17), health (§13)
+ *   mlx5_recover.c recovery from a function reset or a timed-out command
+ *                  (§13b): reset, bring-up again, the port as it was
  *   mlx5_eq.c      the event queue, polled (§8): page requests, port change
  *   mlx5_rx.c      striding RQ with SHAMPO (§12), CQE validation, RX burst
  *   mlx5_tx.c      SQ (§14), WQE building, TX burst and reap
@@ -59,6 +61,8 @@
 #define MLX5_PAGES_PER_CMD	256	/* MANAGE_PAGES entries per command */
 #define MLX5_PAGES_MAX		(1u << 18)	/* lent at once: 1 GiB; the device is not trusted */
 #define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
+#define MLX5_RECOVER_MAX	3	/* recoveries in a row ... */
+#define MLX5_RECOVER_WINDOW_MS	30000	/* ... each within this of the last: give up */
 
 /* ---- command transport (mlx5_cmd.c) ----------------------------------- */
 
@@ -366,6 +370,11 @@ struct mlx5_txq {
 	uint16_t qid;
 	bool err;			/* the SQ went to ERR: no more sends */
 
+	/* Recovery (mlx5_recover.c): cookies of the work a reset took, handed
+	 * back by tx_reap before any newer one; 2 x the ring's WQEBBs. */
+	uint64_t *flushed;
+	uint32_t nflushed, flushed_next;
+
 	/* Cold. */
 	struct zn_dma_region *dma;
 	uint64_t wq_iova, sq_dbr_iova;
@@ -380,6 +389,10 @@ int zn_mlx5_txq_create(struct mlx5 *m, uint16_t q, const struct zn_txq_conf *con
 		       struct mlx5_txq **out);
 void zn_mlx5_txq_destroy(struct mlx5 *m, struct mlx5_txq *txq);
 void zn_mlx5_txq_reset(struct mlx5_txq *txq);
+/* The device lost the queue (reset): every unreaped WQE's cookie goes to
+ * the flushed list for tx_reap, those still in flight counted as errors
+ * (as Linux counts flushed WQEs). Then the queue may be reset. */
+void zn_mlx5_txq_flush(struct mlx5_txq *txq);
 uint32_t zn_mlx5_tx_burst(struct mlx5_txq *txq, const struct zn_tx_pkt *pkts, uint32_t n);
 uint32_t zn_mlx5_tx_reap(struct mlx5_txq *txq, uint64_t *cookies, uint32_t n);
 
@@ -459,7 +472,14 @@ struct mlx5 {
 	bool in_page_retry;
 
 	/* Health (§13). */
-	bool dead;			/* fatal: no commands, no data path */
+	bool dead;			/* no commands, no data path (until recovery) */
+	/* Why it is dead, when recovery (§13b) can bring it back: */
+	bool reset_seen;		/* the function was reset under the driver */
+	bool cmd_timed_out;		/* a command never completed */
+	bool gone;			/* recovery impossible or failed: for good */
+	uint32_t recoveries;
+	uint32_t recover_streak;	/* recoveries each within MLX5_RECOVER_WINDOW_MS */
+	uint64_t recover_ms;		/* when the last one started */
 	bool health_mapped;		/* the health words are mapped: readable without a syscall */
 	uint32_t health_last;
 	uint32_t health_misses;
@@ -519,8 +539,29 @@ void zn_mlx5_fatal(struct mlx5 *m, const char *why);
 void zn_mlx5_rx_health(struct mlx5_rxq *rxq);
 void zn_mlx5_mark_dead(struct mlx5 *m);
 
+/* mlx5_recover.c (§13b) */
+/* The device died in a way a reset undoes (reset_seen, cmd_timed_out). */
+static inline bool zn_mlx5_recoverable(const struct mlx5 *m)
+{
+	return m->dead && !m->gone && !m->devx && (m->reset_seen || m->cmd_timed_out);
+}
+/*
+ * Reset the function and bring the port back as it was: the queue structs
+ * the caller holds, RSS and the flow rules under their ids. RX buffers the
+ * device held go back to their provider first, the new RQs take fresh ones.
+ * One line says why; 0, or -ENODEV (said once) when the port is gone.
+ * Control thread, no data-path call running.
+ */
+int zn_mlx5_recover(struct mlx5 *m);
+/* Before the control path asks the device anything: health, events, and
+ * recovery where the device died in a way a reset undoes. */
+int zn_mlx5_ensure_alive(struct mlx5 *m);
+
 /* mlx5_port.c */
 extern const struct zn_port_driver zn_mlx5_driver;
+/* §4 steps 18-21 and their undoing, on the configured queues. */
+int zn_mlx5_port_start(struct mlx5 *m);
+void zn_mlx5_port_stop(struct mlx5 *m);
 int zn_mlx5_dma_alloc(struct mlx5 *m, const char *what, size_t len, struct zn_dma_region **out);
 void zn_mlx5_dma_free(struct mlx5 *m, struct zn_dma_region **r);
 uint64_t zn_mlx5_now_ms(void);

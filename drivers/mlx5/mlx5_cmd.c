@@ -321,8 +321,10 @@ static int cmdq_exec(struct mlx5 *m, const void *in, uint32_t inlen, void *out, 
 		if (now >= next_health) {
 			next_health = now + CMDQ_HEALTH_EVERY_MS;
 			if (zn_mlx5_health_check(m) < 0) {
-				ZN_ERR(MLX5_LOG, "%s: %s (0x%x): abandoned, the device is dead",
-				       m->name, zn_mlx5_cmd_name(op), op);
+				/* a reset under the driver is said by its recovery */
+				if (!m->reset_seen)
+					ZN_ERR(MLX5_LOG, "%s: %s (0x%x): abandoned, the device "
+					       "is dead", m->name, zn_mlx5_cmd_name(op), op);
 				return -EIO;
 			}
 		}
@@ -330,6 +332,7 @@ static int cmdq_exec(struct mlx5 *m, const void *in, uint32_t inlen, void *out, 
 			ZN_ERR(MLX5_LOG, "%s: %s (0x%x): no completion after %u ms; command "
 			       "channel closed", m->name, zn_mlx5_cmd_name(op), op, c->timeout_ms);
 			m->dead = true;
+			m->cmd_timed_out = true;	/* recovery resets the function */
 			return -ETIMEDOUT;
 		}
 	}

@@ -8,7 +8,8 @@
  * Health (§13): the device is dead when fw_ver reads all ones, synd is set,
  * nic_interface says DISABLED/SW_RESET, or the health counter stands still
  * for ZN_MLX5_HEALTH_MAX_MISSES polls. A dead device gets no more commands;
- * the port stops and says why in one line.
+ * the port stops and says why in one line. A function reset under the
+ * driver is not fatal: mlx5_recover.c brings the port back (§13b).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -138,11 +139,11 @@ int zn_mlx5_health_check(struct mlx5 *m)
 	}
 	/* A function reset under us (FLR) clears the command queue address
 	 * we wrote (§4 step 4): the device forgot every object, and a
-	 * command now would never complete. */
+	 * command now would never complete. Recovery (§13b) says so. */
 	if (m->cmd_ops == &zn_mlx5_cmdq_ops && m->cmdq.dma &&
 	    (ifc & 0xfffff000u) != ((uint32_t)m->cmdq.dma->iova & 0xfffff000u)) {
-		zn_mlx5_fatal(m, "the function was reset under the driver: the command queue "
-			      "address reads back cleared; this driver does not recover yet");
+		m->reset_seen = true;
+		m->dead = true;
 		return -EIO;
 	}
 	ifc = (ifc >> 8) & 0x7;
@@ -362,11 +363,19 @@ int zn_mlx5_vport_config(struct mlx5 *m)
 int zn_mlx5_link_query(struct mlx5 *m, struct zn_link *link)
 {
 	uint8_t in[ZN_MLX5_SZ_QUERY_VPORT_STATE_IN] = { 0 };
-	uint8_t out[ZN_MLX5_SZ_QUERY_VPORT_STATE_OUT];
+	uint8_t out[ZN_MLX5_SZ_QUERY_VPORT_STATE_OUT] = { 0 };
 	int rc;
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_QUERY_VPORT_STATE);
-	rc = zn_mlx5_cmd(m, in, sizeof(in), out, sizeof(out));
+	rc = zn_mlx5_cmd_quiet(m, in, sizeof(in), out, sizeof(out));
+	/* A refused query costs the link report, not the port (Linux's
+	 * mlx5_query_vport_state does not fail its caller either): one line
+	 * per refusal, and the caller keeps the last state. */
+	if (rc < 0 && out[0] != ZN_MLX5_CMD_STAT_OK)
+		ZN_WARN(MLX5_LOG, "%s: QUERY_VPORT_STATE (0x%x) failed: status %s (0x%02x), "
+			"syndrome 0x%08x; the link keeps its last known state", m->name,
+			ZN_MLX5_CMD_OP_QUERY_VPORT_STATE, zn_mlx5_status_name(out[0]), out[0],
+			(uint32_t)ZN_MLX5_GET(out, OUT_SYNDROME));
 	if (rc < 0)
 		return rc;
 	memset(link, 0, sizeof(*link));

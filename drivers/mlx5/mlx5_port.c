@@ -164,10 +164,8 @@ static int mlx5_txq_setup(struct zn_port *p, uint16_t q, const struct zn_txq_con
 	return 0;
 }
 
-static void mlx5_stop_op(struct zn_port *p)
+void zn_mlx5_port_stop(struct mlx5 *m)
 {
-	struct mlx5 *m = to_m(p);
-
 	if (!m->started)
 		return;
 	zn_mlx5_steer_stop(m);
@@ -176,10 +174,36 @@ static void mlx5_stop_op(struct zn_port *p)
 	m->started = false;
 }
 
+static void mlx5_stop_op(struct zn_port *p)
+{
+	zn_mlx5_port_stop(to_m(p));
+}
+
+int zn_mlx5_port_start(struct mlx5 *m)
+{
+	int rc;
+
+	/* A started port's queues may go to any thread (core/debug/owner.h). */
+	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
+		zn_owner_reset(&m->rxq[q]->owner);
+	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
+		zn_owner_reset(&m->txq[q]->owner);
+	m->started = true;	/* so that stop undoes a partial start */
+	rc = zn_mlx5_vport_config(m);
+	if (rc == 0)
+		rc = zn_mlx5_queues_start(m);
+	if (rc == 0)
+		rc = zn_mlx5_steer_start(m);
+	if (rc == 0)
+		rc = zn_mlx5_eq_poll(m);
+	if (rc < 0)
+		zn_mlx5_port_stop(m);
+	return rc;
+}
+
 static int mlx5_start_op(struct zn_port *p)
 {
 	struct mlx5 *m = to_m(p);
-	int rc;
 
 	if (m->started)
 		return 0;
@@ -202,22 +226,7 @@ static int mlx5_start_op(struct zn_port *p)
 			ZN_ERR(MLX5_LOG, "%s: txq %u is not set up", m->name, q);
 			return -EINVAL;
 		}
-	/* A started port's queues may go to any thread (core/debug/owner.h). */
-	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
-		zn_owner_reset(&m->rxq[q]->owner);
-	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
-		zn_owner_reset(&m->txq[q]->owner);
-	m->started = true;	/* so that stop undoes a partial start */
-	rc = zn_mlx5_vport_config(m);
-	if (rc == 0)
-		rc = zn_mlx5_queues_start(m);
-	if (rc == 0)
-		rc = zn_mlx5_steer_start(m);
-	if (rc == 0)
-		rc = zn_mlx5_eq_poll(m);
-	if (rc < 0)
-		mlx5_stop_op(p);
-	return rc;
+	return zn_mlx5_port_start(m);
 }
 
 /* A dead device stops its data path (the queues read as empty). */
@@ -229,16 +238,6 @@ void zn_mlx5_mark_dead(struct mlx5 *m)
 	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
 		if (m->txq[q])
 			m->txq[q]->err = true;
-}
-
-static void control_poll(struct mlx5 *m)
-{
-	if (!m->dead) {
-		zn_mlx5_health_check(m);
-		zn_mlx5_eq_poll(m);
-	}
-	if (m->dead)
-		zn_mlx5_mark_dead(m);
 }
 
 /*
@@ -303,8 +302,18 @@ static uint32_t mlx5_tx_reap_op(struct zn_port *p, uint16_t q, uint64_t *cookies
 static int mlx5_flow_add_op(struct zn_port *p, const struct zn_flow_match *fm, uint16_t q,
 			    uint32_t *rule_id)
 {
-	control_poll(to_m(p));
-	return zn_mlx5_flow_add(to_m(p), fm, q, rule_id);
+	struct mlx5 *m = to_m(p);
+	int rc = zn_mlx5_ensure_alive(m);
+
+	if (rc == 0)
+		rc = zn_mlx5_flow_add(m, fm, q, rule_id);
+	/* the reset may come between the health read and the rule's commands */
+	if (rc < 0 && zn_mlx5_recoverable(m)) {
+		rc = zn_mlx5_ensure_alive(m);
+		if (rc == 0)
+			rc = zn_mlx5_flow_add(m, fm, q, rule_id);
+	}
+	return rc;
 }
 
 static int mlx5_flow_del_op(struct zn_port *p, uint32_t rule_id)
@@ -340,10 +349,25 @@ static int mlx5_link_op(struct zn_port *p, struct zn_link *link)
 	struct mlx5 *m = to_m(p);
 	int rc;
 
-	control_poll(m);
-	if (m->dead)
-		return -EIO;
+	/* The control thread's regular question: also where a reset under the
+	 * driver, or a command that timed out, is noticed and recovered. */
+	rc = zn_mlx5_ensure_alive(m);
+	if (rc < 0)
+		return rc;
 	rc = zn_mlx5_link_query(m, link);
+	/* the reset may come between the health read and the query */
+	if (rc < 0 && zn_mlx5_recoverable(m)) {
+		rc = zn_mlx5_ensure_alive(m);
+		if (rc == 0)
+			rc = zn_mlx5_link_query(m, link);
+	}
+	/* A query the firmware refused (a status, not a dead channel) is not
+	 * worth the port: zn_mlx5_link_query said so; the link stays as last
+	 * known. */
+	if (rc < 0 && !m->dead) {
+		*link = m->link;
+		rc = 0;
+	}
 	if (rc == 0)
 		m->link = *link;
 	return rc;
@@ -356,7 +380,12 @@ static int mlx5_rxq_stats_op(struct zn_port *p, uint16_t q, struct zn_queue_stat
 
 	if (q >= m->conf.nb_rxq || !m->rxq[q])
 		return -EINVAL;
-	control_poll(m);
+	/* Health only: recovery touches every queue, and other queues' threads
+	 * may run meanwhile; the link check recovers. */
+	if (!m->dead && zn_mlx5_health_check(m) == 0)
+		zn_mlx5_eq_poll(m);
+	if (m->dead)
+		zn_mlx5_mark_dead(m);
 	r = m->rxq[q];
 	memset(st, 0, sizeof(*st));
 	st->packets = r->st.packets;

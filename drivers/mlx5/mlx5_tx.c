@@ -343,11 +343,56 @@ static void tx_poll_cq(struct mlx5_txq *txq)
 	}
 }
 
+/* Cookies a recovery flushed: older than anything on the ring now. */
+static uint32_t reap_flushed(struct mlx5_txq *txq, uint64_t *cookies, uint32_t n)
+{
+	uint32_t got = 0;
+
+	while (got < n && txq->flushed_next < txq->nflushed)
+		cookies[got++] = txq->flushed[txq->flushed_next++];
+	if (txq->flushed_next == txq->nflushed)
+		txq->nflushed = txq->flushed_next = 0;
+	return got;
+}
+
+void zn_mlx5_txq_flush(struct mlx5_txq *txq)
+{
+	const uint32_t cap = 2 * (txq->mask + 1);
+	uint32_t i, lost = 0;
+
+	tx_poll_cq(txq);	/* completions written before the reset still count */
+	i = txq->cons;
+	/* what an earlier recovery left unreaped goes first */
+	memmove(txq->flushed, txq->flushed + txq->flushed_next,
+		(size_t)(txq->nflushed - txq->flushed_next) * sizeof(*txq->flushed));
+	txq->nflushed -= txq->flushed_next;
+	txq->flushed_next = 0;
+	while (i != txq->prod) {
+		const struct mlx5_tx_slot *s = &txq->sw[i & txq->mask];
+
+		if (!s->nbb || s->nbb > txq->prod - i)	/* the ring's books are ours: a bug */
+			break;
+		if (i - txq->done < txq->prod - txq->done)
+			txq->st.errors++;	/* in flight: never sent, or not known to be */
+		if (txq->nflushed < cap)
+			txq->flushed[txq->nflushed++] = s->cookie;
+		else
+			lost++;
+		i += s->nbb;
+	}
+	txq->cons = txq->done = txq->prod;
+	if (lost)
+		ZN_ERR(MLX5_LOG, "txq %u: %u cookies of work a reset took are lost (resets "
+		       "came faster than tx_reap)", txq->qid, lost);
+}
+
 uint32_t zn_mlx5_tx_reap(struct mlx5_txq *txq, uint64_t *cookies, uint32_t n)
 {
 	uint32_t got = 0;
 
 	zn_owner_enter(&txq->owner, "TX queue");
+	if (__builtin_expect(txq->nflushed != 0, 0))
+		got = reap_flushed(txq, cookies, n);
 	tx_poll_cq(txq);
 	while (got < n && txq->cons != txq->done) {
 		struct mlx5_tx_slot *s = &txq->sw[txq->cons & txq->mask];
@@ -393,7 +438,10 @@ int zn_mlx5_txq_create(struct mlx5 *m, uint16_t q, const struct zn_txq_conf *con
 	if (!txq)
 		return -ENOMEM;
 	txq->sw = calloc(ring, sizeof(*txq->sw));
-	if (!txq->sw) {
+	txq->flushed = calloc(2 * (size_t)ring, sizeof(*txq->flushed));
+	if (!txq->sw || !txq->flushed) {
+		free(txq->sw);
+		free(txq->flushed);
 		free(txq);
 		return -ENOMEM;
 	}
@@ -420,6 +468,7 @@ int zn_mlx5_txq_create(struct mlx5 *m, uint16_t q, const struct zn_txq_conf *con
 	rc = zn_mlx5_dma_alloc(m, "mlx5-txq", len, &txq->dma);
 	if (rc < 0) {
 		free(txq->sw);
+		free(txq->flushed);
 		free(txq);
 		return rc;
 	}
@@ -442,5 +491,6 @@ void zn_mlx5_txq_destroy(struct mlx5 *m, struct mlx5_txq *txq)
 		return;
 	zn_mlx5_dma_free(m, &txq->dma);
 	free(txq->sw);
+	free(txq->flushed);
 	free(txq);
 }

@@ -45,6 +45,7 @@ struct fake_mlx5 {
 	struct zn_bus_dev dev;
 	uint8_t bar0[FAKE_BAR0_SIZE];
 	uint32_t doorbells;
+	uint32_t resets;		/* function resets the driver asked for */
 	/* misbehaviour for the next command whose opcode matches (0: any) */
 	uint16_t mis_op;
 	uint8_t mis_status;
@@ -284,7 +285,19 @@ FAKE_STATIC int fake_dma(struct zn_bus_dev *d, const struct zn_dma_region *r)
 	return 0;
 }
 
+/* A function reset: the device forgets the command queue address (§4 step 4). */
+FAKE_STATIC int fake_reset(struct zn_bus_dev *d)
+{
+	struct fake_mlx5 *f = fake_of(d);
+
+	f->resets++;
+	fake_iseg_set(f, ZN_MLX5_ISEG_CMDQ_ADDR_H, 0);
+	fake_iseg_set(f, ZN_MLX5_ISEG_CMDQ_ADDR_L_SZ, 5u << 4 | 6u);
+	return 0;
+}
+
 FAKE_STATIC const struct zn_bus_ops fake_bus_ops = {
+	.reset = fake_reset,
 	.name = "fake-mlx5",
 	.get_region_info = fake_region_info,
 	.map_region = fake_map_region,

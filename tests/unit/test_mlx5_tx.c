@@ -243,6 +243,45 @@ static void test_error_cqe(void **state)
 	assert_int_equal(zn_mlx5_tx_burst(t, &p, 1), 0);
 }
 
+/* A reset took the queue (mlx5_recover.c): the unreaped cookies come back
+ * first, in order, those not completed counted as errors; the reset queue
+ * sends again from WQE 0 and its cookies follow; a second reset before the
+ * app reaped keeps the older ones first. */
+static void test_flush_after_reset(void **state)
+{
+	struct ctx *c = *state;
+	struct mlx5_txq *t = c->txq;
+	struct zn_tx_pkt p[6];
+	uint64_t cookies[16];
+
+	for (int i = 0; i < 6; i++)
+		p[i] = (struct zn_tx_pkt){ .nseg = 1, .seg = { { c->buf->iova, 64 } },
+					   .cookie = 10 + i };
+	assert_int_equal(zn_mlx5_tx_burst(t, p, 3), 3);	/* WQEs 0..2 */
+	tx_cqe(c, ZN_MLX5_CQE_REQ, 2);
+	assert_int_equal(zn_mlx5_tx_burst(t, p + 3, 2), 2);	/* 3..4 in flight */
+	zn_mlx5_txq_flush(t);
+	assert_int_equal(t->st.errors, 2);			/* 13, 14: never completed */
+	zn_mlx5_txq_reset(t);
+	assert_int_equal(zn_mlx5_tx_reap(t, cookies, 2), 2);
+	assert_int_equal(cookies[0], 10);
+	assert_int_equal(cookies[1], 11);
+	/* the reset queue: WQE 0 again, its dbrec counter from 0 */
+	assert_int_equal(zn_mlx5_tx_burst(t, p + 5, 1), 1);
+	assert_int_equal(zn_mlx5_bswap32(t->sq_dbr[ZN_MLX5_SND_DBR]), 1);
+	/* a second reset before the rest was reaped */
+	zn_mlx5_txq_flush(t);
+	zn_mlx5_txq_reset(t);
+	assert_int_equal(t->st.errors, 3);
+	assert_int_equal(zn_mlx5_tx_reap(t, cookies, 16), 4);
+	assert_int_equal(cookies[0], 12);
+	assert_int_equal(cookies[1], 13);
+	assert_int_equal(cookies[2], 14);
+	assert_int_equal(cookies[3], 15);
+	assert_int_equal(zn_mlx5_tx_reap(t, cookies, 16), 0);
+	assert_int_equal(t->nflushed, 0);
+}
+
 /* L2 inline mode: 18 bytes copied from the frame's first segment. */
 static void test_burst_inline_l2(void **state)
 {
@@ -429,6 +468,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_burst_doorbell_reap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_error_cqe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flush_after_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_burst_inline_l2, setup_l2, teardown),
 		cmocka_unit_test_setup_teardown(test_multiseg_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiseg_frames_inline, setup_l2, teardown),
