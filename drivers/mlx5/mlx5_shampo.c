@@ -19,11 +19,12 @@
  *    or a packet alone) is handed out by reference only once its WQE is
  *    finished; until then it waits in `ready` (one slot).
  *  - a buffer has one owner, so of the units of one WQE only one can have
- *    it: the largest. The others go out by copy: into their header entry
- *    when they fit, else into a fresh buffer from the provider (counted in
- *    agg_copies). A bulk flow fills a WQE with one session (the device ends
- *    a session at the end of its reservation), so its data stays where the
- *    device put it.
+ *    it. The others go out by copy: into their header entry when they fit,
+ *    else into a fresh buffer from the provider (counted in agg_copies).
+ *    Units keep the device's order, so a unit held when the next one of
+ *    its WQE closes goes out then, by copy. A bulk flow fills a WQE with one
+ *    session (the device ends a session at the end of its reservation), so
+ *    its data stays where the device put it.
  * A queue that goes quiet would hold its last units until more traffic
  * finishes their WQE: after MLX5_AGG_IDLE_POLLS empty bursts they go out by
  * copy (the session that is still open too, as Linux ends its session at
@@ -120,44 +121,42 @@ static uint32_t emit_copy(struct mlx5_rxq *rxq, const struct mlx5_rx_unit *u, st
 	return 1;
 }
 
-/* A closed unit of the WQE still being filled: held, or the smaller of it
- * and the one held goes out by copy (both cannot have the buffer). */
+/*
+ * A closed unit of the WQE still being filled: held for the buffer, unless
+ * it has no payload worth keeping there. Units go out in the order the
+ * device completed them (a flow's segments must not be reordered), so one
+ * held before it goes out first, by copy (both cannot have the buffer).
+ */
 static uint32_t unit_close(struct mlx5_rxq *rxq, struct mlx5_rx_unit *u, struct zn_rx_pkt *out)
 {
 	struct mlx5_rx_unit *r = &rxq->ready;
 	uint32_t k = 0;
 
 	u->live = false;
-	if (!u->len || u->hdr_len + u->len <= rxq->c.hdr_entry)
-		return emit_copy(rxq, u, out);	/* nothing in the buffer worth keeping */
-	if (!r->live) {
-		*r = *u;
-		r->live = true;
-		return 0;
+	if (r->live) {
+		r->live = false;
+		k += emit_copy(rxq, r, out + k);
 	}
-	if (u->len <= r->len)
-		return emit_copy(rxq, u, out);
-	k = emit_copy(rxq, r, out);
+	if (!u->len || u->hdr_len + u->len <= rxq->c.hdr_entry)
+		return k + emit_copy(rxq, u, out + k);
 	*r = *u;
 	r->live = true;
 	return k;
 }
 
-/* WQE `done` is finished: its units go out, the largest with the buffer. */
+/* WQE `done` is finished: its units go out in order, the larger with the
+ * buffer (the held one completed before the open one). */
 static uint32_t wqe_finish(struct mlx5_rxq *rxq, struct mlx5_rx_pos *pos, struct zn_rx_pkt *out)
 {
-	struct mlx5_rx_unit *a = &rxq->ready, *b = &rxq->open;
+	struct mlx5_rx_unit *r = &rxq->ready, *o = &rxq->open;
+	bool o_ref = o->live && (!r->live || o->len > r->len);
 	uint32_t k = 0;
 
-	if (b->live && (!a->live || b->len > a->len)) {
-		a = &rxq->open;
-		b = &rxq->ready;
-	}
-	if (a->live)
-		k += emit_ref(rxq, a, out + k);
-	if (b->live)
-		k += emit_copy(rxq, b, out + k);
-	a->live = b->live = false;
+	if (r->live)
+		k += o_ref ? emit_copy(rxq, r, out + k) : emit_ref(rxq, r, out + k);
+	if (o->live)
+		k += o_ref ? emit_ref(rxq, o, out + k) : emit_copy(rxq, o, out + k);
+	r->live = o->live = false;
 	rxq->nfill += rxq->sw[pos->done & rxq->c.wq_mask].handed;
 	pos->done++;
 	pos->strides_used = 0;
