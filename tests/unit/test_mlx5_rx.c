@@ -30,10 +30,12 @@ struct ctx {
 	uint32_t hdr_ctr;	/* device header counter */
 };
 
-static int setup(void **state)
+/* A queue of the fake device with these RX offloads. */
+static int setup_offloads(void **state, uint32_t offloads)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
-	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY };
+	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY,
+				    .offloads = offloads };
 
 	c->f = fake_new();
 	c->m = calloc(1, sizeof(*c->m));
@@ -44,6 +46,7 @@ static int setup(void **state)
 		.log_min_stride = 6, .log_max_stride = 13, .striding_rq = true,
 		.ext_stride_num_range = true, .shampo = true, .shampo_log_min_res = 12,
 		.shampo_log_max_res = 20, .shampo_max_log_hdr_entry = 10,
+		.csum_cap = offloads != 0,
 	};
 	c->m->lkey = 0x00abcd00;
 	c->fp = fake_prov_new(64, BUF);
@@ -52,6 +55,11 @@ static int setup(void **state)
 	fake_logs_start();
 	*state = c;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_offloads(state, 0);
 }
 
 static int teardown(void **state)
@@ -560,27 +568,7 @@ static void test_multiseg_limits(void **state)
 
 static int setup_agg(void **state)
 {
-	struct ctx *c = calloc(1, sizeof(*c));
-	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY,
-				    .offloads = ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG };
-
-	c->f = fake_new();
-	c->m = calloc(1, sizeof(*c->m));
-	c->m->bus = &c->f->dev;
-	snprintf(c->m->name, sizeof(c->m->name), "mlx5 test");
-	c->m->caps = (struct mlx5_caps){
-		.log_max_cq_sz = 22, .log_max_wq_sz = 16, .log_max_rqt_size = 10,
-		.log_min_stride = 6, .log_max_stride = 13, .striding_rq = true,
-		.ext_stride_num_range = true, .shampo = true, .shampo_log_min_res = 12,
-		.shampo_log_max_res = 20, .shampo_max_log_hdr_entry = 10, .csum_cap = true,
-	};
-	c->m->lkey = 0x00abcd00;
-	c->fp = fake_prov_new(64, BUF);
-	conf.payload = &c->fp->prov;
-	assert_int_equal(zn_mlx5_rxq_create(c->m, 3, &conf, &c->rxq), 0);
-	fake_logs_start();
-	*state = c;
-	return 0;
+	return setup_offloads(state, ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG);
 }
 
 /* Ethernet + IPv4 + TCP (54 bytes), then payload bytes. */
