@@ -61,7 +61,6 @@
 #define MLX5_PAGES_MAX		(1u << 18)	/* lent at once: 1 GiB; the device is not trusted */
 #define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
 #define MLX5_AGG_SEGS_MAX	64	/* packets per SHAMPO reservation (2^6, as Linux's 64 KiB / MTU) */
-#define MLX5_AGG_OUT_MAX	4	/* aggregates one CQE may complete: rx_burst's n must reach it */
 #define MLX5_AGG_IDLE_POLLS	8	/* empty bursts before held aggregates go out by copy */
 #define MLX5_HDR_RING_MAX	(2u << 20)	/* header ring bytes of an HW-GRO queue */
 
@@ -352,7 +351,8 @@ static inline struct zn_mlx5_wqe_data *zn_mlx5_rx_seg(const struct mlx5_rxq *rxq
 /*
  * HW-GRO (mlx5_shampo.c). agg_cqe takes one accepted packet or filler CQE
  * of an aggregating queue, moves pos over it and writes the units it
- * completed to out (at most MLX5_AGG_OUT_MAX); agg_idle hands out what is
+ * completed to out (at most the ones held, open and ready, and its own);
+ * agg_idle hands out what is
  * held once the queue went quiet (at most 2, n the room in out); agg_release
  * forgets what is held (queue stopped: its buffers stay in the WQEs).
  */

@@ -309,11 +309,11 @@ rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
 	const struct zn_mlx5_cqe64 *ring = rxq->cq.cqe;
 	struct mlx5_rx_pos pos = rxq->pos;
 	uint32_t ci = rxq->cq.ci, got = 0, end = ci + cq_mask + 1;
-	/* an aggregating queue's CQE may complete several units */
-	const uint32_t room = !cyclic && rxq->c.agg ? MLX5_AGG_OUT_MAX : 1;
+	const bool agg = !cyclic && rxq->c.agg;
 	uint64_t bytes = 0;
 
-	while (got + room <= n && ci != end) {
+	/* an aggregating queue's CQE may complete the units it holds and its own */
+	while (ci != end && got + (agg ? 1u + rxq->ready.live + rxq->open.live : 1u) <= n) {
 		const struct zn_mlx5_cqe64 *cqe = &ring[ci & cq_mask];
 		struct mlx5_rx_cqe_info info;
 
@@ -323,7 +323,7 @@ rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
 		ci++;
 		switch (rx_cqe_parse(&rxq->c, &pos, cyclic, rxq->flags_tbl, cqe, &info)) {
 		case MLX5_RX_PKT:
-			if (!cyclic && rxq->c.agg) {
+			if (agg) {
 				got += zn_mlx5_agg_cqe(rxq, &pos, MLX5_RX_PKT, &info, pkts + got);
 				break;
 			}
@@ -364,7 +364,7 @@ consume:
 			break;
 		}
 	}
-	if (!cyclic && rxq->c.agg) {
+	if (agg) {
 		/* what is held goes out once the queue is quiet (Linux flushes
 		 * its session at the end of every NAPI poll; the copies this
 		 * costs are kept for a queue that stopped receiving) */

@@ -714,6 +714,41 @@ static void test_agg_bad_match(void **state)
 	assert_int_equal(r->st.bad_cmpl, 6);
 }
 
+/*
+ * Bursts of one: a CQE is taken only with room for every unit it may
+ * complete, and bursts too short for that count as quiet, so the held
+ * units go out by copy one burst after another: sessions split, every byte
+ * still delivered once, in order.
+ */
+static void test_agg_burst_of_one(void **state)
+{
+	const uint8_t M = ZN_MLX5_CQE_SHAMPO_MATCH, FL = ZN_MLX5_CQE_SHAMPO_FLUSH;
+	struct ctx *c = *state;
+	struct mlx5_rxq *r = c->rxq;
+	uint8_t f[3][1054];
+	struct zn_rx_pkt pkt[4];
+	uint32_t got = 0;
+
+	zn_mlx5_rxq_refill(r);
+	for (int i = 0; i < 3; i++)
+		tcp_frame(f[i], sizeof(f[i]), (uint8_t)(7 * i));
+	gro_pkt(c, 0, 0, 0, f[0], 1054, 0);
+	gro_pkt(c, 0, 1000, 16, f[1], 1054, M | FL);
+	gro_pkt(c, 0, 2048, 32, f[2], 1054, FL);
+	filler(c, 0, 48);
+	for (int i = 0; i < 100 && got < 4; i++)
+		got += zn_mlx5_rx_burst(r, pkt + got, 1);
+	assert_int_equal(got, 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_int_equal(pkt[i].nseg, 1);
+		assert_int_equal(pkt[i].seg[0].len, 1000);
+		assert_memory_equal(pkt[i].seg[0].va + pkt[i].seg[0].off, f[i] + 54, 1000);
+	}
+	assert_int_equal(r->st.agg_copies, 3);
+	assert_int_equal(r->st.bad_cmpl, 0);
+	assert_int_equal(r->pos.done, 1);	/* the filler was taken too */
+}
+
 /* Buffers no queue layout can use, and bad rings, are refused with one line. */
 static void test_setup_refusals(void **state)
 {
@@ -747,6 +782,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_multiseg_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_agg_units, setup_agg, teardown),
 		cmocka_unit_test_setup_teardown(test_agg_bad_match, setup_agg, teardown),
+		cmocka_unit_test_setup_teardown(test_agg_burst_of_one, setup_agg, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
