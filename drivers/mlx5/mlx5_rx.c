@@ -16,6 +16,8 @@
  * one SHAMPO reservation with one packet per reservation (hd_per_wqe = 1):
  * the device writes one packet's payload at stride 0, then a filler CQE
  * for the rest of the WQE when the next packet comes (§12.3 step 4).
+ * A queue with ZN_RX_OFFLOAD_TCP_AGG takes several packets per WQE for
+ * HW-GRO and settles who gets the buffer in mlx5_shampo.c (§12.7).
  *
  * Otherwise a cyclic RQ whose WQE scatters a frame over a header slot and
  * nbuf provider buffers (§12.4, as Linux mlx5e's non-linear legacy RQ):
@@ -343,7 +345,7 @@ rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
 			got++;
 			break;
 		case MLX5_RX_FILLER:
-			if (rxq->c.agg) {
+			if (agg) {
 				got += zn_mlx5_agg_cqe(rxq, &pos, MLX5_RX_FILLER, &info, pkts + got);
 				break;
 			}
