@@ -16,6 +16,7 @@
  *                  (§13b): reset, bring-up again, the port as it was
  *   mlx5_eq.c      the event queue, polled (§8): page requests, port change
  *   mlx5_rx.c      striding RQ with SHAMPO (§12), CQE validation, RX burst
+ *   mlx5_shampo.c  HW-GRO (§12.6): SHAMPO sessions into ZN_RX_F_AGG aggregates
  *   mlx5_tx.c      SQ (§14), WQE building, TX burst and reap
  *   mlx5_queue.c   CQ/RQ/SQ/TIS objects and their memory (§9, §12.1, §14.1)
  *   mlx5_steer.c   RQT, TIRs, flow table, n-tuple rules, RSS (§11)
@@ -63,6 +64,9 @@
 #define MLX5_HEALTH_BURSTS	(1u << 14)	/* data-path health reads: every 2^14 bursts */
 #define MLX5_RECOVER_MAX	3	/* recoveries in a row ... */
 #define MLX5_RECOVER_WINDOW_MS	30000	/* ... each within this of the last: give up */
+#define MLX5_AGG_SEGS_MAX	64	/* packets per SHAMPO reservation (2^6, as Linux's 64 KiB / MTU) */
+#define MLX5_AGG_IDLE_POLLS	8	/* empty bursts before held aggregates go out by copy */
+#define MLX5_HDR_RING_MAX	(2u << 20)	/* header ring bytes of an HW-GRO queue */
 
 /* ---- command transport (mlx5_cmd.c) ----------------------------------- */
 
@@ -224,6 +228,7 @@ struct mlx5_rx_ctx {
 	uint32_t frame_max;		/* cyclic: bytes one WQE takes (header slot + buffers) */
 	uint32_t log_wqe;		/* log2 of a WQE's bytes in the ring */
 	bool cyclic;			/* cyclic RQ: header slot + nbuf buffers, no split */
+	bool agg;			/* HW-GRO: several packets per WQE, match CQEs (§12.6) */
 };
 
 /* Consumer position a parse starts from. */
@@ -231,6 +236,7 @@ struct mlx5_rx_pos {
 	uint32_t done;			/* raw index of the WQE the device fills now */
 	uint32_t posted;		/* raw producer */
 	uint32_t strides_used;		/* of WQE done */
+	uint32_t cont_off;		/* agg: where a match CQE's payload must start; 0: none may come */
 };
 
 enum mlx5_rx_kind {
@@ -251,6 +257,7 @@ struct mlx5_rx_cqe_info {
 	uint32_t rss_hash;
 	uint32_t flags;			/* ZN_RX_F_* from the CQE */
 	uint8_t syndrome;		/* MLX5_RX_ERR */
+	bool match, flush;		/* SHAMPO session flags (agg queues; §12.6) */
 };
 
 enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos,
@@ -259,6 +266,22 @@ enum mlx5_rx_kind zn_mlx5_rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct
 
 struct mlx5_rx_stats {
 	uint64_t packets, bytes, errors, bad_cmpl, nobuf;
+	uint64_t agg, agg_copies;	/* aggregates of 2+ packets; units delivered by copy */
+};
+
+/*
+ * HW-GRO (mlx5_shampo.c): a "unit" is what becomes one zn_rx_pkt, a
+ * session of the device or a packet alone, its payload [off, off + len)
+ * of one WQE's buffer.
+ */
+struct mlx5_rx_unit {
+	uint32_t wqe;			/* raw index of its WQE */
+	uint32_t hdr_idx, hdr_len;	/* the first packet's header entry */
+	uint32_t off, len;
+	uint32_t gso;			/* the first packet's payload bytes */
+	uint32_t segs;			/* packets merged */
+	uint32_t flags, rss;
+	bool live;
 };
 
 struct mlx5_cq {
@@ -296,6 +319,10 @@ struct mlx5_rxq {
 	bool dead;
 	uint32_t bursts;		/* queue 0 reads the health words every 2^n bursts */
 	struct mlx5 *m;			/* for that health read only */
+	struct mlx5_rx_unit open;	/* agg: the session being gathered */
+	struct mlx5_rx_unit ready;	/* agg: a closed one waiting for its WQE to finish */
+	uint32_t idle_polls;		/* agg: empty bursts in a row */
+	uint32_t agg_pkts;		/* agg: packets per WQE (log_max_num_of_packets_per_reservation) */
 
 	/* Cold. */
 	struct zn_dma_region *dma;
@@ -325,6 +352,21 @@ static inline struct zn_mlx5_wqe_data *zn_mlx5_rx_seg(const struct mlx5_rxq *rxq
 	return (struct zn_mlx5_wqe_data *)((uint8_t *)rxq->wq +
 					   ((size_t)slot << rxq->c.log_wqe)) + 1 + j;
 }
+/*
+ * HW-GRO (mlx5_shampo.c). agg_cqe takes one accepted packet or filler CQE
+ * of an aggregating queue, moves pos over it and writes the units it
+ * completed to out (at most the ones held, open and ready, and its own);
+ * agg_idle hands out what is
+ * held once the queue went quiet (at most 2, n the room in out); agg_release
+ * forgets what is held (queue stopped: its buffers stay in the WQEs).
+ */
+uint32_t zn_mlx5_agg_cqe(struct mlx5_rxq *rxq, struct mlx5_rx_pos *pos, enum mlx5_rx_kind k,
+			 const struct mlx5_rx_cqe_info *ci, struct zn_rx_pkt *out);
+uint32_t zn_mlx5_agg_idle(struct mlx5_rxq *rxq, struct zn_rx_pkt *out, uint32_t n);
+void zn_mlx5_agg_release(struct mlx5_rxq *rxq);
+/* Packets per WQE for buf-byte WQEs and this MTU, at most want (0: any). */
+uint32_t zn_mlx5_agg_pkts(uint32_t buf, uint32_t mtu, uint32_t want);
+
 /* Fill one payload segment of pkt (the one place that knows segment layout). */
 static inline void zn_mlx5_rx_seg_fill(struct zn_rx_pkt *pkt, uint8_t *va, uint32_t buf_id,
 				       uint32_t off, uint32_t len)
@@ -454,6 +496,13 @@ static inline uint32_t zn_mlx5_max_lso(const struct mlx5_caps *c)
 	if (!c->csum_cap || !c->max_lso_cap)
 		return 0;
 	return c->max_lso_cap >= 16 ? UINT16_MAX : 1u << c->max_lso_cap;
+}
+
+/* The ZN_RX_OFFLOAD_* a device with these caps does (HW-GRO needs the
+ * checksum flags: an aggregate's L4_CSUM_OK stands for every packet). */
+static inline uint32_t zn_mlx5_rx_offloads(const struct mlx5_caps *c)
+{
+	return c->csum_cap ? ZN_RX_OFFLOAD_CSUM | (c->shampo ? ZN_RX_OFFLOAD_TCP_AGG : 0) : 0;
 }
 
 #define MLX5_RSS_KINDS	6	/* IPv4, IPv4 TCP, IPv4 UDP, IPv6, IPv6 TCP, IPv6 UDP */

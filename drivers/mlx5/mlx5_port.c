@@ -92,9 +92,9 @@ static void mlx5_info(struct zn_port *p, struct zn_port_info *info)
 	info->rss_table_size = zn_mlx5_rss_table_size(m);
 	info->hds = true;
 	info->tx_offloads = zn_mlx5_tx_offloads(&m->caps);
-	info->rx_offloads = m->caps.csum_cap ? ZN_RX_OFFLOAD_CSUM : 0;
+	info->rx_offloads = zn_mlx5_rx_offloads(&m->caps);
 	info->max_lso = zn_mlx5_max_lso(&m->caps);
-	info->max_agg_segs = 0;		/* SHAMPO aggregation is not enabled */
+	info->max_agg_segs = info->rx_offloads & ZN_RX_OFFLOAD_TCP_AGG ? MLX5_AGG_SEGS_MAX : 0;
 }
 
 static void destroy_queues(struct mlx5 *m, uint16_t nrx, uint16_t ntx)

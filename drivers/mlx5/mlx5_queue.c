@@ -184,7 +184,7 @@ static int modify_state(struct mlx5 *m, bool sq, uint32_t num, unsigned from, un
 	return zn_mlx5_cmd(m, in, ZN_MLX5_SZ_MODIFY_RQ_IN, out, sizeof(out));
 }
 
-/* §12.1: striding RQ (linked list) with SHAMPO, one reservation per WQE. */
+/* §12.1: striding RQ (linked list) with SHAMPO, one reservation per WQE (§12.6: HW-GRO). */
 int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 {
 	uint8_t *in = cmd_buf(m), out[ZN_MLX5_SZ_CREATE_RQ_OUT];
@@ -194,6 +194,7 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	uint32_t log_ring = 31u - (uint32_t)__builtin_clz(rxq->c.wq_mask + 1);
 	uint32_t log_strides = log_b - rxq->c.log_stride;
 	uint32_t log_hdr = 31u - (uint32_t)__builtin_clz(rxq->c.hdr_entry);
+	uint32_t log_agg = 31u - (uint32_t)__builtin_clz(rxq->agg_pkts ? rxq->agg_pkts : 1);
 	int rc, inlen;
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_RQ);
@@ -218,9 +219,10 @@ int zn_mlx5_rq_create(struct mlx5 *m, struct mlx5_rxq *rxq)
 	ZN_MLX5_SET(wq, WQ_HEADERS_MKEY, rxq->hdr_key);
 	ZN_MLX5_SET(wq, WQ_SHAMPO_ENABLE, 1);
 	ZN_MLX5_SET(wq, WQ_LOG_RESERVATION_SIZE, log_b - ZN_MLX5_SHAMPO_LOG_RESERVATION_BASE);
-	ZN_MLX5_SET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION, 0);	/* one packet per buffer */
+	/* one packet per buffer, or HW-GRO's agg_pkts (§12.6) */
+	ZN_MLX5_SET(wq, WQ_LOG_MAX_NUM_OF_PACKETS_PER_RESERVATION, log_agg);
 	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_ENTRY_SIZE, log_hdr - ZN_MLX5_SHAMPO_LOG_HEADER_ENTRY_BASE);
-	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, log_ring);
+	ZN_MLX5_SET(wq, WQ_LOG_HEADERS_BUFFER_ENTRY_NUM, log_ring + log_agg);
 pas:
 	inlen = wq_mem(m, in, ZN_MLX5_SZ_CREATE_RQ_IN, wq, rxq->wq_iova,
 		       (size_t)(rxq->c.wq_mask + 1) << rxq->c.log_wqe, rxq->rq_dbr_iova);

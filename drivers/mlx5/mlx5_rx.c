@@ -16,6 +16,8 @@
  * one SHAMPO reservation with one packet per reservation (hd_per_wqe = 1):
  * the device writes one packet's payload at stride 0, then a filler CQE
  * for the rest of the WQE when the next packet comes (§12.3 step 4).
+ * A queue with ZN_RX_OFFLOAD_TCP_AGG takes several packets per WQE for
+ * HW-GRO and settles who gets the buffer in mlx5_shampo.c (§12.7).
  *
  * Otherwise a cyclic RQ whose WQE scatters a frame over a header slot and
  * nbuf provider buffers (§12.4, as Linux mlx5e's non-linear legacy RQ):
@@ -117,20 +119,45 @@ rx_cqe_parse(const struct mlx5_rx_ctx *c, const struct mlx5_rx_pos *pos, bool cy
 	}
 	info->strides = (bc >> ZN_MLX5_MPWRQ_STRIDES_SHIFT) & ZN_MLX5_MPWRQ_STRIDES_MASK;
 	stride_idx = zn_mlx5_bswap16(cqe->wqe_counter_be);
-	if (zn_mlx5_bswap16(cqe->wqe_id_be) != info->wqe || stride_idx != pos->strides_used ||
+	if (zn_mlx5_bswap16(cqe->wqe_id_be) != info->wqe)
+		return MLX5_RX_BAD;
+	len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
+	info->hdr_len = cqe->shampo.header_size;
+	info->data_off = zn_mlx5_bswap32(cqe->shampo.data_offset_be);
+	info->match = (cqe->shampo.flags & ZN_MLX5_CQE_SHAMPO_MATCH) != 0;
+	info->flush = (cqe->shampo.flags & ZN_MLX5_CQE_SHAMPO_FLUSH) != 0;
+	if (__builtin_expect(info->match && !(bc & ZN_MLX5_MPWRQ_FILLER_CQE), 0)) {
+		/*
+		 * §12.6: a session's next packet, its payload right after the
+		 * previous packet's (pos->cont_off, 0 where none may follow:
+		 * queues without HW-GRO, a new WQE, after a flush), counting
+		 * only the strides it newly reaches (possibly none).
+		 */
+		uint32_t end;
+
+		if (!pos->cont_off || info->data_off != pos->cont_off || !info->hdr_len ||
+		    info->hdr_len > c->hdr_entry || info->hdr_len >= len)
+			return MLX5_RX_BAD;
+		info->data_len = len - info->hdr_len;
+		end = info->data_off + info->data_len;
+		if (end > c->buf_size || stride_idx != info->data_off >> c->log_stride ||
+		    info->strides != ((end + (1u << c->log_stride) - 1) >> c->log_stride) -
+				     pos->strides_used)
+			return MLX5_RX_BAD;
+		goto hdr;
+	}
+	if (stride_idx != pos->strides_used ||
 	    info->strides - 1 >= c->strides - pos->strides_used)	/* 1..strides left */
 		return MLX5_RX_BAD;
 	if (bc & ZN_MLX5_MPWRQ_FILLER_CQE)
 		return MLX5_RX_FILLER;
-	len = bc & ZN_MLX5_MPWRQ_LEN_MASK;
-	info->hdr_len = cqe->shampo.header_size;
 	if (info->hdr_len > c->hdr_entry || info->hdr_len > len)
 		return MLX5_RX_BAD;
 	info->data_len = len - info->hdr_len;
-	info->data_off = zn_mlx5_bswap32(cqe->shampo.data_offset_be);
 	if (info->data_off != stride_idx << c->log_stride ||
 	    info->data_len > info->strides << c->log_stride)
 		return MLX5_RX_BAD;
+hdr:
 	info->hdr_idx = zn_mlx5_bswap16(cqe->shampo.header_entry_index_be) & c->hdr_mask;
 flags:
 	info->rss_hash = zn_mlx5_bswap32(cqe->rss_hash_result_be);
@@ -284,9 +311,11 @@ rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
 	const struct zn_mlx5_cqe64 *ring = rxq->cq.cqe;
 	struct mlx5_rx_pos pos = rxq->pos;
 	uint32_t ci = rxq->cq.ci, got = 0, end = ci + cq_mask + 1;
+	const bool agg = !cyclic && rxq->c.agg;
 	uint64_t bytes = 0;
 
-	while (got < n && ci != end) {
+	/* an aggregating queue's CQE may complete the units it holds and its own */
+	while (ci != end && got + (agg ? 1u + rxq->ready.live + rxq->open.live : 1u) <= n) {
 		const struct zn_mlx5_cqe64 *cqe = &ring[ci & cq_mask];
 		struct mlx5_rx_cqe_info info;
 
@@ -296,6 +325,10 @@ rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
 		ci++;
 		switch (rx_cqe_parse(&rxq->c, &pos, cyclic, rxq->flags_tbl, cqe, &info)) {
 		case MLX5_RX_PKT:
+			if (agg) {
+				got += zn_mlx5_agg_cqe(rxq, &pos, MLX5_RX_PKT, &info, pkts + got);
+				break;
+			}
 			if (cyclic) {
 				rxq->nfill += pkt_build_cyclic(rxq, &info, &pkts[got]);
 				pos.done++;
@@ -312,6 +345,10 @@ rx_poll(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n, bool cyclic)
 			got++;
 			break;
 		case MLX5_RX_FILLER:
+			if (agg) {
+				got += zn_mlx5_agg_cqe(rxq, &pos, MLX5_RX_FILLER, &info, pkts + got);
+				break;
+			}
 consume:
 			/* Strides of WQE `done`; a WQE all used is finished. */
 			pos.strides_used += info.strides;
@@ -328,6 +365,17 @@ consume:
 			rxq->st.bad_cmpl++;
 			break;
 		}
+	}
+	if (agg) {
+		/* what is held goes out once the queue is quiet (Linux flushes
+		 * its session at the end of every NAPI poll; the copies this
+		 * costs are kept for a queue that stopped receiving) */
+		if (ci != rxq->cq.ci)
+			rxq->idle_polls = 0;
+		else if (++rxq->idle_polls >= MLX5_AGG_IDLE_POLLS)
+			got += zn_mlx5_agg_idle(rxq, pkts + got, n - got);
+		for (uint32_t i = 0; i < got; i++)
+			bytes += pkts[i].pkt_len;
 	}
 	rxq->pos = pos;
 	rxq->st.packets += got;
@@ -382,6 +430,7 @@ void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
 	uint32_t ncqe = 1u << rxq->cq.log_sz;
 
 	zn_mlx5_rxq_release_bufs(rxq);
+	zn_mlx5_agg_release(rxq);
 	memset(&rxq->pos, 0, sizeof(rxq->pos));
 	rxq->nfill = (rxq->c.wq_mask + 1) * rxq->c.nbuf;
 	rxq->log_hdr_entry = log2u(rxq->c.hdr_entry);
@@ -434,15 +483,15 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 	uint32_t hdr = conf->hdr_buf_size ? conf->hdr_buf_size : MLX5_HDR_ENTRY_DFLT;
 	uint32_t mtu = m->conf.mtu ? m->conf.mtu : MLX5_MTU_DFLT;
 	uint32_t frame = mtu + MLX5_HW_MTU_OVERHEAD;
-	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res, nbuf, log_wqe;
+	uint32_t log_b, log_stride, log_strides, min_log_strides, min_res, nbuf, log_wqe, agg = 1;
 	bool cyclic;
 	size_t off_cq, off_wq, off_dbr, len;
 	struct mlx5_rxq *rxq;
 	int rc;
 
-	if (conf->offloads & ~(uint32_t)(cap->csum_cap ? ZN_RX_OFFLOAD_CSUM : 0)) {
+	if (conf->offloads & ~zn_mlx5_rx_offloads(cap)) {
 		ZN_ERR(MLX5_LOG, "%s: rxq %u: RX offloads 0x%x asked, the driver does 0x%x",
-		       m->name, q, conf->offloads, cap->csum_cap ? ZN_RX_OFFLOAD_CSUM : 0);
+		       m->name, q, conf->offloads, zn_mlx5_rx_offloads(cap));
 		return -EOPNOTSUPP;
 	}
 	if (!prov || !prov->alloc || !prov->put) {
@@ -479,6 +528,12 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		       MLX5_HDR_ENTRY_MIN, 1u << 20);
 		return -EINVAL;
 	}
+	if (cyclic && (conf->offloads & ZN_RX_OFFLOAD_TCP_AGG)) {
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: HW-GRO needs the striding RQ: payload buffers of a "
+		       "power of two in %u..%u bytes holding a %u-byte frame, not %u", m->name, q,
+		       1u << min_res, 1u << cap->shampo_log_max_res, frame, prov->buf_size);
+		return -EINVAL;
+	}
 	if (cyclic) {
 		log_stride = log_strides = 0;
 		nbuf = frame > hdr ? (frame - hdr + prov->buf_size - 1) / prov->buf_size : 1;
@@ -512,6 +567,20 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		       prov->buf_size);
 		return -EINVAL;
 	}
+	if (conf->offloads & ZN_RX_OFFLOAD_TCP_AGG) {
+		/*
+		 * §12.6: packets per WQE (one reservation), each with its own
+		 * CQE (and a filler per WQE) and header entry; the header ring
+		 * index field has 4 bits and the CQ its cap.
+		 */
+		agg = zn_mlx5_agg_pkts(1u << log_b, mtu, conf->agg_max);
+		while (agg > 1 && (log2u(ring * agg) > 15 ||
+				   log2u(ring * agg) + 1 > cap->log_max_cq_sz ||
+				   (size_t)ring * agg * hdr > MLX5_HDR_RING_MAX))
+			agg >>= 1;
+		ZN_INFO(MLX5_LOG, "%s: rxq %u: HW-GRO, up to %u packets per %u-byte WQE", m->name,
+			q, agg, 1u << log_b);
+	}
 sized:
 	rxq = calloc(1, sizeof(*rxq));
 	if (!rxq)
@@ -531,10 +600,13 @@ sized:
 	rxq->c.log_wqe = log_wqe;
 	rxq->c.frame_max = cyclic ? hdr + nbuf * prov->buf_size : 0;
 	rxq->mtu = mtu;
-	rxq->c.hdr_mask = ring - 1;	/* hd_per_wq = roundup_pow2(1 x ring) */
+	/* hd_per_wq = roundup_pow2(hd_per_wqe x ring) (§12.1) */
+	rxq->c.hdr_mask = ring * agg - 1;
 	rxq->c.hdr_entry = hdr;
+	rxq->c.agg = agg > 1;
+	rxq->agg_pkts = agg;
 	rxq->hds_thresh = conf->hds_thresh;
-	rxq->cq.log_sz = log2u(ring) + 1;	/* a packet and a filler per WQE */
+	rxq->cq.log_sz = log2u(ring * agg) + 1;	/* agg packets and a filler per WQE */
 	rxq->lkey = m->lkey;
 	rxq->m = q == 0 ? m : NULL;
 	rxq->alloc = prov->alloc;
@@ -542,7 +614,7 @@ sized:
 	rxq->va = prov->va;
 	rxq->prov_ctx = prov->ctx;
 
-	rxq->hdr_bytes = align4k((size_t)ring * hdr);
+	rxq->hdr_bytes = align4k((size_t)ring * agg * hdr);
 	off_cq = rxq->hdr_bytes;
 	off_wq = off_cq + align4k((size_t)ZN_MLX5_CQE_SIZE << rxq->cq.log_sz);
 	off_dbr = off_wq + align4k((size_t)ring << log_wqe);

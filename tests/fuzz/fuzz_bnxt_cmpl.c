@@ -1,14 +1,20 @@
 /*
  * libFuzzer target: the bnxt RX completion ring as a hostile device could
- * fill it (drivers/bnxt/bnxt_cmpl.h, bnxt_rx.c). Input: byte 0 sets where
- * the consumer stands (pass parity and slot), byte 1 how many AGG buffers
- * are posted, byte 2 the burst size; the rest are the 64 CQ slots.
+ * fill it (drivers/bnxt/bnxt_cmpl.h, bnxt_rx.c, bnxt_tpa.c). Input: byte 0
+ * sets where the consumer stands (pass parity and slot), byte 1 how many
+ * AGG buffers are posted (bits 0-4) and whether the queue does TPA (bit 7),
+ * byte 2 the burst size; the rest are the 64 CQ slots.
  *
  * The burst runs on a queue built in plain memory; whatever it hands out
  * must lie inside our buffers, name only payload buffers it owned, and
  * agree frame for frame with a reference walk that uses only the precise
  * decode (zn_bnxt_cmpl_parse), so the fast path never takes a frame the
- * rules refuse. The provider's accounting must balance.
+ * rules refuse. The provider's accounting must balance. With TPA the
+ * records TPA_START / TPA_AGG / TPA_END join in (the reference walk does not
+ * know them): two bursts, each frame checked alone (an aggregate's header
+ * in the TPA header copies, its AGG buffers in order, agg_segs and
+ * gso_size set), the buffers held by open aggregations counted, and all of
+ * them given back when the queue lets go.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -144,6 +150,62 @@ static void take(struct seen *s, const struct zn_rx_pkt *p)
 	}
 }
 
+/* One frame of a TPA queue's burst. */
+static void check_tpa_pkt(const struct bnxt_rxq *q, const struct zn_rx_pkt *p, uint8_t *handed)
+{
+	const uint8_t *th = q->tpa_hdr;
+	uint32_t sum = p->hdr_len;
+
+	if (p->flags & ZN_RX_F_AGG) {
+		CHECK(p->hdr >= th && p->hdr + p->hdr_len <= th + (size_t)BNXT_TPA_AGGS * HDR);
+		CHECK(((size_t)(p->hdr - th)) % HDR == 0);
+		CHECK(p->nseg >= 1 && p->nseg <= ZN_RX_MAX_SEGS && p->agg_segs >= 1);
+	} else {
+		CHECK(p->hdr >= hdrs && p->hdr + p->hdr_len <= hdrs + sizeof(hdrs));
+		CHECK(p->nseg <= BNXT_RX_MAX_AGG);
+	}
+	CHECK(p->hdr_len >= 1 && p->hdr_len <= HDR);
+	for (uint32_t s = 0; s < p->nseg; s++) {
+		uint32_t id = p->seg[s].buf_id;
+
+		CHECK(id < NBUF && prov.out[id] && !handed[id]);
+		CHECK(p->seg[s].va == (uint8_t *)(uintptr_t)(0x200000u + (uint64_t)id * ABUF));
+		CHECK(p->seg[s].len >= 1 && p->seg[s].len <= ABUF && p->seg[s].off == 0);
+		handed[id] = 1;
+		sum += p->seg[s].len;
+	}
+	CHECK(sum == p->pkt_len);
+}
+
+static void run_tpa(const uint8_t *cq, uint32_t raw, uint32_t agg_posted, uint32_t n)
+{
+	static struct zn_rx_pkt pkts[32];
+	static struct bnxt_rxq q;
+	uint8_t handed[NBUF] = { 0 };
+	uint32_t nhanded = 0, held = 0;
+
+	init_queue(&q, cq, raw, agg_posted);
+	CHECK(zn_bnxt_tpa_alloc(&q, 4) == 0);
+	for (int b = 0; b < 2; b++) {
+		uint32_t got = zn_bnxt_rx_burst(&q, pkts, n);
+
+		CHECK(got <= n);
+		for (uint32_t i = 0; i < got; i++) {
+			check_tpa_pkt(&q, &pkts[i], handed);
+			nhanded += pkts[i].nseg;
+		}
+	}
+	CHECK(prov.bad_puts == 0);
+	/* Handed out + held by open aggregations + still posted + free = all. */
+	for (uint32_t i = 0; i < BNXT_TPA_AGGS; i++)
+		held += q.tpa[i].open ? q.tpa[i].nseg : 0;
+	CHECK(nhanded + held + (q.pos.agg_prod - q.pos.agg_cons) + prov.top == NBUF);
+	zn_bnxt_tpa_release(&q);
+	CHECK(nhanded + (q.pos.agg_prod - q.pos.agg_cons) + prov.top == NBUF);
+	CHECK(prov.bad_puts == 0);
+	zn_bnxt_tpa_free(&q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct zn_rx_pkt pkts[32];
@@ -161,6 +223,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(cq_a, 0, sizeof(cq_a));
 	memcpy(cq_a, data + 3, len);
 	memcpy(cq_b, cq_a, sizeof(cq_b));
+	if (data[1] & 0x80) {
+		run_tpa(cq_a, raw, agg_posted, n);
+		return 0;
+	}
 
 	/* The driver's burst. */
 	init_queue(&qa, cq_a, raw, agg_posted);

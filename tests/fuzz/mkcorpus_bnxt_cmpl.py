@@ -35,6 +35,19 @@ def rx(opaque, length, nagg, flags=0, errors=0, rss=0, flags2=0):
 def agg(opaque, length):
     return struct.pack("<HHIII", 0x12, length, opaque, 0, 0)
 
+def tpa_start(opaque, length, agg_id):
+    lo = struct.pack("<HHIII", 0x13 | 0x300 | 0x400, length, opaque, agg_id << 16, 0x1234)
+    hi = struct.pack("<IIII", 3, 0, 0, 0)
+    return [lo, hi]
+
+def tpa_agg(opaque, length, agg_id):
+    return struct.pack("<HHIII", 0x16, length, opaque, agg_id << 16, 0)
+
+def tpa_end(agg_id, segs, nagg, seg_len):
+    lo = struct.pack("<HHIII", 0x15, 0, 0, agg_id << 16 | segs << 8, 0)
+    hi = struct.pack("<IIII", nagg << 24, seg_len, 0, 0)
+    return [lo, hi]
+
 def group(start, recs):
     return [(start + i, r) for i, r in enumerate(recs)]
 
@@ -56,6 +69,15 @@ def frames(b0, kinds):
             g += [agg(agg_cons % AGG, 100)]
             rx_cons += 1
             agg_cons += 1
+        elif k.startswith("tpa"):
+            # an aggregation (agg_id from the name's digit): START naming
+            # the next RX slot, two AGG buffers, END with their count
+            i = int(k[3:] or 0)
+            g = tpa_start(rx_cons % RX, 54, i)
+            g += [tpa_agg((agg_cons + j) % AGG, 200, i) for j in range(2)]
+            g += tpa_end(i, 2, 2, 200)
+            rx_cons += 1
+            agg_cons += 2
         elif k == "done":
             g = [struct.pack("<HHIII", 0x20, 0x1234, 0, 0, 0)]
         elif k == "stray":
@@ -73,6 +95,9 @@ seeds = {
     "error_done_stray": seed(0, 20, 32, frames(0, ["error", "done", "stray", "split"])),
     "second_pass": seed(13, 20, 8, frames(13, ["split", "whole"] * 3)),
     "across_end": seed(38, 20, 32, frames(38, ["split2", "whole", "split"])),
+    # byte 1 bit 7: the queue does TPA
+    "tpa": seed(0, 20 | 0x80, 32, frames(0, ["tpa1", "whole", "tpa2", "split", "tpa1"])),
+    "tpa_across_end": seed(38, 24 | 0x80, 32, frames(38, ["tpa3", "split2", "tpa4"])),
 }
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:

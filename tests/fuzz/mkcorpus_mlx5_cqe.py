@@ -13,8 +13,9 @@ out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "mlx5_c
 LOG_CQ, RING, STRIDE, NSTRIDES = 5, 16, 64, 64
 CQ = 1 << LOG_CQ
 
-def cqe(opcode, wqe_id=0, hsize=0, hidx=0, off=0, bc=0, ctr=0, l3l4=0, ext=0, rss=0):
+def cqe(opcode, wqe_id=0, hsize=0, hidx=0, off=0, bc=0, ctr=0, l3l4=0, ext=0, rss=0, gro=0):
     b = bytearray(64)
+    b[0x04] = gro  # SHAMPO flags: 0x02 match, 0x04 flush
     struct.pack_into(">H", b, 0x02, wqe_id)
     b[0x05] = hsize
     struct.pack_into(">H", b, 0x06, hidx)
@@ -28,7 +29,7 @@ def cqe(opcode, wqe_id=0, hsize=0, hidx=0, off=0, bc=0, ctr=0, l3l4=0, ext=0, rs
     b[0x3f] = opcode << 4
     return b
 
-def seed(b0, burst, thresh, kinds):
+def seed(b0, burst, thresh, kinds, agg=False):
     start = b0 & (2 * CQ - 1)
     wqe = (start * 7) % RING
     hdr = 0
@@ -52,6 +53,24 @@ def seed(b0, burst, thresh, kinds):
             recs.append(cqe(2, wqe, 0, 0, 2 * STRIDE, 1 << 31 | (NSTRIDES - 2) << 16, 2))
         elif k == "full":
             recs.append(cqe(2, wqe, 54, hdr, 0, NSTRIDES << 16 | (54 + 4096), 0, 0x18, 7))
+        elif k in ("gro", "gro_fill"):
+            # one HW-GRO session: payloads byte after byte, strides counted
+            # only where newly reached; gro ends in a filler, gro_fill uses
+            # the last stride
+            pay = 1000 if k == "gro" else 1024
+            n = 3 if k == "gro" else 4
+            used = 0
+            for i in range(n):
+                off = i * pay
+                st = (off + pay + STRIDE - 1) // STRIDE - used
+                fl = (2 if i else 0) | (4 if i == n - 1 else 0)
+                recs.append(cqe(2, wqe, 54, hdr + i, off, st << 16 | (54 + pay), off // STRIDE,
+                                0x28, 7, 0, fl))
+                used += st
+            if used < NSTRIDES:
+                recs.append(cqe(2, wqe, 0, 0, used * STRIDE,
+                                1 << 31 | (NSTRIDES - used) << 16, used))
+            hdr += n - 1
         elif k == "error":
             e = cqe(14)
             e[0x37] = 4
@@ -64,7 +83,7 @@ def seed(b0, burst, thresh, kinds):
         r = start + i
         rec[63] = (rec[63] & 0xfe) | ((r >> LOG_CQ) & 1)
         ring[(r % CQ) * 64:(r % CQ) * 64 + 64] = rec
-    return bytes([b0, burst - 1, thresh]) + bytes(ring)
+    return bytes([b0, (burst - 1) | (0x40 if agg else 0), thresh]) + bytes(ring)
 
 os.makedirs(out, exist_ok=True)
 seeds = {
@@ -73,6 +92,8 @@ seeds = {
     "error": seed(0, 8, 0, ["split", "error", "small"]),
     "across_end": seed(28, 32, 0, ["split", "small", "split", "unsplit"]),
     "second_pass": seed(37, 16, 16, ["small", "split"] * 3),
+    "gro": seed(0, 32, 0, ["gro", "gro_fill", "split", "gro"], agg=True),
+    "gro_across_end": seed(29, 32, 0, ["gro_fill", "small", "gro"], agg=True),
 }
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:

@@ -30,10 +30,12 @@ struct ctx {
 	uint32_t hdr_ctr;	/* device header counter */
 };
 
-static int setup(void **state)
+/* A queue of the fake device with these RX offloads. */
+static int setup_offloads(void **state, uint32_t offloads)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
-	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY };
+	struct zn_rxq_conf conf = { .ring_size = RING, .hdr_buf_size = HDR_ENTRY,
+				    .offloads = offloads };
 
 	c->f = fake_new();
 	c->m = calloc(1, sizeof(*c->m));
@@ -44,6 +46,7 @@ static int setup(void **state)
 		.log_min_stride = 6, .log_max_stride = 13, .striding_rq = true,
 		.ext_stride_num_range = true, .shampo = true, .shampo_log_min_res = 12,
 		.shampo_log_max_res = 20, .shampo_max_log_hdr_entry = 10,
+		.csum_cap = offloads != 0,
 	};
 	c->m->lkey = 0x00abcd00;
 	c->fp = fake_prov_new(64, BUF);
@@ -52,6 +55,11 @@ static int setup(void **state)
 	fake_logs_start();
 	*state = c;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_offloads(state, 0);
 }
 
 static int teardown(void **state)
@@ -270,6 +278,9 @@ static void test_bad_cqes(void **state)
 	q = rx_frame(c, 0, 0, frame, 42, 300); cqe_publish(c, q, 2); q->op_own |= 3 << 2; bad++;
 	/* a send completion on an RQ */
 	q = rx_frame(c, 0, 0, frame, 42, 300); cqe_publish(c, q, ZN_MLX5_CQE_REQ); bad++;
+	/* a HW-GRO continuation on a queue without HW-GRO */
+	q = rx_frame(c, 0, 0, frame, 42, 300); q->shampo.flags = ZN_MLX5_CQE_SHAMPO_MATCH;
+	cqe_publish(c, q, 2); bad++;
 	/* and a valid one after all that */
 	q = rx_frame(c, 0, 0, frame, 42, 300); cqe_publish(c, q, 2);
 	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 16), 1);
@@ -553,6 +564,191 @@ static void test_multiseg_limits(void **state)
 	fake_prov_free(fp);
 }
 
+/* ---- HW-GRO (hw-docs/mlx5.md §12.7) ---- */
+
+static int setup_agg(void **state)
+{
+	return setup_offloads(state, ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG);
+}
+
+/* Ethernet + IPv4 + TCP (54 bytes), then payload bytes. */
+static void tcp_frame(uint8_t *f, uint32_t len, uint8_t seed)
+{
+	make_frame(f, len, seed);
+	memset(f, 0, 54);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[23] = 6;
+	f[46] = 0x50;
+	f[47] = 0x10;
+}
+
+/* Packet of a session: payload (len - 54) at byte off of WQE w, after
+ * `used` strides were counted; match/flush as given. */
+static void gro_pkt(struct ctx *c, uint32_t w, uint32_t off, uint32_t used, const uint8_t *f,
+		    uint32_t len, uint8_t flags)
+{
+	struct zn_mlx5_cqe64 *q = rx_frame(c, w, 0, f, 54, 54);	/* headers alone */
+	uint32_t end = off + len - 54, st = (end + STRIDE - 1) / STRIDE - used;
+
+	memcpy(c->rxq->sw[w].va + off, f + 54, len - 54);
+	q->shampo.data_offset_be = zn_mlx5_bswap32(off);
+	q->wqe_counter_be = zn_mlx5_bswap16((uint16_t)(off / STRIDE));
+	q->byte_cnt_be = zn_mlx5_bswap32(st << 16 | len);
+	q->shampo.flags = flags;
+	q->l4_l3_hdr_type = ZN_MLX5_CQE_L4_TCP_ACK_AND_DATA << 4 | ZN_MLX5_CQE_L3_IPV4 << 2;
+	cqe_publish(c, q, ZN_MLX5_CQE_RESP_SEND);
+}
+
+/*
+ * One WQE: a session of three packets (flush), then a lone packet, then
+ * the filler. The session is held for the WQE's buffer; when the lone
+ * packet closes, the session goes out first, by copy; the lone packet gets
+ * the buffer when the filler finishes the WQE.
+ */
+static void test_agg_units(void **state)
+{
+	const uint8_t M = ZN_MLX5_CQE_SHAMPO_MATCH, FL = ZN_MLX5_CQE_SHAMPO_FLUSH;
+	struct ctx *c = *state;
+	struct mlx5_rxq *r = c->rxq;
+	uint8_t f[4][1054], ip[20];
+	struct zn_rx_pkt pkt[8];
+	uint32_t id0, sum = 0;
+
+	assert_true(r->c.agg);
+	assert_int_equal(r->agg_pkts, 4);
+	assert_int_equal(r->c.hdr_mask, RING * 4 - 1);
+	assert_int_equal(r->cq.log_sz, 7);
+	zn_mlx5_rxq_refill(r);
+	id0 = r->sw[0].buf_id;
+	for (int i = 0; i < 4; i++)
+		tcp_frame(f[i], sizeof(f[i]), (uint8_t)(10 * i));
+	gro_pkt(c, 0, 0, 0, f[0], 1054, 0);
+	gro_pkt(c, 0, 1000, 16, f[1], 1054, M);
+	gro_pkt(c, 0, 2000, 32, f[2], 1054, M | FL);
+	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 8), 0);	/* held for the buffer */
+	assert_true(r->ready.live);
+	gro_pkt(c, 0, 3008, 47, f[3], 1054, FL);
+	filler(c, 0, 63);
+	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 8), 2);
+	/* the session, by copy into a fresh buffer */
+	assert_int_equal(pkt[0].flags & ZN_RX_F_AGG, ZN_RX_F_AGG);
+	assert_true(pkt[0].flags & ZN_RX_F_L4_CSUM_OK);
+	assert_int_equal(pkt[0].agg_segs, 3);
+	assert_int_equal(pkt[0].gso_size, 1000);
+	assert_int_equal(pkt[0].hdr_len, 54);
+	assert_int_equal(pkt[0].pkt_len, 3054);
+	memcpy(ip, pkt[0].hdr + 14, 20);
+	assert_int_equal(ip[2] << 8 | ip[3], 3040);
+	for (int i = 0; i < 20; i += 2)
+		sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+	assert_int_equal((sum & 0xffff) + (sum >> 16), 0xffff);
+	assert_int_equal(pkt[0].nseg, 1);
+	assert_int_not_equal(pkt[0].seg[0].buf_id, id0);
+	assert_int_equal(pkt[0].seg[0].off, 0);
+	assert_int_equal(pkt[0].seg[0].len, 3000);
+	for (int i = 0; i < 3; i++)
+		assert_memory_equal(pkt[0].seg[0].va + 1000 * i, f[i] + 54, 1000);
+	/* the lone packet, by reference in WQE 0's buffer */
+	assert_false(pkt[1].flags & ZN_RX_F_AGG);
+	assert_int_equal(pkt[1].nseg, 1);
+	assert_int_equal(pkt[1].seg[0].buf_id, id0);
+	assert_int_equal(pkt[1].seg[0].off, 3008);
+	assert_int_equal(pkt[1].seg[0].len, 1000);
+	assert_memory_equal(pkt[1].seg[0].va + 3008, f[3] + 54, 1000);
+	assert_memory_equal(pkt[1].hdr, f[3], 54);
+	assert_int_equal(r->st.agg, 1);
+	assert_int_equal(r->st.agg_copies, 1);
+	assert_int_equal(r->st.packets, 2);
+	assert_int_equal(r->st.bad_cmpl, 0);
+	/* 16 posted, WQE 0's buffer and the copy's with the caller */
+	assert_int_equal(fake_prov_held(c->fp), RING + 1);
+	zn_mlx5_rx_burst(r, pkt, 0);
+	assert_int_equal(fake_prov_held(c->fp), RING + 2);
+}
+
+/* match CQEs that do not continue the previous payload are refused; the
+ * session goes on with the right one. */
+static void test_agg_bad_match(void **state)
+{
+	const uint8_t M = ZN_MLX5_CQE_SHAMPO_MATCH;
+	struct ctx *c = *state;
+	struct mlx5_rxq *r = c->rxq;
+	uint8_t f[1054];
+	struct zn_rx_pkt pkt[8];
+	struct zn_mlx5_cqe64 *q;
+
+	zn_mlx5_rxq_refill(r);
+	tcp_frame(f, sizeof(f), 5);
+	/* a match with no session before it */
+	gro_pkt(c, 0, 0, 0, f, 1054, M);
+	gro_pkt(c, 0, 0, 0, f, 1054, 0);
+	/* not right after the previous payload */
+	gro_pkt(c, 0, 1004, 16, f, 1054, M);
+	/* strides that are not the ones it newly reaches */
+	gro_pkt(c, 0, 1000, 15, f, 1054, M);
+	/* its stride index elsewhere */
+	q = rx_frame(c, 0, 0, f, 54, 1054);
+	q->shampo.data_offset_be = zn_mlx5_bswap32(1000);
+	q->wqe_counter_be = zn_mlx5_bswap16(16);
+	q->byte_cnt_be = zn_mlx5_bswap32(16u << 16 | 1054);
+	q->shampo.flags = M;
+	cqe_publish(c, q, 2);
+	/* not split */
+	q = rx_frame(c, 0, 0, f, 0, 1000);
+	q->shampo.data_offset_be = zn_mlx5_bswap32(1000);
+	q->wqe_counter_be = zn_mlx5_bswap16(15);
+	q->byte_cnt_be = zn_mlx5_bswap32(16u << 16 | 1000);
+	q->shampo.flags = M;
+	cqe_publish(c, q, 2);
+	/* and the right one */
+	gro_pkt(c, 0, 1000, 16, f, 1054, M | ZN_MLX5_CQE_SHAMPO_FLUSH);
+	filler(c, 0, 32);
+	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 8), 1);
+	assert_int_equal(r->st.bad_cmpl, 5);
+	assert_int_equal(pkt[0].agg_segs, 2);
+	assert_int_equal(pkt[0].seg[0].len, 2000);
+	/* after a filler no match may come */
+	gro_pkt(c, 1, 0, 0, f, 1054, M);
+	assert_int_equal(zn_mlx5_rx_burst(r, pkt, 8), 0);
+	assert_int_equal(r->st.bad_cmpl, 6);
+}
+
+/*
+ * Bursts of one: a CQE is taken only with room for every unit it may
+ * complete, and bursts too short for that count as quiet, so the held
+ * units go out by copy one burst after another: sessions split, every byte
+ * still delivered once, in order.
+ */
+static void test_agg_burst_of_one(void **state)
+{
+	const uint8_t M = ZN_MLX5_CQE_SHAMPO_MATCH, FL = ZN_MLX5_CQE_SHAMPO_FLUSH;
+	struct ctx *c = *state;
+	struct mlx5_rxq *r = c->rxq;
+	uint8_t f[3][1054];
+	struct zn_rx_pkt pkt[4];
+	uint32_t got = 0;
+
+	zn_mlx5_rxq_refill(r);
+	for (int i = 0; i < 3; i++)
+		tcp_frame(f[i], sizeof(f[i]), (uint8_t)(7 * i));
+	gro_pkt(c, 0, 0, 0, f[0], 1054, 0);
+	gro_pkt(c, 0, 1000, 16, f[1], 1054, M | FL);
+	gro_pkt(c, 0, 2048, 32, f[2], 1054, FL);
+	filler(c, 0, 48);
+	for (int i = 0; i < 100 && got < 4; i++)
+		got += zn_mlx5_rx_burst(r, pkt + got, 1);
+	assert_int_equal(got, 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_int_equal(pkt[i].nseg, 1);
+		assert_int_equal(pkt[i].seg[0].len, 1000);
+		assert_memory_equal(pkt[i].seg[0].va + pkt[i].seg[0].off, f[i] + 54, 1000);
+	}
+	assert_int_equal(r->st.agg_copies, 3);
+	assert_int_equal(r->st.bad_cmpl, 0);
+	assert_int_equal(r->pos.done, 1);	/* the filler was taken too */
+}
+
 /* Buffers no queue layout can use, and bad rings, are refused with one line. */
 static void test_setup_refusals(void **state)
 {
@@ -584,6 +780,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_setup_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiseg_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiseg_limits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_agg_units, setup_agg, teardown),
+		cmocka_unit_test_setup_teardown(test_agg_bad_match, setup_agg, teardown),
+		cmocka_unit_test_setup_teardown(test_agg_burst_of_one, setup_agg, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

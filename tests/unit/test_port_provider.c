@@ -24,6 +24,7 @@
 
 #include "base/clock.h"
 #include "tests/unit/support/bnxt_test_client.h"
+#include "tests/unit/support/port_open.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
 #include "zcnic/port.h"
@@ -143,18 +144,10 @@ static void tp_close(struct tp *t)
 
 static int open_port(const char *path, struct zn_port **p)
 {
-	struct zn_bus_open_opts o = { .timeout_ms = 3000 };
-	struct zn_port_conf pc = { .nb_rxq = 1, .nb_txq = 1, .mtu = 1500 };
 	struct zn_rxq_conf rq = { .ring_size = RING, .hds_thresh = 0, .hdr_buf_size = 256,
 				  .payload_buf_size = BUF, .numa_node = -1 };
-	struct zn_txq_conf tq = { .ring_size = 256, .numa_node = -1 };
-	char spec[160];
 
-	snprintf(spec, sizeof(spec), "vfio-user:%s", path);
-	if (zn_port_open(spec, &o, p) || zn_port_configure(*p, &pc) ||
-	    zn_port_rxq_setup(*p, 0, &rq) || zn_port_txq_setup(*p, 0, &tq))
-		return -1;
-	return zn_port_start(*p);
+	return tpo_open(path, &rq, p);
 }
 
 static int setup(void **state)

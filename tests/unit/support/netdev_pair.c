@@ -19,8 +19,9 @@ int ndp_open_ex(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx
 	return ndp_open_agg(n, model_opts, mtu, rx_ring, false);
 }
 
-int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring,
-		 bool rx_agg)
+/* Both netdevs on the two devices of a started zn-nicsim (paths p0, p1). */
+static int open_both(struct ndp *n, const char *p0, const char *p1, uint32_t mtu,
+		     uint32_t rx_ring, bool rx_agg)
 {
 	struct zn_netdev_conf c = { .prefix_len = 24, .nb_rxq = NDP_RXQ,
 				    .rx_ring = rx_ring ? rx_ring : 256, .tx_ring = 256, .mtu = mtu,
@@ -28,19 +29,14 @@ int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t r
 	char spec[128];
 	int rc;
 
-	memset(n, 0, sizeof(*n));
-	if (btc_sim_start(&n->sim, model_opts, model_opts, true) < 0) {
-		fprintf(stderr, "ndp: zn-nicsim did not start\n");
-		return -EIO;
-	}
 	n->ip_a = inet_addr(NDP_IP_A);
 	n->ip_b = inet_addr(NDP_IP_B);
 	c.ip = n->ip_a;
-	snprintf(spec, sizeof(spec), "vfio-user:%s", n->sim.path[0]);
+	snprintf(spec, sizeof(spec), "vfio-user:%s", p0);
 	rc = zn_netdev_open(spec, &c, &n->a);
 	if (rc == 0) {
 		c.ip = n->ip_b;
-		snprintf(spec, sizeof(spec), "vfio-user:%s", n->sim.path[1]);
+		snprintf(spec, sizeof(spec), "vfio-user:%s", p1);
 		rc = zn_netdev_open(spec, &c, &n->b);
 	}
 	if (rc < 0) {
@@ -50,12 +46,37 @@ int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t r
 	return rc;
 }
 
+int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring,
+		 bool rx_agg)
+{
+	memset(n, 0, sizeof(*n));
+	if (btc_sim_start(&n->sim, model_opts, model_opts, true) < 0) {
+		fprintf(stderr, "ndp: zn-nicsim did not start\n");
+		return -EIO;
+	}
+	return open_both(n, n->sim.path[0], n->sim.path[1], mtu, rx_ring, rx_agg);
+}
+
+int ndp_open_mlx5(struct ndp *n, uint32_t mtu, uint32_t rx_ring, bool rx_agg)
+{
+	memset(n, 0, sizeof(*n));
+	n->mlx5 = true;
+	if (mtc_sim_start(&n->msim, "mlx5", "mlx5", true) < 0) {
+		fprintf(stderr, "ndp: zn-nicsim did not start\n");
+		return -EIO;
+	}
+	return open_both(n, n->msim.path[0], n->msim.path[1], mtu, rx_ring, rx_agg);
+}
+
 void ndp_close(struct ndp *n)
 {
 	zn_netdev_close(n->a);
 	zn_netdev_close(n->b);
 	n->a = n->b = NULL;
-	btc_sim_stop(&n->sim);
+	if (n->mlx5)
+		mtc_sim_stop(&n->msim);
+	else
+		btc_sim_stop(&n->sim);
 }
 
 int ndp_resolve(struct ndp *n, int ms)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests: two netdevs over an in-process zn-nicsim, two bnxt models joined
- * by a pair wire. A = 10.77.0.1/24, B = 10.77.0.2/24, each with
+ * Tests: two netdevs over an in-process zn-nicsim, two bnxt models (or two
+ * mlx5 ones, ndp_open_mlx5) joined by a pair wire. A = 10.77.0.1/24, B = 10.77.0.2/24, each with
  * NDP_RXQ RX queues. Payload buffers are 4096 bytes (the netdev default).
  */
 #ifndef ZN_TEST_NETDEV_PAIR_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "tests/unit/support/bnxt_test_client.h"
+#include "tests/unit/support/mlx5_test_client.h"
 #include "zcnic/netdev.h"
 
 #define NDP_RXQ		2
@@ -18,7 +19,9 @@
 #define NDP_IP_B	"10.77.0.2"
 
 struct ndp {
-	struct btc_sim sim;
+	struct btc_sim sim;		/* bnxt */
+	struct mtc_sim msim;		/* mlx5 (ndp_open_mlx5) */
+	bool mlx5;
 	struct zn_netdev *a, *b;
 	uint32_t ip_a, ip_b;		/* network order */
 };
@@ -30,6 +33,8 @@ int ndp_open_ex(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx
 /* The same with receive aggregation (zn_netdev_conf rx_agg: TPA on bnxt) on both. */
 int ndp_open_agg(struct ndp *n, const char *model_opts, uint32_t mtu, uint32_t rx_ring,
 		 bool rx_agg);
+/* ndp_open_agg's pair on two mlx5 models (rx_agg: SHAMPO HW-GRO). */
+int ndp_open_mlx5(struct ndp *n, uint32_t mtu, uint32_t rx_ring, bool rx_agg);
 void ndp_close(struct ndp *n);
 /* Poll both netdevs until ARP resolved each other (at most ms): 0 or -ETIMEDOUT. */
 int ndp_resolve(struct ndp *n, int ms);
