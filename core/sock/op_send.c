@@ -174,7 +174,12 @@ static struct tx_slot *slot_alloc(struct tx_state *tx, uint16_t *idx)
 	sl = &tx->slot[*idx];
 	tx->free_head = sl->next_free;
 	tx->nfree--;
-	memset(sl, 0, sizeof(*sl));
+	/* a free slot holds no buffer and no mapping (slot_release), and its
+	 * segments are written up to nseg: only the send's own fields start over */
+	sl->notif_ud = 0;
+	sl->nseg = sl->len = 0;
+	sl->cork_next = 0;
+	sl->busy = sl->notif = sl->report = sl->copied = sl->used = false;
 	return sl;
 }
 
@@ -187,10 +192,11 @@ static void slot_release(struct tx_state *tx, uint16_t idx)
 		zn_net_bounce_put(tx->nd, sl->bounce);
 	if (sl->gather)
 		zn_net_bounce_put(tx->nd, sl->gather);
-	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++)
+	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++) {
 		zn_net_fixmap_put(sl->fm[i]);
+		sl->fm[i] = NULL;
+	}
 	sl->bounce = sl->gather = NULL;
-	memset(sl->fm, 0, sizeof(sl->fm));
 	sl->next_free = tx->free_head;
 	tx->free_head = idx;
 	tx->nfree++;
