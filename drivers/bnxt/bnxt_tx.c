@@ -143,9 +143,10 @@ _Static_assert(BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32u << 9, "LHINT table covers e
 #define LH(x) ((x) << 13)
 static const uint16_t tx_w0_1seg[32] =
 	TX_W0_ROW(BNXT_TX_BD_TYPE_SHORT, 1, BNXT_TX_BD_FLAGS_PACKET_END);
-static const uint16_t tx_w0_2seg[32] = TX_W0_ROW(BNXT_TX_BD_TYPE_SHORT, 2, 0);
-/* header and payload with the L4 checksum: a long BD, its lflags slot, the payload's */
-static const uint16_t tx_w0_2seg_l4[32] = TX_W0_ROW(BNXT_TX_BD_TYPE_LONG, 3, 0);
+/* [1]: with the L4 checksum, a long BD, its lflags slot, the payload's BD */
+static const uint16_t tx_w0_2seg[2][32] = {
+	TX_W0_ROW(BNXT_TX_BD_TYPE_SHORT, 2, 0), TX_W0_ROW(BNXT_TX_BD_TYPE_LONG, 3, 0),
+};
 #undef LH
 #undef TX_W0_ROW
 #undef TX_W0
@@ -253,6 +254,28 @@ static inline bool two_segs_inline(const struct zn_tx_pkt *p, uint32_t max, uint
 	       (uint64_t)l0 + l1 - BNXT_TX_MIN_PKT_LEN <= max_less_min;
 }
 
+/*
+ * The BDs of two segments that two_segs_inline took: header and payload;
+ * lng (a constant at each call) adds the L4 checksum (a UDP datagram, a
+ * TCP segment without LSO) as tx_frame_other would, a long BD and its
+ * lflags slot, without its loops. Returns the slots used.
+ */
+static inline __attribute__((always_inline)) uint32_t
+put_two_segs(struct bnxt_tx_bd *bd, uint32_t mask, uint32_t prod, const struct zn_tx_pkt *p,
+	     uint64_t opq, const uint32_t lng, uint32_t *total)
+{
+	const uint32_t l0 = p->seg[0].len, l1 = p->seg[1].len;
+
+	*total = l0 + l1;
+	put_bd(&bd[prod & mask], tx_w0_2seg[lng][*total >> 9] | (uint64_t)l0 << 16 | opq,
+	       p->seg[0].iova);
+	if (lng)
+		put_bd(&bd[(prod + 1) & mask], BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM, 0);
+	put_bd(&bd[(prod + 1 + lng) & mask],
+	       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
+	return 2 + lng;
+}
+
 uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint32_t n)
 {
 	struct bnxt_tx_bd *const bd = q->bd;
@@ -285,31 +308,14 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 			w0 = tx_w0_1seg[total >> 9] | (uint64_t)l0 << 16 | opq;
 			put_bd(&bd[ps], w0, p->seg[0].iova);
 		} else if (__builtin_expect(ns == 2, 1) && two_segs_inline(p, max, max_less_min)) {
-			const uint32_t l1 = p->seg[1].len;
-
 			if (__builtin_expect(avail < 2, 0))
 				goto full;
-			total = l0 + l1;
-			nbd = 2;
-			w0 = tx_w0_2seg[total >> 9] | (uint64_t)l0 << 16 | opq;
-			put_bd(&bd[ps], w0, p->seg[0].iova);
-			put_bd(&bd[(prod + 1) & mask],
-			       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
+			nbd = put_two_segs(bd, mask, prod, p, opq, 0, &total);
 		} else if (__builtin_expect(ns == (2u | ZN_TX_F_L4_CSUM << 16), 1) &&
 			   two_segs_inline(p, max, max_less_min)) {
-			/* a UDP datagram or a TCP segment (no LSO): tx_frame_other's BDs
-			 * for it, without its loops */
-			const uint32_t l1 = p->seg[1].len;
-
 			if (__builtin_expect(avail < 3, 0))
 				goto full;
-			total = l0 + l1;
-			nbd = 3;
-			w0 = tx_w0_2seg_l4[total >> 9] | (uint64_t)l0 << 16 | opq;
-			put_bd(&bd[ps], w0, p->seg[0].iova);
-			put_bd(&bd[(prod + 1) & mask], BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM, 0);
-			put_bd(&bd[(prod + 2) & mask],
-			       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
+			nbd = put_two_segs(bd, mask, prod, p, opq, 1, &total);
 		} else {
 			nbd = tx_frame_other(q, p, prod, avail, &total);
 			if (!nbd)
