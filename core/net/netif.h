@@ -265,6 +265,14 @@ uint32_t zn_udp_recv(struct zn_udp_ep *ep, struct zn_udp_rx *out, uint32_t n);
 /* Payload bytes of segment i (its va + off: no provider call); NULL if
  * there is no such segment or the provider gave no address. */
 const uint8_t *zn_udp_rx_data(struct zn_udp_ep *ep, const struct zn_udp_rx *d, uint32_t i);
+
+/* Segment i's bytes (UDP's and TCP's descriptors alike), NULL if it has none. */
+static inline const uint8_t *zn_rx_seg_data(const struct zn_udp_rx *d, uint32_t i)
+{
+	if (i >= d->nseg || i >= ZN_RX_MAX_SEGS || !d->seg[i].va)
+		return NULL;
+	return d->seg[i].va + d->seg[i].off;
+}
 /* Give a datagram's buffers back to its queue's provider. */
 void zn_udp_rx_release(struct zn_udp_ep *ep, const struct zn_udp_rx *d);
 /* Datagrams waiting on the receive list. */

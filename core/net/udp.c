@@ -214,9 +214,7 @@ uint32_t zn_udp_rx_pending(const struct zn_udp_ep *ep)
 const uint8_t *zn_udp_rx_data(struct zn_udp_ep *ep, const struct zn_udp_rx *d, uint32_t i)
 {
 	(void)ep;
-	if (i >= d->nseg || i >= ZN_RX_MAX_SEGS || !d->seg[i].va)
-		return NULL;
-	return d->seg[i].va + d->seg[i].off;
+	return zn_rx_seg_data(d, i);
 }
 
 void zn_udp_rx_release(struct zn_udp_ep *ep, const struct zn_udp_rx *d)

@@ -228,12 +228,13 @@ static int recv_sink(struct zn_sock *s, const struct sink *k, struct zn_addr4 *s
 		return -EAGAIN;
 	for (uint32_t i = 0; i < d.nseg && off < k->cap; i++) {
 		const uint8_t *src_b = zn_sock_rx_data(s, &d, i);
-		uint32_t n = d.seg[i].len < k->cap - off ? d.seg[i].len : (uint32_t)(k->cap - off);
+		uint32_t n;
 
-		if (!src_b) {
+		if (!src_b) {	/* also past the segments a descriptor can hold */
 			rc = -EIO;
 			break;
 		}
+		n = d.seg[i].len < k->cap - off ? d.seg[i].len : (uint32_t)(k->cap - off);
 		if (sink_put(k, off, src_b, n)) {
 			rc = -EFAULT;
 			break;

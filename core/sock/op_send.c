@@ -176,7 +176,12 @@ static struct tx_slot *slot_alloc(struct tx_state *tx, uint16_t *idx)
 	sl = &tx->slot[*idx];
 	tx->free_head = sl->next_free;
 	tx->nfree--;
-	memset(sl, 0, sizeof(*sl));
+	/* a free slot holds no buffer and no mapping (slot_release), and its
+	 * segments are written up to nseg: only the send's own fields start over */
+	sl->notif_ud = 0;
+	sl->nseg = sl->len = 0;
+	sl->cork_next = 0;
+	sl->busy = sl->notif = sl->report = sl->copied = sl->used = false;
 	return sl;
 }
 
@@ -189,12 +194,12 @@ static void slot_release(struct tx_state *tx, uint16_t idx)
 		zn_net_bounce_put(tx->nd, sl->gather);
 	for (uint32_t i = 0; i < ZN_UDP_MAX_SEGS; i++) {
 		zn_net_fixmap_put(sl->fm[i]);
+		sl->fm[i] = NULL;
 		if (sl->bounce[i])
 			zn_net_bounce_put(tx->nd, sl->bounce[i]);
+		sl->bounce[i] = NULL;
 	}
 	sl->gather = NULL;
-	memset(sl->bounce, 0, sizeof(sl->bounce));
-	memset(sl->fm, 0, sizeof(sl->fm));
 	sl->next_free = tx->free_head;
 	tx->free_head = idx;
 	tx->nfree++;

@@ -57,7 +57,6 @@ struct zn_sock_proto {
 	/* Up to n descriptors; a stream protocol stops at max bytes (cutting a
 	 * descriptor in two), a datagram protocol ignores max. */
 	uint32_t (*recv)(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, uint32_t max);
-	const uint8_t *(*rx_data)(struct zn_sock *s, const struct zn_udp_rx *d, uint32_t i);
 	void (*rx_release)(struct zn_sock *s, const struct zn_udp_rx *d);
 	/* more: MSG_MORE, more data follows soon (a stream holds a runt
 	 * segment back; a datagram protocol never sees it: op_send.c corks) */
@@ -186,10 +185,12 @@ static inline int zn_sock_rx_eof(struct zn_sock *s)
 	return s->proto->rx_eof ? s->proto->rx_eof(s) : 0;
 }
 
+/* Every protocol's descriptors address their bytes the same way: no hook. */
 static inline const uint8_t *zn_sock_rx_data(struct zn_sock *s, const struct zn_udp_rx *d,
 					     uint32_t i)
 {
-	return s->proto->rx_data(s, d, i);
+	(void)s;
+	return zn_rx_seg_data(d, i);
 }
 
 static inline void zn_sock_rx_release(struct zn_sock *s, const struct zn_udp_rx *d)

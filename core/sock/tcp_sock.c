@@ -112,14 +112,6 @@ static uint32_t tcp_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, u
 	return ts->c && !ts->listening ? zn_tcp_recv(ts->c, out, n, max) : 0;
 }
 
-static const uint8_t *tcp_rx_data(struct zn_sock *s, const struct zn_udp_rx *d, uint32_t i)
-{
-	(void)s;
-	if (i >= d->nseg || i >= ZN_RX_MAX_SEGS || !d->seg[i].va)
-		return NULL;
-	return d->seg[i].va + d->seg[i].off;
-}
-
 static void tcp_rx_release(struct zn_sock *s, const struct zn_udp_rx *d)
 {
 	struct tcp_sock *ts = ts_of(s);
@@ -213,7 +205,6 @@ const struct zn_sock_proto zn_tcp_sock_proto = {
 	.close = tcp_close,
 	.rx_pending = tcp_rx_pending,
 	.recv = tcp_recv,
-	.rx_data = tcp_rx_data,
 	.rx_release = tcp_rx_release,
 	.send = tcp_send,
 	.tx_forget = tcp_tx_forget,

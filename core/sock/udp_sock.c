@@ -67,11 +67,6 @@ static uint32_t udp_recv(struct zn_sock *s, struct zn_udp_rx *out, uint32_t n, u
 	return zn_udp_recv(ep_of(s), out, n);
 }
 
-static const uint8_t *udp_rx_data(struct zn_sock *s, const struct zn_udp_rx *d, uint32_t i)
-{
-	return zn_udp_rx_data(ep_of(s), d, i);
-}
-
 static void udp_rx_release(struct zn_sock *s, const struct zn_udp_rx *d)
 {
 	zn_udp_rx_release(ep_of(s), d);
@@ -95,7 +90,6 @@ const struct zn_sock_proto zn_udp_sock_proto = {
 	.close = udp_close,
 	.rx_pending = udp_rx_pending,
 	.recv = udp_recv,
-	.rx_data = udp_rx_data,
 	.rx_release = udp_rx_release,
 	.send = udp_send,
 	.tx_forget = udp_tx_forget,

@@ -67,11 +67,11 @@ static int nop_issue(struct zn_uring_req *req)
 	return ZN_URING_ISSUE_DONE;
 }
 
-/* The plain NOP on the SQ-direct path; one with nop_flags goes through prep. */
+/* The plain NOP on the SQ-direct path (the run answers it inline, the same way). */
 static int64_t nop_direct(struct zn_uring *r, const struct io_uring_sqe *sqe)
 {
 	(void)r;
-	return sqe->nop_flags ? ZN_URING_DIRECT_NO : 0;
+	return zn_nop_direct(sqe);
 }
 
 const struct zn_uring_op zn_nop_op = {

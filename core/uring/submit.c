@@ -473,11 +473,14 @@ static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct
  *
  * The SQE and CQE sizes are constants here: the ring picks one of the four
  * instances below when it is created (zn_uring_submit_setup), instead of
- * shifting by its set-up flags for every SQE.
+ * shifting by its set-up flags for every SQE. A plain NOP is answered in
+ * the loop (its direct would be a call that returns 0); every other op's
+ * direct is called through the ring's table, or, once a test overrode an
+ * op, looked up per SQE (table false: sq_direct_lookup).
  */
 static inline __attribute__((always_inline)) unsigned
 sq_direct_run(struct zn_uring *r, uint32_t head, unsigned n, const unsigned sqe_shift,
-	      const unsigned cqe_shift)
+	      const unsigned cqe_shift, const bool table)
 {
 	/* the ring's geometry in locals: the CQE stores below could alias r */
 	struct zn_uring_shared *sh = r->sh;
@@ -485,22 +488,17 @@ sq_direct_run(struct zn_uring *r, uint32_t head, unsigned n, const unsigned sqe_
 	const struct io_uring_sqe *sqes = r->sqes;
 	struct io_uring_cqe *cqes = r->cqes;
 	const uint32_t sq_mask = r->sq_mask, sq_entries = r->sq_entries, cq_mask = r->cq_mask;
-	zn_uring_direct_fn *const direct = r->direct;
-	/* a test that overrode an op sends every SQE through zn_uring_op_get */
-	const bool table = !__atomic_load_n(&zn_uring_ops_overridden, __ATOMIC_RELAXED);
 	uint32_t tail = sh->cq_tail, first = tail;
 	uint32_t room = r->cq_entries - (tail - zn_load_acq(&sh->cq_head));
-	unsigned i;
+	uint32_t pos, end;
 
 	if (r->ovf_count)	/* CQEs waiting in the overflow list go first */
 		return 0;
-	if (n > room)
-		n = room;
-	for (i = 0; i < n; i++) {
-		uint32_t idx = __atomic_load_n(&array[(head + i) & sq_mask], __ATOMIC_RELAXED);
+	end = head + (n < room ? n : room);
+	for (pos = head; pos != end; pos++) {
+		uint32_t idx = __atomic_load_n(&array[pos & sq_mask], __ATOMIC_RELAXED);
 		const struct io_uring_sqe *sqe;
 		struct io_uring_cqe *cqe;
-		zn_uring_direct_fn fn;
 		int64_t res;
 
 		if (idx >= sq_entries)
@@ -509,8 +507,17 @@ sq_direct_run(struct zn_uring *r, uint32_t head, unsigned n, const unsigned sqe_
 		/* init_req's checks that can fail a plain SQE: the generic way says them */
 		if ((sqe->flags & ~IOSQE_CQE_SKIP_SUCCESS) | sqe->personality)
 			break;
-		fn = table ? direct[sqe->opcode] : zn_uring_direct_of(sqe->opcode);
-		if (!fn || (res = fn(r, sqe)) == ZN_URING_DIRECT_NO)
+		if (sqe->opcode == IORING_OP_NOP && table) {
+			res = zn_nop_direct(sqe);
+		} else {
+			zn_uring_direct_fn fn = table ? r->direct[sqe->opcode] :
+				zn_uring_direct_of(sqe->opcode);
+
+			if (!fn)
+				break;
+			res = fn(r, sqe);
+		}
+		if (res == ZN_URING_DIRECT_NO)
 			break;
 		if (res >= 0 && (sqe->flags & IOSQE_CQE_SKIP_SUCCESS))
 			continue;
@@ -526,27 +533,33 @@ sq_direct_run(struct zn_uring *r, uint32_t head, unsigned n, const unsigned sqe_
 		zn_store_rel(&sh->cq_tail, tail);
 		r->st.cqes += tail - first;
 	}
-	return i;
+	return pos - head;
 }
 
 static unsigned sq_direct_64_16(struct zn_uring *r, uint32_t head, unsigned n)
 {
-	return sq_direct_run(r, head, n, 0, 0);
+	return sq_direct_run(r, head, n, 0, 0, true);
 }
 
 static unsigned sq_direct_64_32(struct zn_uring *r, uint32_t head, unsigned n)
 {
-	return sq_direct_run(r, head, n, 0, 1);
+	return sq_direct_run(r, head, n, 0, 1, true);
 }
 
 static unsigned sq_direct_128_16(struct zn_uring *r, uint32_t head, unsigned n)
 {
-	return sq_direct_run(r, head, n, 1, 0);
+	return sq_direct_run(r, head, n, 1, 0, true);
 }
 
 static unsigned sq_direct_128_32(struct zn_uring *r, uint32_t head, unsigned n)
 {
-	return sq_direct_run(r, head, n, 1, 1);
+	return sq_direct_run(r, head, n, 1, 1, true);
+}
+
+/* Any geometry, each SQE's op looked up: an op was overridden (tests). */
+static unsigned sq_direct_lookup(struct zn_uring *r, uint32_t head, unsigned n)
+{
+	return sq_direct_run(r, head, n, r->sqe_shift, r->cqe_shift, false);
 }
 
 /* An opcode's direct function, NULL if it has none (or is out of range). */
@@ -577,6 +590,10 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 	uint32_t avail = zn_load_acq(&sh->sq_tail) - head;
 	unsigned n = to_submit < avail ? to_submit : avail;
 	int submitted = 0;
+	/* a test that overrode an op sends every SQE through zn_uring_op_get */
+	unsigned (*run)(struct zn_uring *, uint32_t, unsigned) =
+		__atomic_load_n(&zn_uring_ops_overridden, __ATOMIC_RELAXED) ?
+		sq_direct_lookup : r->direct_run;
 
 	r->msg_batch = true;
 	while (n) {
@@ -595,7 +612,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		/* an op that can finish it directly (no drain holding later SQEs back):
 		 * as many SQEs from here as can go so */
 		if (r->direct[sqe->opcode] && !r->link_head && !r->drain_active) {
-			unsigned k = r->direct_run(r, head, n);
+			unsigned k = run(r, head, n);
 
 			head += k;
 			submitted += (int)k;

@@ -328,4 +328,13 @@ static inline const struct zn_uring_op *zn_uring_op_lookup(unsigned opcode)
 	return op;
 }
 
+/*
+ * The plain NOP's direct result (op_nop.c), inline for the SQ-direct run:
+ * one with nop_flags goes through prep.
+ */
+static inline int64_t zn_nop_direct(const struct io_uring_sqe *sqe)
+{
+	return sqe->nop_flags ? ZN_URING_DIRECT_NO : 0;
+}
+
 #endif

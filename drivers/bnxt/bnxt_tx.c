@@ -134,15 +134,19 @@ _Static_assert(BNXT_MTU_MAX + BNXT_L2_OVERHEAD < 32u << 9, "LHINT table covers e
  * least BNXT_TX_MIN_PKT_LEN bytes), by total >> 9 as tx_lhint: the burst ors
  * in length and opaque, so word 0 is one load, two shifts, two ors.
  */
-#define TX_W0(nbd, end) (BNXT_TX_BD_TYPE_SHORT | BNXT_TX_BD_FLAGS_NO_CMPL | \
-			 (nbd) << BNXT_TX_BD_FLAGS_BD_CNT_SFT | (end))
-#define TX_W0_ROW(nbd, end) { \
-	TX_W0(nbd, end) | LH(0), TX_W0(nbd, end) | LH(1), \
-	TX_W0(nbd, end) | LH(2), TX_W0(nbd, end) | LH(2), \
-	[4 ... 31] = TX_W0(nbd, end) | LH(3) }
+#define TX_W0(type, nbd, end) ((type) | BNXT_TX_BD_FLAGS_NO_CMPL | \
+			       (nbd) << BNXT_TX_BD_FLAGS_BD_CNT_SFT | (end))
+#define TX_W0_ROW(type, nbd, end) { \
+	TX_W0(type, nbd, end) | LH(0), TX_W0(type, nbd, end) | LH(1), \
+	TX_W0(type, nbd, end) | LH(2), TX_W0(type, nbd, end) | LH(2), \
+	[4 ... 31] = TX_W0(type, nbd, end) | LH(3) }
 #define LH(x) ((x) << 13)
-static const uint16_t tx_w0_1seg[32] = TX_W0_ROW(1, BNXT_TX_BD_FLAGS_PACKET_END);
-static const uint16_t tx_w0_2seg[32] = TX_W0_ROW(2, 0);
+static const uint16_t tx_w0_1seg[32] =
+	TX_W0_ROW(BNXT_TX_BD_TYPE_SHORT, 1, BNXT_TX_BD_FLAGS_PACKET_END);
+/* [1]: with the L4 checksum, a long BD, its lflags slot, the payload's BD */
+static const uint16_t tx_w0_2seg[2][32] = {
+	TX_W0_ROW(BNXT_TX_BD_TYPE_SHORT, 2, 0), TX_W0_ROW(BNXT_TX_BD_TYPE_LONG, 3, 0),
+};
 #undef LH
 #undef TX_W0_ROW
 #undef TX_W0
@@ -172,9 +176,9 @@ static uint16_t tx_lflags(uint32_t fl)
 
 /*
  * A frame the burst does not take inline (3 or 4 segments, one that needs
- * a pad BD, one with offloads: a long BD, an invalid one): its checks and
- * BDs. Returns its slot count, 0 if it is invalid, or ~0u if it does not
- * fit in avail slots.
+ * a pad BD, LSO, one segment with offloads: a long BD, an invalid one): its
+ * checks and BDs. Returns its slot count, 0 if it is invalid, or ~0u if it
+ * does not fit in avail slots.
  *
  * Offloads (hw-docs/bnxt.md §8.3): the first BD is a long one, its second
  * slot (bnxt_tx_bd_long_hi) carries lflags and, for LSO, the header size and
@@ -237,6 +241,41 @@ static __attribute__((noinline)) uint32_t tx_frame_other(struct bnxt_txq *q,
 _Static_assert(offsetof(struct zn_tx_pkt, flags) == offsetof(struct zn_tx_pkt, nseg) + 2 &&
 	       sizeof(((struct zn_tx_pkt *)0)->nseg) == 2, "zn_tx_pkt nseg | flags << 16");
 
+/*
+ * Two segments the burst takes inline: each at least 1 byte,
+ * BNXT_TX_MIN_PKT_LEN..max in all (no pad BD). (l0 - 1) | (l1 - 1) <=
+ * l0 + l1 - 2 < max for valid lengths; a 0 gives ~0u.
+ */
+static inline bool two_segs_inline(const struct zn_tx_pkt *p, uint32_t max, uint64_t max_less_min)
+{
+	const uint32_t l0 = p->seg[0].len, l1 = p->seg[1].len;
+
+	return ((l0 - 1u) | (l1 - 1u)) < max &&
+	       (uint64_t)l0 + l1 - BNXT_TX_MIN_PKT_LEN <= max_less_min;
+}
+
+/*
+ * The BDs of two segments that two_segs_inline took: header and payload;
+ * lng (a constant at each call) adds the L4 checksum (a UDP datagram, a
+ * TCP segment without LSO) as tx_frame_other would, a long BD and its
+ * lflags slot, without its loops. Returns the slots used.
+ */
+static inline __attribute__((always_inline)) uint32_t
+put_two_segs(struct bnxt_tx_bd *bd, uint32_t mask, uint32_t prod, const struct zn_tx_pkt *p,
+	     uint64_t opq, const uint32_t lng, uint32_t *total)
+{
+	const uint32_t l0 = p->seg[0].len, l1 = p->seg[1].len;
+
+	*total = l0 + l1;
+	put_bd(&bd[prod & mask], tx_w0_2seg[lng][*total >> 9] | (uint64_t)l0 << 16 | opq,
+	       p->seg[0].iova);
+	if (lng)
+		put_bd(&bd[(prod + 1) & mask], BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM, 0);
+	put_bd(&bd[(prod + 1 + lng) & mask],
+	       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
+	return 2 + lng;
+}
+
 uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint32_t n)
 {
 	struct bnxt_tx_bd *const bd = q->bd;
@@ -257,9 +296,10 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 		uint64_t w0;
 
 		memcpy(&ns, &p->nseg, sizeof(ns));	/* nseg | flags << 16 */
-		/* Inline: 1 or 2 segments, no offload, BNXT_TX_MIN_PKT_LEN..max bytes in all,
-		 * each segment at least 1. Anything else (a pad BD, 3 or 4
-		 * segments, invalid) goes to tx_frame_other. */
+		/* Inline: 1 or 2 segments, no offload or (2 segments) the L4 checksum,
+		 * BNXT_TX_MIN_PKT_LEN..max bytes in all, each segment at least 1.
+		 * Anything else (a pad BD, 3 or 4 segments, LSO, invalid) goes to
+		 * tx_frame_other. */
 		if (__builtin_expect(ns == 1 && l0 - BNXT_TX_MIN_PKT_LEN <= max_less_min, 1)) {
 			if (__builtin_expect(!avail, 0))
 				goto full;
@@ -267,21 +307,15 @@ uint32_t zn_bnxt_tx_burst(struct bnxt_txq *q, const struct zn_tx_pkt *pkts, uint
 			nbd = 1;
 			w0 = tx_w0_1seg[total >> 9] | (uint64_t)l0 << 16 | opq;
 			put_bd(&bd[ps], w0, p->seg[0].iova);
-		} else if (__builtin_expect(ns == 2, 1) &&
-			   ((l0 - 1u) | (p->seg[1].len - 1u)) < max &&
-			   (uint64_t)l0 + p->seg[1].len - BNXT_TX_MIN_PKT_LEN <= max_less_min) {
-			/* (l0 - 1) | (l1 - 1) <= l0 + l1 - 2 < max for valid lengths;
-			 * a 0 gives ~0u */
-			const uint32_t l1 = p->seg[1].len;
-
+		} else if (__builtin_expect(ns == 2, 1) && two_segs_inline(p, max, max_less_min)) {
 			if (__builtin_expect(avail < 2, 0))
 				goto full;
-			total = l0 + l1;
-			nbd = 2;
-			w0 = tx_w0_2seg[total >> 9] | (uint64_t)l0 << 16 | opq;
-			put_bd(&bd[ps], w0, p->seg[0].iova);
-			put_bd(&bd[(prod + 1) & mask],
-			       BNXT_TX_BD_FLAGS_PACKET_END | (uint64_t)l1 << 16, p->seg[1].iova);
+			nbd = put_two_segs(bd, mask, prod, p, opq, 0, &total);
+		} else if (__builtin_expect(ns == (2u | ZN_TX_F_L4_CSUM << 16), 1) &&
+			   two_segs_inline(p, max, max_less_min)) {
+			if (__builtin_expect(avail < 3, 0))
+				goto full;
+			nbd = put_two_segs(bd, mask, prod, p, opq, 1, &total);
 		} else {
 			nbd = tx_frame_other(q, p, prod, avail, &total);
 			if (!nbd)

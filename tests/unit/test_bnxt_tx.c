@@ -390,6 +390,25 @@ static void test_offload_bds(void **state)
 		assert_int_equal(zn_bnxt_tx_reap(t->q, cookies, 4), 3);
 		assert_true(cookies[0] == 0 && cookies[1] == 1 && cookies[2] == 2);
 	}
+	/* Header and payload with the L4 checksum (UDP, TCP without LSO), the
+	 * burst's inline case: the same three BDs as any checksum frame. */
+	frame(&p[0], 2, 300, 4);
+	p[0].seg[0].len = 42;
+	p[0].flags = ZN_TX_F_L4_CSUM;
+	assert_int_equal(zn_bnxt_tx_burst(t->q, p, 1), 1);
+	b = bd_at(t, 12);
+	assert_int_equal(b->flags_type, BNXT_TX_BD_TYPE_LONG | bnxt_tx_bd_cnt(3) |
+			 BNXT_TX_BD_FLAGS_LHINT_LT512);
+	assert_int_equal(b->len, 42);
+	assert_int_equal(b->opaque, 12);
+	assert_true(b->addr == p[0].seg[0].iova);
+	assert_int_equal(hi_at(t, 13)->lflags, BNXT_TX_BD_LFLAGS_TCP_UDP_CHKSUM);
+	assert_int_equal(hi_at(t, 13)->hdr_size, 0);
+	assert_int_equal(hi_at(t, 13)->mss, 0);
+	assert_int_equal(bd_at(t, 14)->flags_type, BNXT_TX_BD_FLAGS_PACKET_END);
+	assert_int_equal(bd_at(t, 14)->len, 300);
+	assert_true(bd_at(t, 14)->addr == p[0].seg[1].iova);
+	assert_int_equal(t->q->prod, 15);
 	txt_free(t);
 }
 

@@ -160,6 +160,52 @@ static void test_invalid(void **state)
 #undef MSG
 }
 
+/*
+ * The same checks on a message that follows a good one to the same target
+ * in one submission (the target already held for the batch): each still
+ * fails with the kernel's error, and only the good messages arrive.
+ */
+static void test_invalid_in_batch(void **state)
+{
+	static const struct {
+		int err;
+		uint32_t flags, file_index, buf_index;
+		uint64_t addr, addr3;
+	} bad[] = {
+		{ -EINVAL, IORING_MSG_RING_CQE_SKIP, 0, 0, IORING_MSG_DATA, 0 },
+		{ -EINVAL, 1u << 2, 0, 0, IORING_MSG_DATA, 0 },
+		{ -EINVAL, 0, 3, 0, IORING_MSG_DATA, 0 },	/* without FLAGS_PASS */
+		{ -EINVAL, 0, 0, 0, IORING_MSG_DATA, 1 },
+		{ -EINVAL, 0, 0, 1, IORING_MSG_DATA, 0 },
+		{ -EINVAL, 0, 0, 0, 7, 0 },			/* unknown command */
+		{ -EOPNOTSUPP, 0, 0, 0, IORING_MSG_SEND_FD, 0 },
+		{ 0, IORING_MSG_RING_FLAGS_PASS, 0x44, 0, IORING_MSG_DATA, 0 },
+	};
+	struct rings *r = *state;
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&r->src);
+
+		io_uring_prep_msg_ring(sqe, r->dst.ring_fd, 0, 0x8989, 0);
+		sqe->user_data = 0x98;
+		sqe = io_uring_get_sqe(&r->src);
+		io_uring_prep_msg_ring(sqe, r->dst.ring_fd, 5, 0x8a8a, 0);
+		sqe->user_data = 0x99;
+		sqe->msg_ring_flags = bad[i].flags;
+		sqe->file_index = bad[i].file_index;
+		sqe->buf_index = (uint16_t)bad[i].buf_index;
+		sqe->addr = bad[i].addr;
+		sqe->addr3 = bad[i].addr3;
+		assert_int_equal(io_uring_submit(&r->src), 2);
+		urt_expect_cqe(&r->src, 0x98, 0, 0);
+		urt_expect_cqe(&r->src, 0x99, bad[i].err, 0);
+		urt_expect_cqe(&r->dst, 0x8989, 0, 0);
+		if (!bad[i].err)
+			urt_expect_cqe(&r->dst, 0x8a8a, 5, bad[i].file_index);
+		expect_empty(&r->dst);
+	}
+}
+
 static void test_fixed_target(void **state)
 {
 	struct rings *r = *state;
@@ -431,6 +477,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_thread_other_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flags_pass, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invalid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_invalid_in_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixed_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_sender_cqe, setup, teardown),
 		cmocka_unit_test(test_overflow_target),
