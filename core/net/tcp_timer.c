@@ -139,6 +139,13 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 		return;
 	}
 	c->cc->on_rto(c);
+	/* RFC 6675 5.1 (RFC 6582 4 alike): recovery ends; no new one before
+	 * the ACKs reach what was sent. The scoreboard stays (resends skip
+	 * what the peer holds) unless the timer fires again with no ACK in
+	 * between: then nothing it says is trusted (a reneging peer) */
+	c->recover = c->snd_max;
+	if (c->nrexmit)
+		zn_tcp_sb_clear(c);
 	c->nrexmit++;
 	c->in_recovery = false;
 	c->dupacks = 0;
