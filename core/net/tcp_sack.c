@@ -222,12 +222,17 @@ enum tcp_nextseg zn_tcp_sb_next_seg(const struct zn_tcp_conn *c, unsigned rules,
 		break;
 	}
 	/* rule 4: one rescue per recovery, a segment that ends at the highest
-	 * outstanding unSACKed octet, once the ACKs passed RescueRxt */
+	 * outstanding unSACKed octet, once the ACKs passed RescueRxt. Unlike
+	 * the RFC's text, not when that octet was resent already (HighRxt
+	 * past it): the rescue is for a tail no SACK reported, not a resend
+	 * of a resend */
 	if ((rules & TCP_NEXTSEG_RESCUE) && seq_gt(c->snd_una, c->rescue_rxt)) {
 		for (uint32_t k = c->nsb + 1; k > 0; k--) {
 			hole(c, k - 1, &a, &b);
 			if (!seq_lt(a, b))
 				continue;
+			if (!seq_gt(b, c->high_rxt))
+				break;
 			*len = b - a < c->mss ? b - a : c->mss;
 			*seq = b - *len;
 			return TCP_NEXTSEG_RESCUE;
@@ -273,6 +278,7 @@ int zn_tcp_sack_output(struct zn_tcp_conn *c, unsigned rules)
 void zn_tcp_sack_enter(struct zn_tcp_conn *c)
 {
 	struct zn_tcp *t = c->t;
+	uint32_t seq = c->snd_una, gap;
 	int rc;
 
 	/* (4.1) - (4.3): RecoveryPoint, the window cut, the first hole at
@@ -284,9 +290,12 @@ void zn_tcp_sack_enter(struct zn_tcp_conn *c)
 	t->st.fast_retrans++;
 	t->st.sack_recoveries++;
 	c->high_rxt = c->rescue_rxt = c->snd_una;
-	rc = zn_tcp_send_range(c, c->snd_una, c->mss);
-	if (rc > 0)
+	gap = zn_tcp_sb_next_sacked(c, &seq);
+	rc = zn_tcp_send_range(c, seq, gap < c->mss ? gap : c->mss);
+	if (rc > 0) {
+		t->st.sack_retrans++;
 		c->high_rxt = c->rescue_rxt = c->snd_una + (uint32_t)rc;
+	}
 	zn_tcp_rto_arm(c);
 	/* (4.4), (4.5): the rest goes by pipe as zn_tcp_output runs step (C) */
 }
