@@ -391,7 +391,11 @@ static void data_input(struct zn_tcp_conn *c, uint32_t seq, uint32_t dlen,
 	t->st.rx_bytes += dlen;
 	zn_tcp_ooo_drain(c);
 	zn_tcp_event(c, ZN_TCP_EV_READABLE);
-	if (filled_hole || ++c->unacked_segs >= 2)
+	/* RFC 5681 4.2: an ACK for every second full segment; an RX
+	 * aggregate counts its frames (delaying the ACK of one would stall a
+	 * sender whose window fits in it for the delayed-ACK time) */
+	c->unacked_segs += d->frames > 1 ? d->frames : 1;
+	if (filled_hole || c->unacked_segs >= 2)
 		c->ack_now = true;
 	else if (!c->delack_at)
 		c->delack_at = zn_tcp_now(t) + t->env.delack_ns;
