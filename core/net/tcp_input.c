@@ -111,6 +111,7 @@ static void established(struct zn_tcp_conn *c)
 {
 	c->state = ZN_TCP_ESTABLISHED;
 	c->nrexmit = 0;
+	zn_tcp_rack_init(c);
 	if (!c->srtt)
 		c->rto = c->t->env.rto_init_ns;
 	if (c->parent) {
@@ -254,19 +255,8 @@ static void dup_ack(struct zn_tcp_conn *c)
 
 	t->st.dup_acks++;
 	c->dupacks++;
-	if (c->sack_ok) {
-		/*
-		 * RFC 6675 5 (1), (2): DupThresh duplicates, or IsLost(HighACK
-		 * + 1) before them: one RX aggregate (TPA, GRO) after a hole
-		 * makes the receiver send one ACK where its frames would have
-		 * made one each, and the scoreboard counts the bytes it SACKs.
-		 * 5.1: never again before HighACK reaches RecoveryPoint.
-		 */
-		if (!c->in_recovery && seq_ge(c->snd_una, c->recover) &&
-		    (c->dupacks >= TCP_DUPACK_THRESH || zn_tcp_sb_is_lost(c, c->snd_una)))
-			zn_tcp_sack_enter(c);
-		return;
-	}
+	if (c->sack_ok)
+		return;		/* sack_ack decides, after RACK */
 	if (c->dupacks == TCP_DUPACK_THRESH && !c->in_recovery &&
 	    seq_gt(c->snd_una, c->recover)) {
 		/* RFC 6582 3.2 steps 2-3: fast retransmit, then fast recovery */
@@ -281,10 +271,27 @@ static void dup_ack(struct zn_tcp_conn *c)
 	}
 }
 
+/*
+ * With SACK, after the scoreboard took the ACK: RACK (tcp_rack.c), then
+ * RFC 6675 5 (1), (2): DupThresh duplicates, or IsLost(HighACK + 1)
+ * before them (one RX aggregate, TPA or GRO, after a hole makes the
+ * receiver send one ACK where its frames would have made one each, and
+ * the scoreboard counts the bytes it SACKs), or RACK's time rule, start
+ * recovery; 5.1: never again before HighACK reaches RecoveryPoint.
+ */
+static void sack_ack(struct zn_tcp_conn *c, uint32_t old_una, uint32_t fresh_hi, bool dsack,
+		     const struct zn_tcp_hdr *h)
+{
+	zn_tcp_rack_acked(c, old_una, fresh_hi, dsack, h);
+	zn_tcp_sack_check(c);
+	zn_tcp_tlp_arm(c);
+}
+
 /* Step five: false when the segment must be dropped. */
 static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_t dlen)
 {
-	uint32_t wnd, fresh;
+	uint32_t wnd, fresh, fresh_hi, old_una;
+	bool dsack;
 
 	if (c->state == ZN_TCP_SYN_RCVD) {
 		if (!(seq_lt(c->snd_una, h->ack) && seq_le(h->ack, c->snd_max))) {
@@ -314,7 +321,8 @@ static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_
 		return false;
 	}
 	wnd = (uint32_t)h->wnd << c->snd_ws;
-	fresh = zn_tcp_sb_update(c, h);
+	fresh = zn_tcp_sb_update(c, h, &fresh_hi, &dsack);
+	old_una = c->snd_una;
 	if (seq_gt(h->ack, c->snd_una)) {
 		new_ack(c, h);
 		if (c->state == ZN_TCP_CLOSED)
@@ -327,6 +335,8 @@ static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_
 		if ((wnd && wnd == c->snd_wnd) || fresh || (h->nsack && c->nsb))
 			dup_ack(c);
 	}
+	if (c->sack_ok && c->state != ZN_TCP_SYN_RCVD)
+		sack_ack(c, old_una, fresh_hi, dsack, h);
 	/* RFC 9293 3.10.7.4: the window from the newest segment only */
 	if (seq_lt(c->snd_wl1, h->seq) || (c->snd_wl1 == h->seq && seq_le(c->snd_wl2, h->ack))) {
 		bool opened = wnd > c->snd_wnd;

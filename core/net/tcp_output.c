@@ -214,6 +214,8 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 		return -EAGAIN;
 	}
 	c->out_backoff = 0;
+	if (len)
+		zn_tcp_rack_sent(c, seq, seq + len);
 	if (len && c->t->env.tx_track) {
 		/* the device reads these chunks until zn_tcp_tx_complete */
 		for (uint32_t i = 0; i < o.ref_n; i++)
@@ -280,6 +282,16 @@ static uint32_t lso_len(const struct zn_tcp_conn *c, uint32_t left, uint32_t ava
 	if (len < left || !c->nodelay)
 		len -= len % c->mss;
 	return len;
+}
+
+/* snd_nxt past what went (len bytes and the FIN in flags). */
+static void advance(struct zn_tcp_conn *c, uint32_t len, uint8_t flags)
+{
+	c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
+	if (seq_gt(c->snd_nxt, c->snd_max))
+		c->snd_max = c->snd_nxt;
+	if (seq_gt(c->snd_nxt, c->snd_hi))
+		c->snd_hi = c->snd_nxt;
 }
 
 void zn_tcp_output(struct zn_tcp_conn *c)
@@ -384,11 +396,7 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			c->rtt_seq = c->snd_nxt + len;
 			c->rtt_start = zn_tcp_now(c->t);
 		}
-		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
-		if (seq_gt(c->snd_nxt, c->snd_max))
-			c->snd_max = c->snd_nxt;
-		if (seq_gt(c->snd_nxt, c->snd_hi))
-			c->snd_hi = c->snd_nxt;
+		advance(c, len, flags);
 		sent = true;
 		if (!c->rto_at)
 			zn_tcp_rto_arm(c);
@@ -410,8 +418,38 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		c->rto_at = 0;
 		c->persist_at = zn_tcp_now(c->t) + c->rto;
 	}
+	if (sent && !c->tlp_out)
+		zn_tcp_tlp_arm(c);
 	if (!sent && c->ack_now)
 		zn_tcp_send_ack(c);
+}
+
+int zn_tcp_send_tlp(struct zn_tcp_conn *c, bool *rexmit)
+{
+	uint32_t left = seq_lt(c->snd_nxt, c->snd_end) ? c->snd_end - c->snd_nxt : 0;
+	uint32_t flight = c->snd_nxt - c->snd_una, seq;
+	uint32_t room = c->snd_wnd > flight ? c->snd_wnd - flight : 0, len;
+	uint8_t flags = 0;
+	int rc;
+
+	len = left < c->mss ? left : c->mss;
+	if (len > room)
+		len = 0;
+	if (len && c->snd_nxt == c->snd_max) {
+		if (fin_pending(c) && c->snd_nxt + len == c->snd_end)
+			flags |= ZN_TCP_FIN;
+		rc = send_seg(c, c->snd_nxt, len, flags);
+		if (rc < 0)
+			return rc;
+		if ((uint32_t)rc < len)
+			flags &= (uint8_t)~ZN_TCP_FIN;
+		advance(c, (uint32_t)rc, flags);
+		*rexmit = false;
+		return rc;
+	}
+	seq = c->snd_max - c->snd_una > c->mss ? c->snd_max - c->mss : c->snd_una;
+	*rexmit = true;
+	return zn_tcp_send_range(c, seq, c->snd_max - seq);
 }
 
 void zn_tcp_retransmit(struct zn_tcp_conn *c)

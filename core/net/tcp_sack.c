@@ -66,10 +66,13 @@ static uint32_t sb_insert(struct zn_tcp_conn *c, uint32_t l, uint32_t r)
 	return r - l;
 }
 
-uint32_t zn_tcp_sb_update(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
+uint32_t zn_tcp_sb_update(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_t *fresh_hi,
+			  bool *dsack)
 {
 	uint32_t fresh = 0;
 
+	*fresh_hi = c->snd_una;
+	*dsack = false;
 	if (!c->sack_ok)
 		return 0;
 	for (uint32_t k = 0; k < h->nsack; k++) {
@@ -80,14 +83,23 @@ uint32_t zn_tcp_sb_update(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 		if (k == 0 && (seq_le(r, h->ack) ||
 			       (h->nsack > 1 && seq_ge(l, h->sack[1][0]) && seq_le(r, h->sack[1][1])))) {
 			c->t->st.dsack_rx++;
+			*dsack = true;
 			continue;
 		}
 		if (seq_lt(l, c->snd_una))
 			l = c->snd_una;
 		if (seq_gt(r, c->snd_max))
 			r = c->snd_max;
-		if (seq_lt(l, r))
-			fresh += sb_insert(c, l, r);
+		if (seq_lt(l, r)) {
+			uint32_t n = sb_insert(c, l, r);
+
+			if (n) {
+				zn_tcp_rack_fresh(c, l, r);
+				if (seq_gt(r, *fresh_hi))
+					*fresh_hi = r;
+			}
+			fresh += n;
+		}
 	}
 	return fresh;
 }
@@ -129,6 +141,8 @@ static uint32_t lost_holes(const struct zn_tcp_conn *c)
 {
 	uint32_t bytes = 0;
 
+	if (c->rack_reo)
+		return 0;	/* RACK's time rule alone (tcp_rack.c) */
 	for (uint32_t k = c->nsb; k > 0; k--) {
 		bytes += c->sb[k - 1].r - c->sb[k - 1].l;
 		if (c->nsb - (k - 1) >= TCP_DUPACK_THRESH || bytes > lost_bytes_thresh(c))
@@ -141,13 +155,15 @@ bool zn_tcp_sb_is_lost(const struct zn_tcp_conn *c, uint32_t seq)
 {
 	uint32_t n = lost_holes(c), a, b;
 
-	if (!n)
-		return false;
-	hole(c, n - 1, &a, &b);
 	/* SACKed octets are never lost */
 	for (uint32_t k = 0; k < c->nsb; k++)
 		if (seq_ge(seq, c->sb[k].l) && seq_lt(seq, c->sb[k].r))
 			return false;
+	if (seq_ge(seq, c->snd_una) && seq_lt(seq, c->rack_lost))
+		return true;
+	if (!n)
+		return false;
+	hole(c, n - 1, &a, &b);
 	return seq_lt(seq, b);
 }
 
@@ -169,7 +185,7 @@ uint32_t zn_tcp_sb_pipe(const struct zn_tcp_conn *c)
 		if (!seq_lt(a, b))
 			continue;
 		if (k >= n)
-			pipe += b - a;
+			pipe += b - a - overlap(a, b, c->snd_una, c->rack_lost);
 		if (c->in_recovery)
 			pipe += overlap(a, b, c->snd_una, c->high_rxt);
 	}
@@ -209,7 +225,9 @@ enum tcp_nextseg zn_tcp_sb_next_seg(const struct zn_tcp_conn *c, unsigned rules,
 			a = c->high_rxt;
 		if (!seq_lt(a, b))
 			continue;
-		if (k < n && (rules & TCP_NEXTSEG_LOST)) {
+		if (k >= n && seq_lt(a, c->rack_lost) && seq_lt(c->rack_lost, b))
+			b = c->rack_lost;	/* RACK: lost up to there */
+		if ((k < n || seq_lt(a, c->rack_lost)) && (rules & TCP_NEXTSEG_LOST)) {
 			*seq = a;
 			*len = b - a < c->mss ? b - a : c->mss;
 			return TCP_NEXTSEG_LOST;
@@ -275,6 +293,21 @@ int zn_tcp_sack_output(struct zn_tcp_conn *c, unsigned rules)
 	return sent;
 }
 
+bool zn_tcp_sack_check(struct zn_tcp_conn *c)
+{
+	bool dup = !c->rack_reo && c->dupacks >= TCP_DUPACK_THRESH;
+
+	if (!c->sack_ok || c->in_recovery || !seq_ge(c->snd_una, c->recover) ||
+	    c->snd_una == c->snd_max)
+		return false;
+	if (!dup && !zn_tcp_sb_is_lost(c, c->snd_una))
+		return false;
+	if (!dup && seq_lt(c->snd_una, c->rack_lost))
+		c->t->st.rack_recoveries++;
+	zn_tcp_sack_enter(c);
+	return true;
+}
+
 void zn_tcp_sack_enter(struct zn_tcp_conn *c)
 {
 	struct zn_tcp *t = c->t;
@@ -285,6 +318,8 @@ void zn_tcp_sack_enter(struct zn_tcp_conn *c)
 	 * once whatever pipe says */
 	c->in_recovery = true;
 	c->recover = c->snd_max;
+	c->tlp_at = 0;
+	c->tlp_out = false;
 	c->cc->on_loss(c);
 	c->cwnd = c->ssthresh;
 	t->st.fast_retrans++;

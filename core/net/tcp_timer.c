@@ -146,6 +146,8 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 	c->recover = c->snd_max;
 	if (c->nrexmit)
 		zn_tcp_sb_clear(c);
+	c->rack_at = c->tlp_at = 0;
+	c->tlp_out = false;
 	c->nrexmit++;
 	c->in_recovery = false;
 	c->dupacks = 0;
@@ -182,6 +184,10 @@ void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 			zn_tcp_output(c);
 		}
 	}
+	if (c->rack_at && now >= c->rack_at && c->state != ZN_TCP_CLOSED)
+		zn_tcp_rack_timer(c, now);
+	if (c->tlp_at && now >= c->tlp_at && c->state != ZN_TCP_CLOSED)
+		zn_tcp_tlp_fire(c);
 	if (c->rto_at && now >= c->rto_at)
 		rto_fire(c, now);
 	else if (c->ka_at && now >= c->ka_at)

@@ -164,6 +164,12 @@ static void tcp_counters(const char *who, struct zn_netdev *d, uint32_t peer)
 		      (unsigned long long)st.fast_retrans, (unsigned long long)st.sack_retrans,
 		      (unsigned long long)st.out_fail, (unsigned long long)st.out_deferred,
 		      (unsigned long long)st.zwp);
+	print_message("tcp %s: paws %llu, bad csum %llu, challenge %llu, dsack %llu, tlp %llu (repaired "
+		      "%llu), rack recoveries %llu, sack recoveries %llu\n", who,
+		      (unsigned long long)st.rx_paws, (unsigned long long)st.rx_bad[ZN_TCP_PARSE_CSUM],
+		      (unsigned long long)st.rx_challenge, (unsigned long long)st.dsack_rx,
+		      (unsigned long long)st.tlp_probes, (unsigned long long)st.tlp_recovered,
+		      (unsigned long long)st.rack_recoveries, (unsigned long long)st.sack_recoveries);
 	print_message("netif %s: rx %llu, no buffer %llu; tx tcp %llu, completed %llu, no slot "
 		      "%llu, ring refused %llu, unresolved %llu; arp %s, requests %llu, learned "
 		      "%llu, expired %llu, failed %llu\n", who, (unsigned long long)ns.rx_frames,

@@ -10,7 +10,10 @@
  *    exact pipe after each ACK, no RTO, the send's cookie after the last;
  *  - an RX aggregate's single ACK SACKing four segments enters recovery;
  *  - after an RTO the resends skip what the peer SACKed;
- *  - the board's bound, D-SACK blocks, a reneging peer.
+ *  - the board's bound, D-SACK blocks, a reneging peer;
+ *  - RACK (RFC 8985): reordering inside the window resends nothing, a
+ *    loss DupThresh never sees is resent by the reordering timer; TLP: a
+ *    lost tail is probed and recovered without the RTO.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,6 +152,8 @@ static uint32_t flight_of(struct tt *x, struct zn_tcp_conn **l, struct zn_tcp_co
 	for (uint32_t i = 0; i < n; i++)
 		tt_expect(x, ZN_TCP_ACK | (i == n - 1 ? ZN_TCP_PSH : 0), b + i * M, TT_PSEQ + 1, M);
 	tt_expect_none(x);
+	/* a round trip: RACK's RTT and reordering window (2.5 ms) */
+	tt_tick(x, 10 * TT_MS);
 	return b;
 }
 
@@ -166,22 +171,26 @@ static void test_recovery_episode(void **state)
 	tt_expect_none(x);		/* one duplicate, nothing lost yet */
 	assert_false(c->in_recovery);
 	/* the second: 3 segments SACKed above snd_una, IsLost(HighACK + 1)
-	 * before DupThresh duplicates: segment 0 goes at once */
+	 * before DupThresh duplicates: segment 0 goes at once; RACK (no
+	 * reordering window with DupThresh segments SACKed) finds hole 2
+	 * lost too, sent before segments 3-4 that arrived */
 	sack_ack(x, b, 2, (uint32_t[]){ b + 3 * M, b + 5 * M, b + M, b + 2 * M });
 	tt_expect(x, ZN_TCP_ACK, b, TT_PSEQ + 1, M);
-	tt_expect_none(x);
 	assert_true(c->in_recovery);
 	assert_int_equal(c->recover, b + 10 * M);
 	/* CUBIC: cwnd = ssthresh = 0.7 * 10 segments, not inflated */
 	assert_int_equal(zn_tcp_ssthresh(c), 7 * M);
 	assert_int_equal(zn_tcp_cwnd(c), 7 * M);
-	/* pipe: segment 0 resent (M), hole 2 not lost (M), 5..9 (5M): no room */
+	/* pipe before hole 2 went: segment 0 resent (M), hole 2 lost (0),
+	 * 5..9 (5M): one segment of room */
+	tt_expect(x, ZN_TCP_ACK, b + 2 * M, TT_PSEQ + 1, M);
+	tt_expect_none(x);
+	/* now: 0 and 2 resent (2M), 5..9 (5M) */
 	assert_int_equal(zn_tcp_sb_pipe(c), 7 * M);
-	/* the rest arrives: holes 2 and 5 are lost now and go together */
+	/* the rest arrives: hole 5 is lost now */
 	sack_ack(x, b, 3, (uint32_t[]){ b + 6 * M, b + 10 * M, b + 3 * M, b + 5 * M, b + M,
 					b + 2 * M });
 	assert_int_equal(zn_tcp_sb_pipe(c), 3 * M);
-	tt_expect(x, ZN_TCP_ACK, b + 2 * M, TT_PSEQ + 1, M);
 	tt_expect(x, ZN_TCP_ACK, b + 5 * M, TT_PSEQ + 1, M);
 	tt_expect_none(x);
 	/* segment 0 arrived: a partial ACK; cwnd stays, nothing resent twice
@@ -317,6 +326,122 @@ static void test_bound_dsack_renege(void **state)
 	tt_free(x);
 }
 
+/* RACK: segment 0 arrives after segment 1, within the reordering window
+ * (min_RTT / 4 = 2.5 ms): nothing is resent, and reordering is seen. */
+static void test_rack_reorder(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_tcp_stats st;
+	uint32_t b;
+
+	(void)state;
+	b = flight_of(x, &l, &c, 4);
+	sack_ack(x, b, 1, (uint32_t[]){ b + M, b + 2 * M });
+	assert_int_equal(c->rack_rtt, 10 * TT_MS);
+	assert_true(c->rack_at > x->now);		/* the reordering timer */
+	tt_tick(x, 2 * TT_MS);
+	tt_expect_none(x);
+	sack_ack(x, b + 2 * M, 0, NULL);
+	assert_true(c->rack_reo);
+	tt_tick(x, 20 * TT_MS);
+	tt_expect_none(x);
+	sack_ack(x, b + 4 * M, 0, NULL);
+	tt_expect_none(x);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.retrans, 0);
+	assert_int_equal(st.fast_retrans, 0);
+	assert_int_equal(st.rto_fired, 0);
+	assert_int_equal(x->ndone, 1);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+/* RACK: segment 0 is lost, only segment 1 is SACKed (DupThresh never
+ * comes): once the reordering window passed, its timer resends 0. */
+static void test_rack_loss(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_tcp_stats st;
+	uint32_t b;
+
+	(void)state;
+	b = flight_of(x, &l, &c, 2);
+	sack_ack(x, b, 1, (uint32_t[]){ b + M, b + 2 * M });
+	tt_expect_none(x);
+	tt_tick(x, 2 * TT_MS);
+	tt_expect_none(x);
+	tt_tick(x, 1 * TT_MS);			/* 12.5 ms after it went */
+	tt_expect(x, ZN_TCP_ACK, b, TT_PSEQ + 1, M);
+	tt_expect_none(x);
+	assert_true(c->in_recovery);
+	sack_ack(x, b + 2 * M, 0, NULL);
+	assert_false(c->in_recovery);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.rack_recoveries, 1);
+	assert_int_equal(st.retrans, 1);
+	assert_int_equal(st.rto_fired, 0);
+	assert_int_equal(x->ndone, 1);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
+/* TLP: the last of three segments is lost and nothing more is to send:
+ * the probe resends it before the RTO, and its ACK ends the episode (a
+ * loss it repaired: cwnd is cut). The RTO never fires. */
+static void test_tlp_tail(void **state)
+{
+	struct tt *x = tt_new(NULL);
+	struct zn_tcp_conn *l, *c;
+	struct zn_net_seg s = tt_seg_at(txbuf, 0, M);
+	struct zn_tcp_stats st;
+	uint32_t b, cw;
+
+	(void)state;
+	b = tt_open(x, &l, &c, 65535, true) + 1;
+	zn_tcp_set_nodelay(c, true);
+	/* an RTT sample of 10 ms first */
+	assert_int_equal(zn_tcp_send(c, &s, 1, 1), 0);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, b, TT_PSEQ + 1, M);
+	tt_tick(x, 10 * TT_MS);
+	sack_ack(x, b + M, 0, NULL);
+	assert_int_equal(c->srtt, 10000);
+	s = tt_seg_at(txbuf, M, 3 * M);
+	assert_int_equal(zn_tcp_send(c, &s, 1, 2), 0);
+	for (uint32_t i = 0; i < 3; i++)
+		tt_expect(x, ZN_TCP_ACK | (i == 2 ? ZN_TCP_PSH : 0), b + (1 + i) * M, TT_PSEQ + 1, M);
+	tt_tick(x, 10 * TT_MS);
+	sack_ack(x, b + 3 * M, 0, NULL);	/* the third never arrives */
+	tt_expect_none(x);
+	cw = zn_tcp_cwnd(c);
+	/* PTO: 2 SRTT + 200 ms (one segment out), capped at the RTO (200 ms) */
+	assert_int_equal(c->tlp_at, c->rto_at);
+	tt_tick(x, 199 * TT_MS);
+	tt_expect_none(x);
+	tt_tick(x, 1 * TT_MS);
+	tt_expect(x, ZN_TCP_ACK | ZN_TCP_PSH, b + 3 * M, TT_PSEQ + 1, M);
+	tt_expect_none(x);
+	assert_true(c->rto_at > x->now);	/* the RTO armed again */
+	tt_tick(x, 10 * TT_MS);
+	sack_ack(x, b + 4 * M, 0, NULL);
+	assert_int_equal(x->ndone, 2);
+	assert_true(zn_tcp_cwnd(c) < cw);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.tlp_probes, 1);
+	assert_int_equal(st.tlp_recovered, 1);
+	assert_int_equal(st.rto_fired, 0);
+	tt_tick(x, 1000 * TT_MS);
+	tt_expect_none(x);
+	zn_tcp_stats(x->t, &st);
+	assert_int_equal(st.rto_fired, 0);
+	zn_tcp_close(c, true);
+	zn_tcp_close(l, false);
+	tt_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +450,9 @@ int main(void)
 		cmocka_unit_test(test_aggregate_ack),
 		cmocka_unit_test(test_rto_skips_sacked),
 		cmocka_unit_test(test_bound_dsack_renege),
+		cmocka_unit_test(test_rack_reorder),
+		cmocka_unit_test(test_rack_loss),
+		cmocka_unit_test(test_tlp_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
