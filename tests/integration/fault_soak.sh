@@ -42,19 +42,24 @@ for b in "$SIM" "$RECV" "$SEND"; do
 	[ -x "$b" ] || { echo "not ok 1 - $b is built"; exit 1; }
 done
 
+# zn-nicsim with the two ports' faults $1 and $2 (spid): ready, or false.
+start_sim() {
+	rm -f "$tmp"/*.sock "$tmp/stats"
+	"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
+		--stats-file "$tmp/stats" --fault "$1" --fault "$2" >"$tmp/sim" 2>&1 &
+	spid=$!
+	pids+=($spid)
+	wait_for grep -qs "zn-nicsim: ready" "$tmp/sim"
+}
+
 # One TCP stream under wire faults both ways; its bytes added to tcp_bytes.
 tcp_round() {
-	local seed=$1 size=$((1000 + RANDOM % 64000)) count=$((5 + RANDOM % 40)) src rrc spid rpid
+	local seed=$1 size=$((1000 + RANDOM % 64000)) count=$((5 + RANDOM % 40)) src rrc rpid
 	local w="wire-drop=$(pct 20),wire-dup=$(pct 20),wire-reorder=$(pct 20),wire-corrupt=$(pct 20),wire-csum=$(pct 20)"
 	local f0="bnxt0:seed=$seed,after=20,$w" f1="bnxt1:seed=$((seed + 1)),after=20,$w"
 	local what="round $round: tcp, $count records of $size bytes, --fault $f0 --fault $f1" why=""
 
-	rm -f "$tmp"/*.sock "$tmp/stats"
-	"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
-		--stats-file "$tmp/stats" --fault "$f0" --fault "$f1" >"$tmp/sim" 2>&1 &
-	spid=$!
-	pids+=($spid)
-	if ! wait_for grep -qs "zn-nicsim: ready" "$tmp/sim"; then
+	if ! start_sim "$f0" "$f1"; then
 		nok "$what: zn-nicsim ready"; return
 	fi
 	timeout 40 "$RECV" --dev "vfio-user:$tmp/bnxt1.sock" --proto tcp --size $size \
@@ -104,12 +109,7 @@ while [ $SECONDS -lt $end ]; do
 	fi
 	[ $((RANDOM % 4)) -eq 0 ] && f0="$f0,tx-delay=$((1 + RANDOM % 20))"
 	what="round $round: size $size, $count datagrams, --fault $f0 --fault $f1"
-	rm -f "$tmp"/*.sock "$tmp/stats"
-	"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
-		--stats-file "$tmp/stats" --fault "$f0" --fault "$f1" >"$tmp/sim" 2>&1 &
-	spid=$!
-	pids+=($spid)
-	if ! wait_for grep -qs "zn-nicsim: ready" "$tmp/sim"; then
+	if ! start_sim "$f0" "$f1"; then
 		nok "$what: zn-nicsim ready"; continue
 	fi
 	timeout 30 "$RECV" --dev "vfio-user:$tmp/bnxt1.sock" --size $size \
