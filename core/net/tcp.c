@@ -719,10 +719,11 @@ uint64_t zn_tcp_next_timer(const struct zn_tcp *t)
 	uint64_t m = UINT64_MAX;
 
 	for (const struct zn_tcp_conn *c = t->all; c; c = c->lnext) {
-		const uint64_t d[6] = { c->rto_at, c->delack_at, c->persist_at, c->tw_at,
-					c->out_blocked ? c->out_retry_at : 0, c->ka_at };
+		const uint64_t d[] = { c->rto_at, c->delack_at, c->persist_at, c->tw_at,
+				       c->out_blocked ? c->out_retry_at : 0, c->ka_at, c->rack_at,
+				       c->tlp_at };
 
-		for (int i = 0; i < 6; i++)
+		for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
 			if (d[i] && d[i] < m)
 				m = d[i];
 	}

@@ -207,6 +207,13 @@ struct zn_tcp_stats {
 	/* retrans: segments resent (that the output took); sack_retrans: of
 	 * those, holes resent in SACK recovery (RFC 6675) */
 	uint64_t tx_rst, retrans, rto_fired, fast_retrans, sack_retrans, dup_acks, zwp;
+	/* the SACK scoreboard: D-SACK blocks received (RFC 2883), ranges it
+	 * had no room for, times the peer reneged (its board dropped),
+	 * recovery episodes (RFC 6675) */
+	uint64_t dsack_rx, sack_sb_full, sack_reneged, sack_recoveries;
+	/* RACK-TLP (RFC 8985): tail loss probes sent; those that repaired a
+	 * loss; recoveries RACK's time rule started (before DupThresh) */
+	uint64_t tlp_probes, tlp_recovered, rack_recoveries;
 	/* out_fail: segments the output refused (no TX slot, ARP pending):
 	 * never counted as sent or resent; out_deferred: times a connection
 	 * then waited (backed off) before trying again */

@@ -5,7 +5,7 @@
  * crosses (simultaneous open), the synchronized states run the sequence
  * check (with PAWS, RFC 7323 5), RST and SYN checks (RFC 5961 3 and 4:
  * challenge ACKs), ACK processing (RFC 5961 5 range, RTT, congestion,
- * NewReno recovery, window update), data in order or to the out-of-order
+ * SACK (tcp_sack.c) or NewReno recovery, window update), data in order or to the out-of-order
  * queue, and FIN.
  */
 #include <errno.h>
@@ -50,8 +50,8 @@ static void syn_options(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 		/* the option takes 12 bytes of every segment (RFC 7323 2.2) */
 		c->mss -= 12;
 	}
-	/* we report holes with SACK blocks; the peer's blocks are not used
-	 * yet (NewReno recovery) */
+	/* both ways: we report holes with SACK blocks, and the peer's feed
+	 * the scoreboard (tcp_sack.c) */
 	c->sack_ok = c->sack_ok && h->sack_ok;
 	c->irs = h->seq;
 	c->rcv_nxt = h->seq + 1;
@@ -111,6 +111,7 @@ static void established(struct zn_tcp_conn *c)
 {
 	c->state = ZN_TCP_ESTABLISHED;
 	c->nrexmit = 0;
+	zn_tcp_rack_init(c);
 	if (!c->srtt)
 		c->rto = c->t->env.rto_init_ns;
 	if (c->parent) {
@@ -220,10 +221,15 @@ static void new_ack(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 		c->snd_nxt = c->snd_una;
 	rtt_from(c, h);
 	c->nrexmit = 0;
+	zn_tcp_sb_acked(c);
 	if (c->in_recovery) {
 		if (seq_ge(h->ack, c->recover)) {
+			/* RFC 6675 5 (4.1), RFC 6582 3.2 step 3 */
 			c->in_recovery = false;
 			c->cc->on_recovered(c);
+		} else if (c->sack_ok) {
+			/* RFC 6675 5 (C): a partial ACK moves pipe, not cwnd; the
+			 * output resends by NextSeg */
 		} else {
 			/* RFC 6582 3.2 step 5: a partial ACK resends the next hole */
 			zn_tcp_retransmit(c);
@@ -243,42 +249,14 @@ static void new_ack(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
 		zn_tcp_event(c, ZN_TCP_EV_WRITABLE);
 }
 
-/*
- * Bytes above snd_una that this ACK's SACK blocks cover (a D-SACK block
- * below snd_una counts nothing). One RX aggregate (TPA, GRO) that arrives
- * after a hole makes the receiver send one ACK where its frames would have
- * made one each; Linux's sender counts SACKed segments (tcp_skb_pcount),
- * not ACKs, and so does RFC 6675's IsLost, which this feeds.
- */
-static uint32_t sacked_above(const struct zn_tcp_conn *c, const struct zn_tcp_hdr *h)
-{
-	uint32_t n = 0;
-
-	if (!c->sack_ok)
-		return 0;
-	for (uint32_t k = 0; k < h->nsack; k++) {
-		uint32_t l = h->sack[k][0], r = h->sack[k][1];
-
-		if (seq_lt(l, c->snd_una))
-			l = c->snd_una;
-		if (seq_gt(r, c->snd_max))
-			r = c->snd_max;
-		if (seq_lt(l, r))
-			n += r - l;
-	}
-	return n;
-}
-
-static void dup_ack(struct zn_tcp_conn *c, uint32_t sacked)
+static void dup_ack(struct zn_tcp_conn *c)
 {
 	struct zn_tcp *t = c->t;
 
 	t->st.dup_acks++;
 	c->dupacks++;
-	/* RFC 6675 5: loss recovery also starts when IsLost(snd_una), more
-	 * than (DupThresh - 1) * SMSS SACKed above it, before DupThresh ACKs */
-	if (c->dupacks < TCP_DUPACK_THRESH && sacked > (TCP_DUPACK_THRESH - 1) * c->mss)
-		c->dupacks = TCP_DUPACK_THRESH;
+	if (c->sack_ok)
+		return;		/* sack_ack decides, after RACK */
 	if (c->dupacks == TCP_DUPACK_THRESH && !c->in_recovery &&
 	    seq_gt(c->snd_una, c->recover)) {
 		/* RFC 6582 3.2 steps 2-3: fast retransmit, then fast recovery */
@@ -293,10 +271,27 @@ static void dup_ack(struct zn_tcp_conn *c, uint32_t sacked)
 	}
 }
 
+/*
+ * With SACK, after the scoreboard took the ACK: RACK (tcp_rack.c), then
+ * RFC 6675 5 (1), (2): DupThresh duplicates, or IsLost(HighACK + 1)
+ * before them (one RX aggregate, TPA or GRO, after a hole makes the
+ * receiver send one ACK where its frames would have made one each, and
+ * the scoreboard counts the bytes it SACKs), or RACK's time rule, start
+ * recovery; 5.1: never again before HighACK reaches RecoveryPoint.
+ */
+static void sack_ack(struct zn_tcp_conn *c, uint32_t old_una, uint32_t fresh_hi, bool dsack,
+		     const struct zn_tcp_hdr *h)
+{
+	zn_tcp_rack_acked(c, old_una, fresh_hi, dsack, h);
+	zn_tcp_sack_check(c);
+	zn_tcp_tlp_arm(c);
+}
+
 /* Step five: false when the segment must be dropped. */
 static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_t dlen)
 {
-	uint32_t wnd;
+	uint32_t wnd, fresh, fresh_hi, old_una;
+	bool dsack;
 
 	if (c->state == ZN_TCP_SYN_RCVD) {
 		if (!(seq_lt(c->snd_una, h->ack) && seq_le(h->ack, c->snd_max))) {
@@ -326,19 +321,22 @@ static bool ack_input(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_
 		return false;
 	}
 	wnd = (uint32_t)h->wnd << c->snd_ws;
+	fresh = zn_tcp_sb_update(c, h, &fresh_hi, &dsack);
+	old_una = c->snd_una;
 	if (seq_gt(h->ack, c->snd_una)) {
 		new_ack(c, h);
 		if (c->state == ZN_TCP_CLOSED)
 			return false;
 	} else if (h->ack == c->snd_una && !dlen && !(h->flags & (ZN_TCP_SYN | ZN_TCP_FIN)) &&
 		   c->snd_una != c->snd_max) {
-		/* RFC 6675 2: with SACK, an ACK that SACKs data is a duplicate
-		 * even when the window moved (held out-of-order data shrinks it) */
-		uint32_t sacked = sacked_above(c, h);
-
-		if ((wnd && wnd == c->snd_wnd) || sacked)
-			dup_ack(c, sacked);
+		/* RFC 6675 2: with SACK, an ACK that SACKs new data is a
+		 * duplicate even when the window moved (held out-of-order data
+		 * shrinks it) */
+		if ((wnd && wnd == c->snd_wnd) || fresh || (h->nsack && c->nsb))
+			dup_ack(c);
 	}
+	if (c->sack_ok && c->state != ZN_TCP_SYN_RCVD)
+		sack_ack(c, old_una, fresh_hi, dsack, h);
 	/* RFC 9293 3.10.7.4: the window from the newest segment only */
 	if (seq_lt(c->snd_wl1, h->seq) || (c->snd_wl1 == h->seq && seq_le(c->snd_wl2, h->ack))) {
 		bool opened = wnd > c->snd_wnd;
@@ -403,7 +401,11 @@ static void data_input(struct zn_tcp_conn *c, uint32_t seq, uint32_t dlen,
 	t->st.rx_bytes += dlen;
 	zn_tcp_ooo_drain(c);
 	zn_tcp_event(c, ZN_TCP_EV_READABLE);
-	if (filled_hole || ++c->unacked_segs >= 2)
+	/* RFC 5681 4.2: an ACK for every second full segment; an RX
+	 * aggregate counts its frames (delaying the ACK of one would stall a
+	 * sender whose window fits in it for the delayed-ACK time) */
+	c->unacked_segs += d->frames > 1 ? d->frames : 1;
+	if (filled_hole || c->unacked_segs >= 2)
 		c->ack_now = true;
 	else if (!c->delack_at)
 		c->delack_at = zn_tcp_now(t) + t->env.delack_ns;

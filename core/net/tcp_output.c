@@ -214,6 +214,8 @@ static int send_seg(struct zn_tcp_conn *c, uint32_t seq, uint32_t len, uint8_t f
 		return -EAGAIN;
 	}
 	c->out_backoff = 0;
+	if (len)
+		zn_tcp_rack_sent(c, seq, seq + len);
 	if (len && c->t->env.tx_track) {
 		/* the device reads these chunks until zn_tcp_tx_complete */
 		for (uint32_t i = 0; i < o.ref_n; i++)
@@ -282,9 +284,19 @@ static uint32_t lso_len(const struct zn_tcp_conn *c, uint32_t left, uint32_t ava
 	return len;
 }
 
+/* snd_nxt past what went (len bytes and the FIN in flags). */
+static void advance(struct zn_tcp_conn *c, uint32_t len, uint8_t flags)
+{
+	c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
+	if (seq_gt(c->snd_nxt, c->snd_max))
+		c->snd_max = c->snd_nxt;
+	if (seq_gt(c->snd_nxt, c->snd_hi))
+		c->snd_hi = c->snd_nxt;
+}
+
 void zn_tcp_output(struct zn_tcp_conn *c)
 {
-	bool sent = false;
+	bool sent = false, sack_rec;
 	int rc;
 
 	c->out_blocked = false;
@@ -306,12 +318,42 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			zn_tcp_send_ack(c);
 		return;
 	}
+	/* RFC 6675 NextSeg's order: lost holes (rule 1), new data (2), then
+	 * other holes (3) and a rescue (4) */
+	sack_rec = c->in_recovery && c->sack_ok;
+	if (sack_rec) {
+		rc = zn_tcp_sack_output(c, TCP_NEXTSEG_LOST);
+		if (rc < 0)
+			return;
+		sent = rc > 0;
+	}
 	for (;;) {
 		uint32_t wnd = c->snd_wnd < c->cwnd ? c->snd_wnd : c->cwnd;
-		uint32_t flight = c->snd_nxt - c->snd_una, avail, left, len;
+		uint32_t flight = c->snd_nxt - c->snd_una, avail, left, len, gap = UINT32_MAX;
 		uint8_t flags = 0;
 
-		avail = wnd > flight ? wnd - flight : 0;
+		if (c->nsb && seq_lt(c->snd_nxt, c->snd_max)) {
+			/* going back after a timeout: what the peer SACKed stays
+			 * (RFC 6675 5.1) */
+			gap = zn_tcp_sb_next_sacked(c, &c->snd_nxt);
+			flight = c->snd_nxt - c->snd_una;
+		}
+		if (sack_rec) {
+			/* (C): cwnd - pipe, and the peer's window by sequence */
+			uint32_t pipe = zn_tcp_sb_pipe(c);
+
+			avail = c->cwnd > pipe ? c->cwnd - pipe : 0;
+			if (avail > (c->snd_wnd > flight ? c->snd_wnd - flight : 0))
+				avail = c->snd_wnd > flight ? c->snd_wnd - flight : 0;
+		} else {
+			/* SACKed bytes left the network (RFC 3042's limited
+			 * transmit, by bytes) */
+			uint32_t f = flight - zn_tcp_sb_sacked_below(c, c->snd_nxt);
+
+			avail = wnd > f ? wnd - f : 0;
+			if (avail > (c->snd_wnd > flight ? c->snd_wnd - flight : 0))
+				avail = c->snd_wnd > flight ? c->snd_wnd - flight : 0;
+		}
 		left = seq_lt(c->snd_nxt, c->snd_end) ? c->snd_end - c->snd_nxt : 0;
 		len = left < c->mss ? left : c->mss;
 		if (len > avail)
@@ -327,6 +369,8 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		}
 		if (len == c->mss && left > len && avail > len && c->t->env.lso_max > len)
 			len = lso_len(c, left, avail);
+		if (len > gap)
+			len = gap;
 		if (fin_pending(c) && c->snd_nxt + len == c->snd_end && seq_le(c->snd_max, c->snd_end))
 			flags |= ZN_TCP_FIN;
 		else if (fin_pending(c) && c->snd_nxt + len == c->snd_end &&
@@ -352,16 +396,18 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 			c->rtt_seq = c->snd_nxt + len;
 			c->rtt_start = zn_tcp_now(c->t);
 		}
-		c->snd_nxt += len + ((flags & ZN_TCP_FIN) ? 1 : 0);
-		if (seq_gt(c->snd_nxt, c->snd_max))
-			c->snd_max = c->snd_nxt;
-		if (seq_gt(c->snd_nxt, c->snd_hi))
-			c->snd_hi = c->snd_nxt;
+		advance(c, len, flags);
 		sent = true;
 		if (!c->rto_at)
 			zn_tcp_rto_arm(c);
 		if (flags & ZN_TCP_FIN)
 			break;
+	}
+	if (sack_rec && c->in_recovery && !c->out_blocked) {
+		rc = zn_tcp_sack_output(c, TCP_NEXTSEG_UNSACKED | TCP_NEXTSEG_RESCUE);
+		if (rc < 0)
+			return;
+		sent = sent || rc > 0;
 	}
 	/* data waiting and nothing in flight to time out: the persist timer
 	 * probes a shut window (3.8.6.1) and one too small for an MSS (sender
@@ -372,15 +418,42 @@ void zn_tcp_output(struct zn_tcp_conn *c)
 		c->rto_at = 0;
 		c->persist_at = zn_tcp_now(c->t) + c->rto;
 	}
+	if (sent && !c->tlp_out)
+		zn_tcp_tlp_arm(c);
 	if (!sent && c->ack_now)
 		zn_tcp_send_ack(c);
 }
 
+int zn_tcp_send_tlp(struct zn_tcp_conn *c, bool *rexmit)
+{
+	uint32_t left = seq_lt(c->snd_nxt, c->snd_end) ? c->snd_end - c->snd_nxt : 0;
+	uint32_t flight = c->snd_nxt - c->snd_una, seq;
+	uint32_t room = c->snd_wnd > flight ? c->snd_wnd - flight : 0, len;
+	uint8_t flags = 0;
+	int rc;
+
+	len = left < c->mss ? left : c->mss;
+	if (len > room)
+		len = 0;
+	if (len && c->snd_nxt == c->snd_max) {
+		if (fin_pending(c) && c->snd_nxt + len == c->snd_end)
+			flags |= ZN_TCP_FIN;
+		rc = send_seg(c, c->snd_nxt, len, flags);
+		if (rc < 0)
+			return rc;
+		if ((uint32_t)rc < len)
+			flags &= (uint8_t)~ZN_TCP_FIN;
+		advance(c, (uint32_t)rc, flags);
+		*rexmit = false;
+		return rc;
+	}
+	seq = c->snd_max - c->snd_una > c->mss ? c->snd_max - c->mss : c->snd_una;
+	*rexmit = true;
+	return zn_tcp_send_range(c, seq, c->snd_max - seq);
+}
+
 void zn_tcp_retransmit(struct zn_tcp_conn *c)
 {
-	uint32_t left, len;
-	uint8_t flags = 0;
-
 	c->rexmit_pending = false;
 	if (c->state == ZN_TCP_SYN_SENT || c->state == ZN_TCP_SYN_RCVD) {
 		if (send_seg(c, c->iss, 0, ZN_TCP_SYN) >= 0)
@@ -389,19 +462,30 @@ void zn_tcp_retransmit(struct zn_tcp_conn *c)
 			c->rexmit_pending = true;
 		return;
 	}
-	left = seq_lt(c->snd_una, c->snd_end) ? c->snd_end - c->snd_una : 0;
-	len = left < c->mss ? left : c->mss;
-	if (fin_pending(c) && c->snd_una + len == c->snd_end && seq_gt(c->snd_max, c->snd_end))
-		flags |= ZN_TCP_FIN;
-	if (!len && !flags)
-		return;
-	c->rtt_timing = false;	/* Karn: no sample from a resent segment */
 	/* refused: resent when the output takes segments again, not by new
 	 * data going first */
-	if (send_seg(c, c->snd_una, len, flags) >= 0)
-		c->t->st.retrans++;
-	else
+	if (zn_tcp_send_range(c, c->snd_una, c->mss) < 0)
 		c->rexmit_pending = true;
+}
+
+int zn_tcp_send_range(struct zn_tcp_conn *c, uint32_t seq, uint32_t len)
+{
+	uint32_t data = seq_lt(seq, c->snd_end) ? c->snd_end - seq : 0;
+	uint8_t flags = 0;
+	int rc;
+
+	if (data > len)
+		data = len;
+	if (fin_pending(c) && seq + data == c->snd_end && seq_gt(c->snd_max, c->snd_end))
+		flags |= ZN_TCP_FIN;
+	if (!data && !flags)
+		return 0;
+	c->rtt_timing = false;	/* Karn: no sample from a resent segment */
+	rc = send_seg(c, seq, data, flags);
+	if (rc < 0)
+		return rc;
+	c->t->st.retrans++;
+	return rc + ((flags & ZN_TCP_FIN) && (uint32_t)rc == data ? 1 : 0);
 }
 
 /* RFC 9293 3.8.6.1: the next byte past the shut window keeps the peer

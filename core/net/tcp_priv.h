@@ -31,6 +31,11 @@
 #define TCP_EPH_LO		49152	/* ephemeral ports (RFC 6335) */
 #define TCP_EPH_HI		65535
 #define TCP_DUPACK_THRESH	3
+/* SACK scoreboard ranges per connection (tcp_sack.c says what happens
+ * past it): more holes than a receiver's out-of-order queue usually has */
+#define TCP_SB_MAX		32
+/* RACK's log of first-transmission times (tcp_rack.c): marks per connection */
+#define TCP_XLOG		64
 #define TCP_RTO_MAX_NS		(60ull * 1000000000ull)
 #define TCP_DEFAULT_MSS		536	/* a peer that sent no MSS (RFC 9293 3.7.1) */
 /* waits after the output refused a segment: from a few polls to well under
@@ -53,6 +58,17 @@ struct tcp_chunk {
 	int32_t status;			/* for tx_done, once over */
 	bool over;			/* acknowledged, or failed with status */
 	bool late;			/* counted in tx_done_late */
+};
+
+/* A SACKed range of the send sequence, [l, r). */
+struct tcp_sb_range {
+	uint32_t l, r;
+};
+
+/* The octets before end (after the previous mark) first went at ts. */
+struct tcp_xmit_mark {
+	uint32_t end;
+	uint64_t ts;
 };
 
 struct tcp_ooo_ent {
@@ -172,7 +188,27 @@ struct zn_tcp_conn {
 	uint32_t cwnd, ssthresh;
 	uint32_t dupacks;
 	bool in_recovery;
-	uint32_t recover;
+	uint32_t recover;		/* RecoveryPoint (RFC 6675), recover (RFC 6582) */
+	/* SACK scoreboard and RFC 6675 recovery (tcp_sack.c) */
+	struct tcp_sb_range sb[TCP_SB_MAX];	/* sorted, disjoint, in (snd_una, snd_max] */
+	uint32_t nsb;
+	uint32_t high_rxt;		/* HighRxt: past the last hole resent */
+	uint32_t rescue_rxt;		/* RescueRxt: past it, one rescue may go */
+	/* RACK-TLP (RFC 8985, tcp_rack.c); times in ns */
+	struct tcp_xmit_mark xlog[TCP_XLOG];
+	uint32_t xlog_head, xlog_n;
+	uint32_t rexmit_hi;		/* past the highest octet ever resent */
+	uint64_t rack_ts;		/* RACK.xmit_ts (0: nothing delivered yet) */
+	uint32_t rack_end;		/* RACK.end_seq */
+	uint64_t rack_rtt, rack_min_rtt;
+	uint32_t rack_fack;		/* past the highest octet delivered */
+	bool rack_reo;			/* RACK.reordering_seen */
+	uint32_t rack_lost;		/* unSACKed octets below it are lost */
+	uint64_t rack_at;		/* the reordering timer */
+	uint64_t tlp_at;		/* the probe timeout */
+	bool tlp_out, tlp_rexmit;	/* a probe is out; it was a resend */
+	uint32_t tlp_end, tlp_tsval;
+	uint64_t tlp_ts;
 };
 
 struct zn_tcp {
@@ -215,6 +251,12 @@ void zn_tcp_send_ack(struct zn_tcp_conn *c);
 void zn_tcp_send_syn(struct zn_tcp_conn *c);
 /* Resend from snd_una: one segment (fast retransmit, RTO). */
 void zn_tcp_retransmit(struct zn_tcp_conn *c);
+/* Resend up to len bytes at seq (and the FIN if they end the data): the
+ * sequence space it covered, or < 0 when the output refused it. */
+int zn_tcp_send_range(struct zn_tcp_conn *c, uint32_t seq, uint32_t len);
+/* A tail loss probe: one new segment if the peer's window takes it, else
+ * the last segment again (*rexmit). Bytes sent or < 0 (refused). */
+int zn_tcp_send_tlp(struct zn_tcp_conn *c, bool *rexmit);
 void zn_tcp_send_probe(struct zn_tcp_conn *c);
 /* A keepalive probe: no data, SEG.SEQ = SND.UNA - 1 (RFC 9293 3.8.4). */
 void zn_tcp_send_keepalive(struct zn_tcp_conn *c);
@@ -239,6 +281,55 @@ void zn_tcp_rx_trim_front(struct zn_tcp *t, struct zn_udp_rx *d, uint32_t k);
 void zn_tcp_rx_trim_back(struct zn_tcp *t, struct zn_udp_rx *d, uint32_t len);
 /* Append in-order data; false if the queue is full (d not kept). */
 bool zn_tcp_rxq_push(struct zn_tcp_conn *c, const struct zn_udp_rx *d);
+
+/* tcp_sack.c: the scoreboard (RFC 6675 4) */
+/* Update(): merge h's SACK blocks; the bytes newly SACKed, *fresh_hi
+ * past the highest of them, *dsack whether h carried a D-SACK. */
+uint32_t zn_tcp_sb_update(struct zn_tcp_conn *c, const struct zn_tcp_hdr *h, uint32_t *fresh_hi,
+			  bool *dsack);
+/* snd_una moved: drop what it covers (and everything, if it shows the
+ * receiver reneged). */
+void zn_tcp_sb_acked(struct zn_tcp_conn *c);
+void zn_tcp_sb_clear(struct zn_tcp_conn *c);
+bool zn_tcp_sb_is_lost(const struct zn_tcp_conn *c, uint32_t seq);
+/* SetPipe(): bytes the sender thinks are in the network. */
+uint32_t zn_tcp_sb_pipe(const struct zn_tcp_conn *c);
+/* SACKed bytes in [snd_una, seq). */
+uint32_t zn_tcp_sb_sacked_below(const struct zn_tcp_conn *c, uint32_t seq);
+/* Moves *seq past a SACKed range it is in; the bytes from there to the
+ * next SACKed range (UINT32_MAX: none above). */
+uint32_t zn_tcp_sb_next_sacked(const struct zn_tcp_conn *c, uint32_t *seq);
+/* NextSeg() for retransmissions (rule 2, new data, is the output's):
+ * which rule found [*seq, *seq + *len), of the rules asked for. */
+enum tcp_nextseg {
+	TCP_NEXTSEG_NONE = 0,
+	TCP_NEXTSEG_LOST = 1u << 0,	/* rule 1 */
+	TCP_NEXTSEG_UNSACKED = 1u << 2,	/* rule 3 */
+	TCP_NEXTSEG_RESCUE = 1u << 3,	/* rule 4 */
+};
+enum tcp_nextseg zn_tcp_sb_next_seg(const struct zn_tcp_conn *c, unsigned rules, uint32_t *seq,
+				    uint32_t *len);
+/* RFC 6675 5 (4): enter loss recovery (fast retransmit). */
+void zn_tcp_sack_enter(struct zn_tcp_conn *c);
+/* Enter it if DupThresh duplicates or IsLost(snd_una) say so: true if so. */
+bool zn_tcp_sack_check(struct zn_tcp_conn *c);
+
+/* tcp_rack.c: RACK-TLP (RFC 8985) */
+void zn_tcp_rack_init(struct zn_tcp_conn *c);
+/* [seq, end) went (new data past snd_max is logged with the time). */
+void zn_tcp_rack_sent(struct zn_tcp_conn *c, uint32_t seq, uint32_t end);
+/* A SACK block newly covered [l, r) (reordering, if below the highest). */
+void zn_tcp_rack_fresh(struct zn_tcp_conn *c, uint32_t l, uint32_t r);
+/* After an ACK's scoreboard update: RACK's newest delivered segment, RTT,
+ * then loss marking (rack_lost) and the reordering timer. */
+void zn_tcp_rack_acked(struct zn_tcp_conn *c, uint32_t old_una, uint32_t fresh_hi, bool dsack,
+		       const struct zn_tcp_hdr *h);
+void zn_tcp_rack_timer(struct zn_tcp_conn *c, uint64_t now);
+void zn_tcp_tlp_arm(struct zn_tcp_conn *c);
+void zn_tcp_tlp_fire(struct zn_tcp_conn *c);
+/* Step (C): resend what NextSeg finds by rules while cwnd - pipe has an
+ * SMSS; the segments sent, or < 0 when the output refused one. */
+int zn_tcp_sack_output(struct zn_tcp_conn *c, unsigned rules);
 
 /* tcp_timer.c */
 void zn_tcp_rto_arm(struct zn_tcp_conn *c);

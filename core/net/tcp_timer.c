@@ -139,6 +139,15 @@ static void rto_fire(struct zn_tcp_conn *c, uint64_t now)
 		return;
 	}
 	c->cc->on_rto(c);
+	/* RFC 6675 5.1 (RFC 6582 4 alike): recovery ends; no new one before
+	 * the ACKs reach what was sent. The scoreboard stays (resends skip
+	 * what the peer holds) unless the timer fires again with no ACK in
+	 * between: then nothing it says is trusted (a reneging peer) */
+	c->recover = c->snd_max;
+	if (c->nrexmit)
+		zn_tcp_sb_clear(c);
+	c->rack_at = c->tlp_at = 0;
+	c->tlp_out = false;
 	c->nrexmit++;
 	c->in_recovery = false;
 	c->dupacks = 0;
@@ -175,6 +184,10 @@ void zn_tcp_conn_timers(struct zn_tcp_conn *c, uint64_t now)
 			zn_tcp_output(c);
 		}
 	}
+	if (c->rack_at && now >= c->rack_at && c->state != ZN_TCP_CLOSED)
+		zn_tcp_rack_timer(c, now);
+	if (c->tlp_at && now >= c->tlp_at && c->state != ZN_TCP_CLOSED)
+		zn_tcp_tlp_fire(c);
 	if (c->rto_at && now >= c->rto_at)
 		rto_fire(c, now);
 	else if (c->ka_at && now >= c->ka_at)

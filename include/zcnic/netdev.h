@@ -79,11 +79,11 @@ struct zn_netdev_conf {
 	bool no_offload;
 	/*
 	 * Ask the port for TCP receive aggregation (ZN_RX_OFFLOAD_TCP_AGG,
-	 * when it has it): one completion per aggregate. Off by default for
-	 * now: after a loss, an aggregate gives the sender up to three
-	 * duplicate ACKs with SACK blocks (and SACKed bytes count toward
-	 * fast retransmit, RFC 6675), but a lost retransmission or lost ACKs
-	 * still cost a timeout more often than with separate frames.
+	 * when it has it): one completion per aggregate. Losses under it no
+	 * longer cost timeouts (the SACK scoreboard and RACK-TLP recover from
+	 * an aggregate's one ACK). Off by default for now: on bnxt, TPA
+	 * aggregations of several flows open at once on one ring hand out AGG
+	 * buffers out of ring order, which the driver rejects.
 	 */
 	bool rx_agg;
 	/* Queue pairs for zn_netdev_queue_open, RSS over their RX queues; 0: none.

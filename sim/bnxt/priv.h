@@ -379,6 +379,11 @@ bool bsim_tpa_rx(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx, stru
 int bsim_tpa_poll(struct bsim *m);
 /* Forgets ring r's aggregations without completing them (ring gone). */
 void bsim_tpa_forget(struct bsim *m, struct bsim_ring *r);
+/* A frame of an aggregating flow that cannot join (a bad checksum) goes
+ * as a plain completion: the flow's aggregation ends first, as its AGG
+ * buffers were taken before the frame's. */
+void bsim_tpa_flow_end(struct bsim *m, struct bsim_ring *rx, const uint8_t *f,
+		       const struct bsim_pkt *p);
 
 /* fault.c (sim/fault.h): true if the command must go unanswered, else
  * *code is set when the command must fail */

@@ -484,6 +484,8 @@ void bsim_rx(void *opaque, const void *frame, size_t len)
 		    bsim_tpa_rx(m, v, rx, cq, f, &p, hash,
 				rss_valid ? bnxt_rx_rss_hash_type(op, 0) : 0, rss_valid))
 			return;
+		if (!ip_ok || !l4_ok)
+			bsim_tpa_flow_end(m, rx, f, &p);
 	}
 	deliver(m, v, rx, cq, f, len, &p, hash, op, rss_valid, meta);
 }

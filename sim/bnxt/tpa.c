@@ -273,6 +273,21 @@ bool bsim_tpa_rx(struct bsim *m, struct bsim_vnic *v, struct bsim_ring *rx, stru
 	return start(m, v, rx, cq, f, p, &h, hash, rss_type, rss_valid);
 }
 
+void bsim_tpa_flow_end(struct bsim *m, struct bsim_ring *rx, const uint8_t *f,
+		       const struct bsim_pkt *p)
+{
+	struct bsim_tpa *all = slots_of(m, rx);
+	struct zn_sim_tcp_hdrs h;
+
+	if (!rx->agg || zn_sim_tcp_hdrs(f, p->ip_end, &h))
+		return;
+	for (unsigned i = 0; i < BSIM_TPA_PER_RING; i++)
+		if (all[i].open && zn_sim_gro_same_flow(&all[i].g, f, &h)) {
+			BSIM_INC(m, rx_tpa_flush_other);
+			end(m, &all[i], 0);
+		}
+}
+
 int bsim_tpa_poll(struct bsim *m)
 {
 	int work = 0;

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Soak: rounds of zn-send -> zn-recv (UDP, checksummed, random sizes) over
-# two bnxt ports whose wire and devices inject random faults (random seed,
-# printed, so a failing round replays with its --fault lines), for SOAK_SECS
-# seconds (default 20; make soak: 600). Each round: no crash, no hang, every
+# Soak: rounds of zn-send -> zn-recv over two bnxt ports whose wire and
+# devices inject random faults (random seed, printed, so a failing round
+# replays with its --fault lines), for SOAK_SECS seconds (default 10; make
+# soak: 600). Odd rounds move one TCP stream (random record size and count)
+# over a wire that drops, duplicates, reorders and corrupts frames both ways
+# (data and ACKs): every byte arrives intact, both ends exit 0, the sender
+# sees the receiver read all and close. Even rounds are UDP (checksummed,
+# random sizes). Each UDP round: no crash, no hang, every
 # byte zn-recv got intact, the wire's books balance exactly (frames in =
 # frames out - lost - bad FCS + duplicated, bad FCS all dropped by the
 # receiving MAC, every missing-buffer fault counted as such), and a function
@@ -38,11 +42,62 @@ for b in "$SIM" "$RECV" "$SEND"; do
 	[ -x "$b" ] || { echo "not ok 1 - $b is built"; exit 1; }
 done
 
+# zn-nicsim with the two ports' faults $1 and $2 (spid): ready, or false.
+start_sim() {
+	rm -f "$tmp"/*.sock "$tmp/stats"
+	"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
+		--stats-file "$tmp/stats" --fault "$1" --fault "$2" >"$tmp/sim" 2>&1 &
+	spid=$!
+	pids+=($spid)
+	wait_for grep -qs "zn-nicsim: ready" "$tmp/sim"
+}
+
+# One TCP stream under wire faults both ways; its bytes added to tcp_bytes.
+tcp_round() {
+	local seed=$1 size=$((1000 + RANDOM % 64000)) count=$((5 + RANDOM % 40)) src rrc rpid
+	local w="wire-drop=$(pct 20),wire-dup=$(pct 20),wire-reorder=$(pct 20),wire-corrupt=$(pct 20),wire-csum=$(pct 20)"
+	local f0="bnxt0:seed=$seed,after=20,$w" f1="bnxt1:seed=$((seed + 1)),after=20,$w"
+	local what="round $round: tcp, $count records of $size bytes, --fault $f0 --fault $f1" why=""
+
+	if ! start_sim "$f0" "$f1"; then
+		nok "$what: zn-nicsim ready"; return
+	fi
+	timeout 40 "$RECV" --dev "vfio-user:$tmp/bnxt1.sock" --proto tcp --size $size \
+		--expect $((size * count)) --duration-ms 30000 >"$tmp/recv" 2>&1 &
+	rpid=$!
+	pids+=($rpid)
+	wait_for grep -qs "zn-recv: ready" "$tmp/recv"
+	timeout 40 "$SEND" --dev "vfio-user:$tmp/bnxt0.sock" --proto tcp --size $size \
+		--count $count >"$tmp/send" 2>&1
+	src=$?
+	wait $rpid
+	rrc=$?
+	kill -TERM $spid
+	wait $spid
+	[ $src -eq 0 ] || why="$why zn-send rc $src;"
+	[ $rrc -eq 0 ] || why="$why zn-recv rc $rrc;"
+	grep -q "^zn-recv: $((size * count)) bytes" "$tmp/recv" || why="$why short;"
+	grep -q "every byte intact" "$tmp/recv" || why="$why bytes damaged;"
+	grep -q "the receiver read everything and closed" "$tmp/send" || why="$why no orderly close;"
+	if [ -z "$why" ]; then
+		tcp_rounds=$((tcp_rounds + 1))
+		tcp_bytes=$((tcp_bytes + size * count))
+		ok "$what: $((size * count)) bytes intact (lost $(stat bnxt0.fault.wire_drops)+$(stat bnxt1.fault.wire_drops), duplicated $(stat bnxt0.fault.wire_dups)+$(stat bnxt1.fault.wire_dups), reordered $(stat bnxt0.fault.wire_reorders)+$(stat bnxt1.fault.wire_reorders), corrupted $(($(stat bnxt0.fault.wire_corrupts) + $(stat bnxt0.fault.wire_csums)))+$(($(stat bnxt1.fault.wire_corrupts) + $(stat bnxt1.fault.wire_csums))) frames)"
+	else
+		nok "$what:$why"
+		grep -v ' info ' "$tmp/recv" "$tmp/send" | sed 's/^/# /' | tail -n 10
+	fi
+}
+
 end=$((SECONDS + SOAK_SECS))
-round=0 frames=0 bytes=0
+round=0 frames=0 bytes=0 tcp_rounds=0 tcp_bytes=0
 while [ $SECONDS -lt $end ]; do
 	round=$((round + 1))
 	seed=$((RANDOM * 32768 + RANDOM))
+	if [ $((round % 2)) -eq 1 ]; then
+		tcp_round $seed
+		continue
+	fi
 	size=$((64 + RANDOM % 1400))
 	count=$((200 + RANDOM % 600))
 	f0="bnxt0:seed=$seed,after=20,wire-drop=$(pct 30),wire-dup=$(pct 30),wire-reorder=$(pct 30),wire-corrupt=$(pct 30),wire-csum=$(pct 30)"
@@ -54,12 +109,7 @@ while [ $SECONDS -lt $end ]; do
 	fi
 	[ $((RANDOM % 4)) -eq 0 ] && f0="$f0,tx-delay=$((1 + RANDOM % 20))"
 	what="round $round: size $size, $count datagrams, --fault $f0 --fault $f1"
-	rm -f "$tmp"/*.sock "$tmp/stats"
-	"$SIM" --dir "$tmp" --dev bnxt0=bnxt --dev bnxt1=bnxt --wire pair:bnxt0,bnxt1 \
-		--stats-file "$tmp/stats" --fault "$f0" --fault "$f1" >"$tmp/sim" 2>&1 &
-	spid=$!
-	pids+=($spid)
-	if ! wait_for grep -qs "zn-nicsim: ready" "$tmp/sim"; then
+	if ! start_sim "$f0" "$f1"; then
 		nok "$what: zn-nicsim ready"; continue
 	fi
 	timeout 30 "$RECV" --dev "vfio-user:$tmp/bnxt1.sock" --size $size \
@@ -104,6 +154,6 @@ while [ $SECONDS -lt $end ]; do
 		grep -v ' info ' "$tmp/recv" "$tmp/send" | sed 's/^/# /' | tail -n 10
 	fi
 done
-echo "# soak: $round rounds in ${SOAK_SECS} s, $frames datagrams ($bytes bytes) checked"
+echo "# soak: $round rounds in ${SOAK_SECS} s, $frames datagrams ($bytes bytes) checked, $tcp_rounds TCP streams ($tcp_bytes bytes) intact"
 echo "1..$n"
 [ $failed -eq 0 ]

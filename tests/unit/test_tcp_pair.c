@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "core/net/netif.h"
 #include "core/net/tcp.h"
+#include "sim/model.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "zcnic/socket.h"
 
@@ -163,6 +164,12 @@ static void tcp_counters(const char *who, struct zn_netdev *d, uint32_t peer)
 		      (unsigned long long)st.fast_retrans, (unsigned long long)st.sack_retrans,
 		      (unsigned long long)st.out_fail, (unsigned long long)st.out_deferred,
 		      (unsigned long long)st.zwp);
+	print_message("tcp %s: paws %llu, bad csum %llu, challenge %llu, dsack %llu, tlp %llu (repaired "
+		      "%llu), rack recoveries %llu, sack recoveries %llu\n", who,
+		      (unsigned long long)st.rx_paws, (unsigned long long)st.rx_bad[ZN_TCP_PARSE_CSUM],
+		      (unsigned long long)st.rx_challenge, (unsigned long long)st.dsack_rx,
+		      (unsigned long long)st.tlp_probes, (unsigned long long)st.tlp_recovered,
+		      (unsigned long long)st.rack_recoveries, (unsigned long long)st.sack_recoveries);
 	print_message("netif %s: rx %llu, no buffer %llu; tx tcp %llu, completed %llu, no slot "
 		      "%llu, ring refused %llu, unresolved %llu; arp %s, requests %llu, learned "
 		      "%llu, expired %llu, failed %llu\n", who, (unsigned long long)ns.rx_frames,
@@ -181,8 +188,24 @@ static void tcp_counters(const char *who, struct zn_netdev *d, uint32_t peer)
  * over again (the pattern repeats with it), so a long run needs no more
  * memory than a short one.
  */
-static void transfer_both_ways(const char *opts, uint64_t a_to_b, uint64_t b_to_a,
-			       uint64_t wait_ms)
+/* What a transfer cost in recovery: both ends' engines summed. */
+struct xfer_cost {
+	uint64_t ms, rto, fast, sack_retrans, retrans;
+};
+
+static void xfer_cost_add(struct xfer_cost *x, struct zn_netdev *d)
+{
+	struct zn_tcp_stats st;
+
+	zn_tcp_stats(zn_netif_tcp(zn_netdev_netif(d)), &st);
+	x->rto += st.rto_fired;
+	x->fast += st.fast_retrans;
+	x->sack_retrans += st.sack_retrans;
+	x->retrans += st.retrans;
+}
+
+static void transfer_both_ways(const char *opts, const char *faults, bool agg, uint64_t a_to_b,
+			       uint64_t b_to_a, uint64_t wait_ms, struct xfer_cost *cost)
 {
 	struct io_uring ring;
 	struct iovec reg;
@@ -196,8 +219,18 @@ static void transfer_both_ways(const char *opts, uint64_t a_to_b, uint64_t b_to_
 	bool eof_a = false, eof_b = false, recv_a = false, recv_b = false;
 	int lfd, afd, bfd;
 
-	assert_int_equal(ndp_open(&n, opts), 0);
+	uint64_t t0;
+
+	assert_int_equal(ndp_open_agg(&n, opts, 0, 0, agg), 0);
 	assert_int_equal(ndp_resolve(&n, 3000), 0);
+	if (faults) {
+		char err[256];
+
+		for (unsigned i = 0; i < 2; i++)
+			assert_int_equal(zn_sim_device_faults(n.sim.dev[i], faults, err, sizeof(err)),
+					 0);
+	}
+	t0 = zn_now_ms();
 	lfd = zn_tcp_socket(n.a, &(struct zn_socket_conf){ .local = { 0, htons(PORT) } });
 	assert_true(lfd > 0);
 	assert_int_equal(zn_tcp_listen(lfd, 4), 0);
@@ -303,9 +336,20 @@ static void transfer_both_ways(const char *opts, uint64_t a_to_b, uint64_t b_to_
 		}
 		io_uring_cqe_seen(&ring, cqe);
 	}
-	if (got_a != a_to_b || got_b != b_to_a) {
+	if (got_a != a_to_b || got_b != b_to_a || getenv("ZN_TCP_VERBOSE")) {
 		tcp_counters("a", n.a, n.ip_b);
 		tcp_counters("b", n.b, n.ip_a);
+	}
+	if (cost) {
+		*cost = (struct xfer_cost){ .ms = zn_now_ms() - t0 };
+		xfer_cost_add(cost, n.a);
+		xfer_cost_add(cost, n.b);
+		print_message("%s%s rx_agg %s: %llu + %llu bytes intact in %llu ms; rto %llu, fast "
+			      "retransmits %llu, sack resends %llu, resends %llu\n", opts,
+			      faults ? faults : "", agg ? "on" : "off", (unsigned long long)got_a,
+			      (unsigned long long)got_b, (unsigned long long)cost->ms,
+			      (unsigned long long)cost->rto, (unsigned long long)cost->fast,
+			      (unsigned long long)cost->sack_retrans, (unsigned long long)cost->retrans);
 	}
 	assert_int_equal(bad, 0);
 	assert_int_equal(got_a, a_to_b);
@@ -327,19 +371,36 @@ static void transfer_both_ways(const char *opts, uint64_t a_to_b, uint64_t b_to_
 static void test_transfer_both_ways(void **state)
 {
 	(void)state;
-	transfer_both_ways("", A_TO_B, B_TO_A, XFER_WAIT_MS);
+	transfer_both_ways("", NULL, false, A_TO_B, B_TO_A, XFER_WAIT_MS, NULL);
 }
 
 /*
  * The same while each model drops every 97th frame it receives: both ends
  * hold out-of-order data at once, so every data segment carries SACK
  * blocks (which must come out of its payload, not push it past the MTU),
- * and every loss is repaired.
+ * and every loss is repaired; with receive aggregation (one ACK per
+ * aggregate) too. What the recovery cost is printed.
  */
 static void test_transfer_lossy(void **state)
 {
+	struct xfer_cost off, on;
+
 	(void)state;
-	transfer_both_ways(",drop=97", A_TO_B, B_TO_A, XFER_WAIT_MS);
+	transfer_both_ways(",drop=97", NULL, false, A_TO_B, B_TO_A, XFER_WAIT_MS, &off);
+	transfer_both_ways(",drop=97", NULL, true, A_TO_B, B_TO_A, XFER_WAIT_MS, &on);
+}
+
+/* Random wire faults both ways (the wire drops, duplicates, reorders and
+ * corrupts frames; the receiving MAC drops a bad FCS), aggregation on. */
+static void test_transfer_wire_faults(void **state)
+{
+	const char *f = getenv("ZN_TCP_FAULTS"), *agg = getenv("ZN_TCP_AGG");
+	struct xfer_cost on;
+
+	(void)state;
+	transfer_both_ways("", f ? f : "seed=7,after=50,wire-drop=0.01,wire-dup=0.005,"
+			   "wire-reorder=0.01,wire-corrupt=0.002,wire-csum=0.002",
+			   agg ? atoi(agg) != 0 : true, A_TO_B, B_TO_A, XFER_WAIT_MS, &on);
 }
 
 /* make test-long: ZN_TCP_LONG_MIB MiB each way (skipped without it; the
@@ -355,7 +416,7 @@ static void test_transfer_long(void **state)
 		return;
 	}
 	print_message("%llu MiB each way\n", (unsigned long long)mib);
-	transfer_both_ways("", mib << 20, (mib << 20) / A_SEND * A_SEND, 1200000);
+	transfer_both_ways("", NULL, false, mib << 20, (mib << 20) / A_SEND * A_SEND, 1200000, NULL);
 }
 
 int main(void)
@@ -365,8 +426,11 @@ int main(void)
 		cmocka_unit_test(test_connect_silent),
 		cmocka_unit_test(test_transfer_both_ways),
 		cmocka_unit_test(test_transfer_lossy),
+		cmocka_unit_test(test_transfer_wire_faults),
 		cmocka_unit_test(test_transfer_long),
 	};
 
+	if (getenv("ZN_TEST_CASE"))
+		cmocka_set_test_filter(getenv("ZN_TEST_CASE"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
