@@ -279,8 +279,13 @@ static int query(struct zn_uring *r, void *arg, unsigned nr_args)
 			ret = -EOPNOTSUPP;
 		} else if (!h->__resv[0] && !h->__resv[1] && !h->__resv[2] && !h->result &&
 			   h->size) {
-			if (!h->query_data)
+			/* the kernel reads the entry's data first: a bad
+			 * pointer ends the whole call with -EFAULT */
+			if (!h->query_data ||
+			    zn_ucopy_from(&data, (const void *)(uintptr_t)h->query_data,
+					  usize < sizeof(data) ? usize : sizeof(data)))
 				return -EFAULT;
+			memset(&data, 0, sizeof(data));
 			ret = query_one(r, h->query_op, &data);
 		}
 		if (ret >= 0) {
@@ -288,12 +293,20 @@ static int query(struct zn_uring *r, void *arg, unsigned nr_args)
 			ret = 0;
 		}
 		if (h->query_data && usize) {
-			/* what we know, zeros past it up to the largest
-			 * answer (data was zeroed): io_uring/query.c */
-			size_t copy = usize < sizeof(data) ? usize : sizeof(data);
+			/* what we know, zeros past it (copy_struct_to_user) */
+			static const char zero[256];
+			size_t copy = usize < rsize ? usize : rsize;
+			char *u = (char *)(uintptr_t)h->query_data;
 
-			if (zn_ucopy_to((void *)(uintptr_t)h->query_data, &data, copy))
+			if (zn_ucopy_to(u, &data, copy))
 				return -EFAULT;
+			for (size_t off = copy; off < usize; ) {
+				size_t k = usize - off < sizeof(zero) ? usize - off : sizeof(zero);
+
+				if (zn_ucopy_to(u + off, zero, k))
+					return -EFAULT;
+				off += k;
+			}
 		}
 		h->result = (int32_t)ret;
 		h->size = (uint32_t)(usize < rsize ? usize : rsize);
@@ -337,14 +350,16 @@ static int files_update(struct zn_uring *r, unsigned opcode, void *arg, unsigned
 			return -EINVAL;
 		if (!arg || zn_ucopy_from(&up, arg, sizeof(up)))
 			return -EFAULT;
-		if (up.tags)
-			return -EOPNOTSUPP;
 		nr = up.nr;
 		if (!nr)
 			return -EINVAL;
 	}
 	if (up.resv || up.resv2)
 		return -EINVAL;
+	if ((uint64_t)up.offset + nr > UINT32_MAX)
+		return -EOVERFLOW;
+	if (up.tags)
+		return -EOPNOTSUPP;	/* tag CQEs at removal are not kept */
 	return zn_uring_files_update(r, up.offset, (const int *)(uintptr_t)up.data, nr);
 }
 

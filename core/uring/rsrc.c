@@ -99,9 +99,7 @@ int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
 
 		if (h == -1)
 			continue;
-		if (h == IORING_REGISTER_FILES_SKIP)
-			return -EINVAL;
-		if (h < 0)
+		if (h < 0)	/* IORING_REGISTER_FILES_SKIP too: fget(-2) */
 			return -EBADF;
 		if (zn_handle_is_handle(h) && zn_handle_type(h) < 0)
 			return -EBADF;
@@ -142,12 +140,14 @@ int zn_uring_register_files2(struct zn_uring *r, const struct io_uring_rsrc_regi
 {
 	if (size != sizeof(*rr))
 		return -EINVAL;
-	if (rr->resv2 || (rr->flags & ~IORING_RSRC_REGISTER_SPARSE))
+	if (!rr->nr || rr->resv2 || (rr->flags & ~IORING_RSRC_REGISTER_SPARSE))
+		return -EINVAL;
+	if ((rr->flags & IORING_RSRC_REGISTER_SPARSE) && rr->data)
 		return -EINVAL;
 	if (rr->tags)
 		return -EOPNOTSUPP;
-	if (rr->flags & IORING_RSRC_REGISTER_SPARSE)
-		return rr->data ? -EINVAL : files_sparse(r, rr->nr);
+	if (!rr->data)
+		return files_sparse(r, rr->nr);
 	return zn_uring_register_files(r, (const int *)(uintptr_t)rr->data, rr->nr);
 }
 

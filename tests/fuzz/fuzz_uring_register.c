@@ -148,8 +148,6 @@ static int ref_files(const int *f, unsigned nr)
 	for (unsigned i = 0; i < nr; i++) {
 		if (f[i] == -1)
 			continue;
-		if (f[i] == IORING_REGISTER_FILES_SKIP)
-			return -EINVAL;
 		if (f[i] < 0 || (zn_handle_is_handle(f[i]) && zn_handle_type(f[i]) < 0))
 			return -EBADF;
 	}
