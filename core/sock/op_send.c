@@ -778,7 +778,7 @@ static int send_issue(struct zn_uring_req *req)
 		goto out;
 	}
 	if (!s) {
-		rc = -ENOTSOCK;
+		rc = zn_sock_req_err(req);
 		goto out;
 	}
 	rc = msg_flags_check(p->msg_flags);

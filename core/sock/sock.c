@@ -242,13 +242,24 @@ struct zn_sock *zn_sock_from_handle(int fd)
 	return zn_handle_peek(fd, ZN_HANDLE_SOCKET);
 }
 
+bool zn_sock_foreign(const struct zn_sock *s)
+{
+	return s->ring && !binding_mine(s->bind);
+}
+
 struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req)
 {
 	struct zn_sock *s = req->file < 0 ? NULL : zn_sock_from_handle(req->file);
 
-	if (s)
-		zn_owner_enter(&s->owner, "socket");
+	if (!s || zn_sock_foreign(s))
+		return NULL;
+	zn_owner_enter(&s->owner, "socket");
 	return s;
+}
+
+int zn_sock_req_err(const struct zn_uring_req *req)
+{
+	return req->file >= 0 && zn_sock_from_handle(req->file) ? -EBUSY : -ENOTSOCK;
 }
 
 static void sock_free(struct zn_sock *s)
@@ -340,6 +351,8 @@ int zn_socket_close(int fd)
 
 	if (!s)
 		return -EBADF;
+	if (zn_sock_foreign(s))
+		return -EBUSY;
 	sock_free(s);
 	return 0;
 }

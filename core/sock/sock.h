@@ -129,9 +129,12 @@ struct zn_sock {
 /*
  * The socket behind a request's resolved file (req->file): NULL if it is
  * not a live socket (the op then fails with -ENOTSOCK, as the kernel does
- * for a non-socket fd).
+ * for a non-socket fd) or another thread's rings serve it (-EBUSY).
  */
 struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req);
+/* Why zn_sock_of_req gave NULL: -EBUSY for a socket another thread's rings
+ * serve (zn_sock_bind), -ENOTSOCK for a handle that is no socket. */
+int zn_sock_req_err(const struct zn_uring_req *req);
 /* The socket behind handle fd, for its owner; NULL if none. */
 struct zn_sock *zn_sock_from_handle(int fd);
 /*
@@ -141,6 +144,8 @@ struct zn_sock *zn_sock_from_handle(int fd);
  * socket's queues have no locks); -ENOSPC (the ring has no hook slot).
  */
 int zn_sock_bind(struct zn_sock *s, struct zn_uring *r);
+/* Is s served by another thread's rings (its queues are not this thread's)? */
+bool zn_sock_foreign(const struct zn_sock *s);
 /* Ask for the socket to be served on the next pass even without a new event. */
 void zn_sock_kick(struct zn_sock *s);
 
