@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem/ucopy.h"
 #include "core/uring/uring_priv.h"
 
 int zn_uring_register_buffers(struct zn_uring *r, const struct iovec *iov, unsigned nr)
@@ -165,11 +166,13 @@ int zn_uring_files_update(struct zn_uring *r, unsigned off, const int *handles, 
 		return -ENXIO;
 	if ((uint64_t)off + nr > r->nfiles)
 		return -EINVAL;
-	if (!handles)
-		return -EFAULT;
 	for (done = 0; done < nr; done++) {
-		int h = handles[done];
+		int h;
 
+		if (zn_ucopy_from(&h, handles + done, sizeof(h))) {
+			err = -EFAULT;
+			break;
+		}
 		if (h == IORING_REGISTER_FILES_SKIP)
 			continue;
 		if (h != -1 && (h < 0 || (zn_handle_is_handle(h) && zn_handle_type(h) < 0))) {

@@ -6,7 +6,8 @@
  * Input: byte 0 picks the register op (table below; the last entry takes
  * byte 1 as a raw opcode among those that read no pointers), byte 1 is
  * nr_args, byte 2 holds harness bits (bit 0: the ring starts R_DISABLED,
- * bit 1: arg NULL, bit 2: the ring-less form, fd -1), the rest (up to
+ * bit 1: arg NULL, bit 2: the ring-less form, fd -1, bit 3: a sparse file
+ * table registered first for the file-table ops), the rest (up to
  * ARG_MAX bytes) is the argument, copied into an aligned buffer.
  *
  * Pointers inside the argument (iovec bases, buffer ring, area, region,
@@ -18,7 +19,8 @@
  * eventfd, or the raw value.
  *
  * Checks: nothing crashes or leaks (ASan/UBSan); every result is >= 0 or
- * one of the errnos register calls give; BUFFERS, FILES and PROBE results
+ * one of the errnos register calls give; BUFFERS, FILES, FILES2,
+ * FILES_UPDATE(2) and PROBE results
  * match a reference decode written here from the rules in core/uring/rsrc.c
  * and register.c (Linux io_uring/rsrc.c, register.c), a success is visible
  * (registering again is -EBUSY, unregistering 0; the probe's fields); and
@@ -196,6 +198,104 @@ static int do_files(struct io_uring *ring, unsigned nr)
 	return rc;
 }
 
+/*
+ * FILES2 (sparse or not), FILES_UPDATE and FILES_UPDATE2 against the rules
+ * of Linux io_uring/rsrc.c as core/uring/rsrc.c and register.c keep them.
+ * The fd array lives at arg + FD_OFF (entries picked by fd_of); bit 3 of
+ * the harness bits registers a sparse table of TABLE slots first.
+ */
+#define FD_OFF		2048
+#define FD_MAX		8
+#define TABLE		4
+
+static int ref_update(const int *f, uint32_t off, unsigned nr, bool table)
+{
+	unsigned done;
+
+	if ((uint64_t)off + nr > UINT32_MAX)
+		return -EOVERFLOW;
+	if (!table)
+		return -ENXIO;
+	if ((uint64_t)off + nr > TABLE)
+		return -EINVAL;
+	for (done = 0; done < nr; done++) {
+		if (!f)
+			return -EFAULT;		/* reading entry 0 faults */
+		if (f[done] == IORING_REGISTER_FILES_SKIP || f[done] == -1)
+			continue;
+		if (f[done] < 0 || (zn_handle_is_handle(f[done]) && zn_handle_type(f[done]) < 0))
+			break;
+	}
+	return done ? (int)done : -EBADF;
+}
+
+static int do_files_rsrc(struct io_uring *ring, unsigned op, unsigned nr, unsigned bits)
+{
+	int *f = (int *)(arg + FD_OFF);
+	bool table = bits & 8;
+	int rc, want;
+
+	for (unsigned i = 0; i < FD_MAX; i++)
+		f[i] = (f[i] & 8) ? IORING_REGISTER_FILES_SKIP : fd_of(f[i], ring->ring_fd);
+	if (table)
+		CHECK(io_uring_register_files_sparse(ring, TABLE) == 0);
+	if (op == IORING_REGISTER_FILES2) {
+		struct io_uring_rsrc_register *rr = (struct io_uring_rsrc_register *)arg;
+
+		rr->data = (rr->data & 1) ? (uintptr_t)f : 0;
+		rr->tags = (rr->tags & 1) ? (uintptr_t)(arg + FD_OFF + 64) : 0;
+		if (rr->data)
+			rr->nr %= FD_MAX + 1;
+		nr = (nr & 1) ? (unsigned)sizeof(*rr) : nr;
+		rc = io_uring_register(ring->ring_fd, op, rr, nr);
+		if (nr != sizeof(*rr) || !rr->nr || rr->resv2 ||
+		    (rr->flags & ~IORING_RSRC_REGISTER_SPARSE) ||
+		    ((rr->flags & IORING_RSRC_REGISTER_SPARSE) && rr->data))
+			want = -EINVAL;
+		else if (rr->tags)
+			want = -EOPNOTSUPP;
+		else if (table)
+			want = -EBUSY;
+		else if (!rr->data)
+			want = rr->nr > ZN_URING_MAX_REG_FILES ? -EMFILE : 0;
+		else
+			want = ref_files(f, rr->nr);
+		CHECK(rc == want);
+		if (!rc)
+			CHECK(io_uring_unregister_files(ring) == 0);
+		return rc;
+	}
+	if (op == IORING_REGISTER_FILES_UPDATE) {
+		struct io_uring_files_update *up = (struct io_uring_files_update *)arg;
+
+		up->fds = (up->fds & 1) ? (uintptr_t)f : 0;
+		nr %= FD_MAX + 1;
+		rc = io_uring_register(ring->ring_fd, op, up, nr);
+		want = !nr || up->resv ? -EINVAL : ref_update(up->fds ? f : NULL, up->offset, nr,
+							       table);
+	} else {
+		struct io_uring_rsrc_update2 *up = (struct io_uring_rsrc_update2 *)arg;
+
+		up->data = (up->data & 1) ? (uintptr_t)f : 0;
+		up->tags = (up->tags & 1) ? (uintptr_t)(arg + FD_OFF + 64) : 0;
+		up->nr %= FD_MAX + 1;
+		nr = (nr & 1) ? (unsigned)sizeof(*up) : nr;
+		rc = io_uring_register(ring->ring_fd, op, up, nr);
+		if (nr != sizeof(*up) || !up->nr || up->resv || up->resv2)
+			want = -EINVAL;
+		else if ((uint64_t)up->offset + up->nr > UINT32_MAX)
+			want = -EOVERFLOW;
+		else if (up->tags)
+			want = -EOPNOTSUPP;
+		else
+			want = ref_update(up->data ? f : NULL, up->offset, up->nr, table);
+	}
+	CHECK(rc == want);
+	if (table)
+		CHECK(io_uring_unregister_files(ring) == 0);
+	return rc;
+}
+
 static int do_probe(struct io_uring *ring, unsigned nr)
 {
 	struct io_uring_probe *p = (struct io_uring_probe *)arg;
@@ -262,7 +362,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_IOWQ_AFF,
 		IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_RING_FDS,
 		IORING_UNREGISTER_RING_FDS, IORING_REGISTER_ENABLE_RINGS,
-		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING, 0xff,
+		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING,
+		IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
+		IORING_REGISTER_FILES_UPDATE2, 0xff,
 	};
 	struct io_uring ring;
 	struct io_uring_params p;
@@ -293,6 +395,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case IORING_REGISTER_PROBE:
 		rc = do_probe(&ring, nr);
+		break;
+	case IORING_REGISTER_FILES2: case IORING_REGISTER_FILES_UPDATE:
+	case IORING_REGISTER_FILES_UPDATE2:
+		rc = do_files_rsrc(&ring, op, nr, bits);
 		break;
 	case IORING_REGISTER_ZCRX_IFQ:
 		fix_zcrx();
@@ -359,6 +465,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case IORING_REGISTER_IOWQ_AFF: case IORING_REGISTER_IOWQ_MAX_WORKERS:
 		case IORING_REGISTER_ZCRX_CTRL: case IORING_REGISTER_FILES_UPDATE:
 		case IORING_REGISTER_BUFFERS_UPDATE: case IORING_REGISTER_FILES2:
+		case IORING_REGISTER_FILES_UPDATE2:
 		case IORING_REGISTER_BUFFERS2:
 			rc = 0;
 			break;
