@@ -8,7 +8,7 @@
  * nr_args, byte 2 holds harness bits (bit 0: the ring starts R_DISABLED,
  * bit 1: arg NULL, bit 2: the ring-less form, fd -1, bit 3: a sparse file
  * table registered first for the file-table ops), the rest (up to
- * ARG_MAX bytes) is the argument, copied into an aligned buffer.
+ * ARG_BYTES bytes) is the argument, copied into an aligned buffer.
  *
  * Pointers inside the argument (iovec bases, buffer ring, area, region,
  * query chain and data) are not used raw: each u64 picks, by its low two
@@ -45,12 +45,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
-#define ARG_MAX		4096
+#define ARG_BYTES		4096
 #define MEM_SIZE	(512u * 1024u)	/* the largest buffer ring: 32768 * 16 */
 #define HDR		3
 
 static uint8_t *mem;			/* harness memory pointers land in */
-static _Alignas(64) uint8_t arg[ARG_MAX + 64];
+static _Alignas(64) uint8_t arg[ARG_BYTES + 64];
 static int test_obj, test_handle, efd;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -82,8 +82,8 @@ static uint64_t ptr_of(uint64_t v, size_t *room)
 		off %= MEM_SIZE;
 		break;
 	default:
-		off = (off % ARG_MAX) & ~(uint64_t)7;
-		*room = ARG_MAX - off;
+		off = (off % ARG_BYTES) & ~(uint64_t)7;
+		*room = ARG_BYTES - off;
 		return (uintptr_t)(arg + off);
 	}
 	*room = MEM_SIZE - off;
@@ -302,7 +302,7 @@ static int do_probe(struct io_uring *ring, unsigned nr)
 	bool zeroed = true;
 	int rc;
 
-	for (size_t i = 0; i < sizeof(*p) + nr * sizeof(p->ops[0]) && i < ARG_MAX; i++)
+	for (size_t i = 0; i < sizeof(*p) + nr * sizeof(p->ops[0]) && i < ARG_BYTES; i++)
 		zeroed &= !arg[i];
 	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_PROBE, p, nr);
 	if (nr > 256 || !zeroed) {
@@ -325,7 +325,7 @@ static int do_probe(struct io_uring *ring, unsigned nr)
  */
 static void fix_query(void)
 {
-	const size_t hsz = sizeof(struct io_uring_query_hdr), slots = ARG_MAX / hsz;
+	const size_t hsz = sizeof(struct io_uring_query_hdr), slots = ARG_BYTES / hsz;
 
 	for (size_t i = 0; i < slots; i++) {
 		struct io_uring_query_hdr *h = (struct io_uring_query_hdr *)(arg + i * hsz);
@@ -378,7 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nr = data[1];
 	bits = data[2];
 	memset(arg, 0, sizeof(arg));
-	memcpy(arg, data + HDR, size - HDR < ARG_MAX ? size - HDR : ARG_MAX);
+	memcpy(arg, data + HDR, size - HDR < ARG_BYTES ? size - HDR : ARG_BYTES);
 	memset(&p, 0, sizeof(p));
 	p.flags = (bits & 1) ? IORING_SETUP_R_DISABLED : 0;
 	if (io_uring_queue_init_params(8, &ring, &p))
@@ -441,7 +441,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = io_uring_register((unsigned)fd, op, a, nr);
 		break;
 	case IORING_REGISTER_RING_FDS: case IORING_UNREGISTER_RING_FDS:
-		rc = io_uring_register((unsigned)fd, op, a, nr % (ARG_MAX / 16));
+		rc = io_uring_register((unsigned)fd, op, a, nr % (ARG_BYTES / 16));
 		break;
 	case IORING_REGISTER_SEND_MSG_RING: {
 		struct io_uring_sqe *s = (struct io_uring_sqe *)arg;
