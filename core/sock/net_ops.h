@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/mem/ucopy.h"
 #include "core/sock/sock.h"
 #include "core/sock/sock_ops.h"
 #include "zcnic/mem.h"
@@ -54,16 +55,6 @@
  * frees a slot; with MSG_DONTWAIT it fails with -EAGAIN.
  */
 #define ZN_SOCK_SEND_MAX	512
-
-/* ---- user memory (ucopy.c) ---------------------------------------------- */
-
-/*
- * Copies that never fault: memory the application named (buffers,
- * msghdr, iovecs, sockaddrs) may be unmapped or unreadable; the kernel
- * reads it for us (process_vm_readv/writev on ourselves) and says -EFAULT.
- */
-int zn_ucopy_from(void *dst, const void *src, size_t len);
-int zn_ucopy_to(void *dst, const void *src, size_t len);
 
 /* ---- a destination as the SQE or msghdr gave it ---------------------------- */
 

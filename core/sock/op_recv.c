@@ -490,7 +490,7 @@ static int recv_issue(struct zn_uring_req *req)
 	int rc;
 
 	if (!s) {
-		rc = -ENOTSOCK;
+		rc = zn_sock_req_err(req);
 		goto out;
 	}
 	if (p->msg_flags & MSG_ERRQUEUE) {

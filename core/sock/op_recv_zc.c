@@ -341,7 +341,7 @@ static int rzc_issue(struct zn_uring_req *req)
 	}
 	s = zn_sock_of_req(req);
 	if (!s) {
-		req->res = -ENOTSOCK;
+		req->res = zn_sock_req_err(req);
 		return ZN_URING_ISSUE_DONE;
 	}
 	if (s->rx_serve && s->rx_serve != rzc_serve) {

@@ -139,6 +139,7 @@ struct tx_slot {
 	struct net_fixmap *fm[ZN_UDP_MAX_SEGS];
 	void *bounce[ZN_UDP_MAX_SEGS];	/* a copy: one buffer, a stream's up to all */
 	void *gather;			/* a corked datagram's pieces copied together */
+	struct zn_uring *ring;		/* the ring that sent it: its notification goes there */
 	uint64_t notif_ud;
 	uint32_t nseg, len;
 	uint16_t next_free;
@@ -149,7 +150,6 @@ struct tx_slot {
 
 struct tx_state {
 	struct zn_sock *s;
-	struct zn_uring *ring;
 	struct net_dev *nd;
 	uint32_t mtu_payload;
 	uint32_t inflight;		/* slots handed to zn_sock_send */
@@ -221,7 +221,7 @@ static void chain_done(struct tx_state *tx, uint16_t idx)
 		next = sl->cork_next;
 		sl->busy = false;
 		if (sl->notif && !tx->s->ring_exiting)
-			zn_uring_post_cqe(tx->ring, sl->notif_ud,
+			zn_uring_post_cqe(sl->ring, sl->notif_ud,
 					  notif_res(sl->report, sl->copied || !sl->used),
 					  IORING_CQE_F_NOTIF, NULL, 0);
 		slot_release(tx, i);
@@ -418,6 +418,7 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 	uint32_t n;
 	int rc;
 
+	sl->ring = req->ring;
 	if (p->vec) {
 		rc = iov_total(p, &total);
 		if (rc)
@@ -749,6 +750,20 @@ static void tx_fini(struct zn_sock *s)
 	free(tx);
 	s->tx_priv = NULL;
 	s->tx_done = NULL;
+	s->ring_gone = NULL;
+}
+
+/* Ring r exits while the socket lives on with another ring of the thread:
+ * the sends r made complete without a notification to post. */
+static void tx_ring_gone(struct zn_sock *s, struct zn_uring *r)
+{
+	struct tx_state *tx = s->tx_priv;
+
+	if (!tx)
+		return;
+	for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
+		if (tx->slot[i].ring == r)	/* in flight or in a cork */
+			tx->slot[i].notif = false;
 }
 
 bool zn_sock_tx_room(struct zn_sock *s)
@@ -775,7 +790,6 @@ static struct tx_state *tx_get(struct zn_sock *s)
 	}
 	c = zn_netdev_conf(s->dev);
 	tx->s = s;
-	tx->ring = s->ring;
 	/* a stream's send is cut into segments below: no message limit */
 	tx->mtu_payload = s->proto->stream ? UINT32_MAX : c->mtu - ZN_IPV4_HLEN - ZN_UDP_HLEN;
 	for (uint16_t i = 0; i < ZN_SOCK_SEND_MAX; i++)
@@ -785,6 +799,7 @@ static struct tx_state *tx_get(struct zn_sock *s)
 	s->tx_serve = tx_serve;
 	s->tx_done = send_done;
 	s->tx_fini = tx_fini;
+	s->ring_gone = tx_ring_gone;
 	return tx;
 }
 
@@ -813,7 +828,7 @@ static int send_issue(struct zn_uring_req *req)
 		goto out;
 	}
 	if (!s) {
-		rc = -ENOTSOCK;
+		rc = zn_sock_req_err(req);
 		goto out;
 	}
 	rc = msg_flags_check(p->msg_flags);

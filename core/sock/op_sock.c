@@ -329,7 +329,7 @@ static int bind_issue(struct zn_uring_req *req)
 {
 	struct zn_sock *s = zn_sock_of_req(req);
 
-	req->res = s ? do_bind(s, &PDU(req)->sa) : -ENOTSOCK;
+	req->res = s ? do_bind(s, &PDU(req)->sa) : zn_sock_req_err(req);
 	return ZN_URING_ISSUE_DONE;
 }
 
@@ -352,7 +352,7 @@ static int listen_issue(struct zn_uring_req *req)
 	int rc;
 
 	if (!s)
-		rc = -ENOTSOCK;
+		rc = zn_sock_req_err(req);
 	else if (!s->proto->stream)
 		rc = -EOPNOTSUPP;	/* sock_no_listen */
 	else if (!s->dev)
@@ -419,7 +419,7 @@ static int connect_issue(struct zn_uring_req *req)
 	int rc;
 
 	if (!s) {
-		rc = -ENOTSOCK;
+		rc = zn_sock_req_err(req);
 		goto out;
 	}
 	if (!s->proto->stream) {
@@ -549,7 +549,7 @@ static int accept_issue(struct zn_uring_req *req)
 	int rc;
 
 	if (!s) {
-		rc = -ENOTSOCK;
+		rc = zn_sock_req_err(req);
 		goto out;
 	}
 	if (!s->proto->stream) {
@@ -643,7 +643,7 @@ static int shutdown_issue(struct zn_uring_req *req)
 {
 	struct zn_sock *s = zn_sock_of_req(req);
 
-	req->res = s ? do_shutdown(s, PDU(req)->arg) : -ENOTSOCK;
+	req->res = s ? do_shutdown(s, PDU(req)->arg) : zn_sock_req_err(req);
 	return ZN_URING_ISSUE_DONE;
 }
 

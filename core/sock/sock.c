@@ -38,6 +38,7 @@ static void sock_detach(struct zn_sock *s)
 		s->ctl_fini(s);
 	s->rx_serve = s->tx_serve = s->ctl_serve = NULL;
 	s->tx_done = NULL;
+	s->ring_gone = NULL;
 	s->rx_fini = s->tx_fini = s->ctl_fini = NULL;
 	s->rx_priv = s->tx_priv = s->ctl_priv = NULL;
 	if (b) {
@@ -52,15 +53,9 @@ static void sock_detach(struct zn_sock *s)
 	s->ring_exiting = false;
 }
 
-static int binding_poll(struct zn_uring *r, void *arg)
+/* Serve b's sockets once. Index loop: a serve may close a socket. */
+static void binding_serve(struct zn_sock_binding *b)
 {
-	struct zn_sock_binding *b = arg;
-	int work;
-
-	(void)r;
-	work = zn_netdev_poll(b->dev);
-	/* Level-triggered: serve whatever is there, whether or not the
-	 * endpoint raised an event this pass. Index loop: a serve may close. */
 	for (uint32_t i = 0; i < b->nsocks; i++) {
 		struct zn_sock *s = b->socks[i];
 
@@ -72,6 +67,25 @@ static int binding_poll(struct zn_uring *r, void *arg)
 		if (i < b->nsocks && b->socks[i] == s && s->ctl_serve)
 			s->ctl_serve(s);
 	}
+}
+
+/*
+ * Level-triggered: serve whatever is there, whether or not the endpoint
+ * raised an event this pass. Every socket of this thread on the netdev is
+ * served, whichever ring's binding lists it: another ring of the thread
+ * may have requests waiting on it, and may be the only one this thread
+ * waits on.
+ */
+static int binding_poll(struct zn_uring *r, void *arg)
+{
+	struct zn_sock_binding *b = arg;
+	int work;
+
+	(void)r;
+	work = zn_netdev_poll(b->dev);
+	for (struct zn_sock_binding *o = bindings; o; o = o->next)
+		if (o->dev == b->dev)
+			binding_serve(o);
 	return work;
 }
 
@@ -90,12 +104,53 @@ static void binding_free(struct zn_sock_binding *b)
 	free(b);
 }
 
-/* The ring is going away: its requests were cancelled already. */
+static int binding_add(struct zn_sock_binding *b, struct zn_sock *s)
+{
+	if (b->nsocks == b->cap) {
+		uint32_t cap = b->cap ? 2 * b->cap : 8;
+		struct zn_sock **n = realloc(b->socks, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		b->socks = n;
+		b->cap = cap;
+	}
+	b->socks[b->nsocks++] = s;
+	s->bind = b;
+	s->ring = b->ring;
+	return 0;
+}
+
+/* Another live ring of this thread polling d, or NULL. */
+static struct zn_sock_binding *binding_other(struct zn_uring *gone, struct zn_netdev *d)
+{
+	for (struct zn_sock_binding *o = bindings; o; o = o->next)
+		if (o->dev == d && o->ring != gone)
+			return o;
+	return NULL;
+}
+
+/*
+ * The ring is going away: its requests were cancelled already. What the
+ * sockets would still post to it is dropped; its sockets move to another
+ * ring of the thread on the same netdev if there is one (the other ring
+ * may have requests on them), else they are detached.
+ */
 static void binding_ring_exit(struct zn_uring *r, void *arg)
 {
-	struct zn_sock_binding *b = arg;
+	struct zn_sock_binding *b = arg, *to = binding_other(r, b->dev);
 
-	(void)r;
+	for (struct zn_sock_binding *o = bindings; o; o = o->next)
+		for (uint32_t i = 0; i < o->nsocks; i++)
+			if (o->socks[i]->ring_gone)
+				o->socks[i]->ring_gone(o->socks[i], r);
+	while (to && b->nsocks) {
+		struct zn_sock *s = b->socks[b->nsocks - 1];
+
+		if (binding_add(to, s))
+			break;		/* no memory: detached below */
+		b->nsocks--;
+	}
 	for (uint32_t i = 0; i < b->nsocks; i++)
 		b->socks[i]->ring_exiting = true;
 	zn_netdev_on_close_del(b->dev, b->close_id);
@@ -148,32 +203,31 @@ err:
 	return NULL;
 }
 
+/* Is b one of this thread's bindings (bindings is per thread)? */
+static bool binding_mine(const struct zn_sock_binding *b)
+{
+	for (const struct zn_sock_binding *o = bindings; o; o = o->next)
+		if (o == b)
+			return true;
+	return false;
+}
+
 int zn_sock_bind(struct zn_sock *s, struct zn_uring *r)
 {
 	struct zn_sock_binding *b;
 
 	if (s->ring == r)
 		return 0;
-	if (s->ring)
-		return -EBUSY;
+	if (s->ring && !binding_mine(s->bind))
+		return -EBUSY;	/* another thread's: no locks on its queues */
 	if (!s->dev)
 		return -ENOTCONN;	/* no netdev yet: nothing to poll */
 	b = binding_get(r, s->dev);
 	if (!b)
 		return -ENOSPC;
-	if (b->nsocks == b->cap) {
-		uint32_t cap = b->cap ? 2 * b->cap : 8;
-		struct zn_sock **n = realloc(b->socks, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		b->socks = n;
-		b->cap = cap;
-	}
-	b->socks[b->nsocks++] = s;
-	s->bind = b;
-	s->ring = r;
-	return 0;
+	/* a second ring of the thread: it polls the netdev and serves the
+	 * socket (binding_poll), the socket stays listed where it is */
+	return s->ring ? 0 : binding_add(b, s);
 }
 
 void zn_sock_kick(struct zn_sock *s)
@@ -188,13 +242,24 @@ struct zn_sock *zn_sock_from_handle(int fd)
 	return zn_handle_peek(fd, ZN_HANDLE_SOCKET);
 }
 
+bool zn_sock_foreign(const struct zn_sock *s)
+{
+	return s->ring && !binding_mine(s->bind);
+}
+
 struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req)
 {
 	struct zn_sock *s = req->file < 0 ? NULL : zn_sock_from_handle(req->file);
 
-	if (s)
-		zn_owner_enter(&s->owner, "socket");
+	if (!s || zn_sock_foreign(s))
+		return NULL;
+	zn_owner_enter(&s->owner, "socket");
 	return s;
+}
+
+int zn_sock_req_err(const struct zn_uring_req *req)
+{
+	return req->file >= 0 && zn_sock_from_handle(req->file) ? -EBUSY : -ENOTSOCK;
 }
 
 static void sock_free(struct zn_sock *s)
@@ -286,6 +351,8 @@ int zn_socket_close(int fd)
 
 	if (!s)
 		return -EBADF;
+	if (zn_sock_foreign(s))
+		return -EBUSY;
 	sock_free(s);
 	return 0;
 }

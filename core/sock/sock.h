@@ -9,13 +9,14 @@
  * (udp_sock.c, over core/net's endpoints) and TCP (tcp_sock.c, over the
  * netif's TCP engine, core/net/tcp.h) are the protocols.
  *
- * A socket is tied to one ring by its first request (zn_sock_bind). Each
+ * A socket is listed by the binding of the first ring that used it
+ * (zn_sock_bind); other rings of the same thread may use it too. Each
  * (ring, netdev) pair has one poll hook, a "binding", that runs:
  *
  *   zn_netdev_poll(dev)                  the NIC: receive, deliver, reap, send;
  *                                        each send completion goes straight to
  *                                        s->tx_done (zn_sock_tx_done)
- *   for every socket of the binding:
+ *   for every socket of the thread's bindings on that netdev:
  *     rx: datagrams on its receive list and a receiver armed
  *         -> s->rx_serve(s)              (RECV and RECV_ZC install theirs)
  *     tx: sends waiting for room
@@ -87,7 +88,10 @@ struct zn_sock {
 	struct zn_addr4 local;			/* as bound (port 0: not yet) */
 	struct zn_addr4 remote;			/* UDP: the connected peer; 0: none */
 	bool rd_shut;				/* shutdown(SHUT_RD): receives see EOF */
-	struct zn_uring *ring;			/* tied to (first request); NULL before */
+	/* The ring whose binding lists it (the first to use it; another ring
+	 * of the same thread when that one exits); NULL before. Every ring of
+	 * that thread may issue requests on it (zn_sock_bind). */
+	struct zn_uring *ring;
 	struct zn_sock_binding *bind;
 	int close_id;				/* zn_netdev_on_close registration */
 	bool closing;
@@ -102,6 +106,9 @@ struct zn_sock {
 	/* A send's completion (zn_sock_tx_done); runs inside the netdev's poll
 	 * and must not send, close or poll. */
 	void (*tx_done)(struct zn_sock *s, uint64_t cookie, int32_t status);
+	/* A ring of the thread that issued requests on the socket exits while
+	 * the socket stays (sock.c): drop what would still post to it. */
+	void (*ring_gone)(struct zn_sock *s, struct zn_uring *r);
 	void *rx_priv;				/* receive side (RECV queue, RECV_ZC request) */
 	void *tx_priv;				/* send side (notification slots, bounce buffers) */
 	/*
@@ -121,16 +128,23 @@ struct zn_sock {
 /*
  * The socket behind a request's resolved file (req->file): NULL if it is
  * not a live socket (the op then fails with -ENOTSOCK, as the kernel does
- * for a non-socket fd).
+ * for a non-socket fd) or another thread's rings serve it (-EBUSY).
  */
 struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req);
+/* Why zn_sock_of_req gave NULL: -EBUSY for a socket another thread's rings
+ * serve (zn_sock_bind), -ENOTSOCK for a handle that is no socket. */
+int zn_sock_req_err(const struct zn_uring_req *req);
 /* The socket behind handle fd, for its owner; NULL if none. */
 struct zn_sock *zn_sock_from_handle(int fd);
 /*
- * Tie s to ring r (no-op if already tied to r) and make r poll its netdev.
- * 0, -EBUSY (tied to another ring), -ENOSPC (the ring has no hook slot).
+ * Let ring r issue requests on s: the first ring ties s to itself; any
+ * other ring of the same thread is let in, and made to poll s's netdev
+ * and serve s as well. 0; -EBUSY for a ring of another thread (the
+ * socket's queues have no locks); -ENOSPC (the ring has no hook slot).
  */
 int zn_sock_bind(struct zn_sock *s, struct zn_uring *r);
+/* Is s served by another thread's rings (its queues are not this thread's)? */
+bool zn_sock_foreign(const struct zn_sock *s);
 /* Ask for the socket to be served on the next pass even without a new event. */
 void zn_sock_kick(struct zn_sock *s);
 

@@ -4,10 +4,10 @@
  * zn_uring_plugins.poll_ready): the events Linux's protocol poll reports
  * (udp_poll, tcp_poll), read on every pass of the ring that polls.
  *
- * A socket that no ring polls yet is tied to the polling ring, as its
- * first request would tie it, so that its netdev gets polled and the
- * events can change. One tied to another ring is read as it stands (that
- * ring's passes move it).
+ * The polling ring is let onto the socket as any request of it would be
+ * (zn_sock_bind), so that its passes poll the netdev and the events can
+ * change; a socket another thread's rings serve is -EBUSY, as its other
+ * requests.
  */
 #include <errno.h>
 #include <poll.h>
@@ -22,8 +22,10 @@ int zn_sock_poll_ready(struct zn_uring *r, int fd, uint32_t *seq)
 
 	if (!s)
 		return -ENOENT;
+	if (zn_sock_foreign(s))
+		return -EBUSY;
 	zn_owner_enter(&s->owner, "socket");
-	if (s->dev && !s->ring)
+	if (s->dev)
 		(void)zn_sock_bind(s, r);	/* no hook slot: still readable as is */
 	if (s->pcb)
 		m = s->proto->poll(s);

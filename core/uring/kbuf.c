@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem/ucopy.h"
 #include "core/uring/uring_priv.h"
 
 #define MAX_BIDS_PER_BGID	(1u << 16)
@@ -336,6 +337,23 @@ static bool resv_zero(const struct io_uring_buf_reg *reg)
 	return !reg->resv[0] && !reg->resv[1] && !reg->resv[2];
 }
 
+/*
+ * The kernel pins the ring's pages (io_create_region: -EFAULT for a hole);
+ * zcnic reads one byte of each page through the fault-free copy.
+ */
+static bool ring_mem_ok(uint64_t addr, size_t len)
+{
+	uint64_t a;
+	char c;
+
+	if (addr + len < addr)
+		return false;
+	for (a = addr; a < addr + len; a += PAGE_4K)
+		if (zn_ucopy_from(&c, (const void *)(uintptr_t)a, 1))
+			return false;
+	return true;
+}
+
 int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_reg *reg)
 {
 	struct zn_buf_group *g;
@@ -357,6 +375,8 @@ int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_re
 		return -EFAULT;
 	if (reg->ring_addr & (PAGE_4K - 1))
 		return -EINVAL;
+	if (!ring_mem_ok(reg->ring_addr, (size_t)reg->ring_entries * sizeof(struct io_uring_buf)))
+		return -EFAULT;
 	g = group_get(r, reg->bgid);
 	if (!g)
 		return -ENOMEM;

@@ -34,6 +34,7 @@
 
 #include "base/clock.h"
 #include "compat/liburing/io_uring/query.h"
+#include "core/mem/ucopy.h"
 #include "core/uring/uring_priv.h"
 
 #define PROBE_MAX_OPS		256	/* the kernel's nr_args bound */
@@ -270,15 +271,21 @@ static int query(struct zn_uring *r, void *arg, unsigned nr_args)
 		size_t usize, rsize = 0;
 		ssize_t ret = -EINVAL;
 
-		memcpy(h, uh, sizeof(*h));
+		if (zn_ucopy_from(h, uh, sizeof(*h)))
+			return -EFAULT;
 		usize = h->size;
 		memset(&data, 0, sizeof(data));
 		if (h->query_op >= __IO_URING_QUERY_MAX) {
 			ret = -EOPNOTSUPP;
 		} else if (!h->__resv[0] && !h->__resv[1] && !h->__resv[2] && !h->result &&
 			   h->size) {
-			if (!h->query_data)
+			/* the kernel reads the entry's data first: a bad
+			 * pointer ends the whole call with -EFAULT */
+			if (!h->query_data ||
+			    zn_ucopy_from(&data, (const void *)(uintptr_t)h->query_data,
+					  usize < sizeof(data) ? usize : sizeof(data)))
 				return -EFAULT;
+			memset(&data, 0, sizeof(data));
 			ret = query_one(r, h->query_op, &data);
 		}
 		if (ret >= 0) {
@@ -286,16 +293,25 @@ static int query(struct zn_uring *r, void *arg, unsigned nr_args)
 			ret = 0;
 		}
 		if (h->query_data && usize) {
-			/* what we know, zeros past it (the kernel's copy_struct_to_user) */
+			/* what we know, zeros past it (copy_struct_to_user) */
+			static const char zero[256];
 			size_t copy = usize < rsize ? usize : rsize;
+			char *u = (char *)(uintptr_t)h->query_data;
 
-			memcpy((void *)(uintptr_t)h->query_data, &data, copy);
-			if (usize > copy)
-				memset((char *)(uintptr_t)h->query_data + copy, 0, usize - copy);
+			if (zn_ucopy_to(u, &data, copy))
+				return -EFAULT;
+			for (size_t off = copy; off < usize; ) {
+				size_t k = usize - off < sizeof(zero) ? usize - off : sizeof(zero);
+
+				if (zn_ucopy_to(u + off, zero, k))
+					return -EFAULT;
+				off += k;
+			}
 		}
 		h->result = (int32_t)ret;
 		h->size = (uint32_t)(usize < rsize ? usize : rsize);
-		memcpy(uh, h, sizeof(*h));
+		if (zn_ucopy_to(uh, h, sizeof(*h)))
+			return -EFAULT;
 		uh = (void *)(uintptr_t)h->next_entry;
 		if (++n >= QUERY_MAX_ENTRIES)
 			return -ERANGE;
@@ -318,6 +334,35 @@ static int ring_fds(struct io_uring_rsrc_update *up, unsigned nr, bool reg)
 	return (int)nr;
 }
 
+/* io_register_files_update / io_register_rsrc_update: the two layouts. */
+static int files_update(struct zn_uring *r, unsigned opcode, void *arg, unsigned nr)
+{
+	struct io_uring_rsrc_update2 up;
+
+	memset(&up, 0, sizeof(up));
+	if (opcode == IORING_REGISTER_FILES_UPDATE) {
+		if (!nr)
+			return -EINVAL;
+		if (!arg || zn_ucopy_from(&up, arg, sizeof(struct io_uring_rsrc_update)))
+			return -EFAULT;
+	} else {
+		if (nr != sizeof(up))
+			return -EINVAL;
+		if (!arg || zn_ucopy_from(&up, arg, sizeof(up)))
+			return -EFAULT;
+		nr = up.nr;
+		if (!nr)
+			return -EINVAL;
+	}
+	if (up.resv || up.resv2)
+		return -EINVAL;
+	if ((uint64_t)up.offset + nr > UINT32_MAX)
+		return -EOVERFLOW;
+	if (up.tags)
+		return -EOPNOTSUPP;	/* tag CQEs at removal are not kept */
+	return zn_uring_files_update(r, up.offset, (const int *)(uintptr_t)up.data, nr);
+}
+
 static int do_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned nr)
 {
 	switch (opcode) {
@@ -329,6 +374,11 @@ static int do_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned 
 		return arg ? zn_uring_register_files(r, arg, nr) : -EFAULT;
 	case IORING_UNREGISTER_FILES:
 		return arg || nr ? -EINVAL : zn_uring_unregister_files(r);
+	case IORING_REGISTER_FILES2:
+		return arg ? zn_uring_register_files2(r, arg, nr) : -EFAULT;
+	case IORING_REGISTER_FILES_UPDATE:
+	case IORING_REGISTER_FILES_UPDATE2:
+		return files_update(r, opcode, arg, nr);
 	case IORING_REGISTER_EVENTFD:
 	case IORING_REGISTER_EVENTFD_ASYNC:
 		if (nr != 1)

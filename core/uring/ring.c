@@ -16,6 +16,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,11 +28,39 @@
 #include "zcnic/log.h"
 
 
-static _Thread_local char thread_tag;
+/*
+ * A thread's tag is a number taken once per thread; a forked child takes a
+ * new one, so the child of an issuer is not its parent's thread (Linux's
+ * submitter_task is a task: the child's submit is -EEXIST).
+ */
+static _Thread_local uintptr_t thread_tag;
+static _Atomic uintptr_t thread_tags;
+static pthread_once_t tag_once = PTHREAD_ONCE_INIT;
+static _Atomic unsigned fork_gen;
+
+static void tag_forked(void)
+{
+	thread_tag = 0;
+	atomic_fetch_add(&fork_gen, 1);
+}
+
+unsigned zn_uring_fork_gen(void)
+{
+	return atomic_load_explicit(&fork_gen, memory_order_relaxed);
+}
+
+static void tag_init(void)
+{
+	pthread_atfork(NULL, NULL, tag_forked);
+}
 
 const void *zn_uring_thread_tag(void)
 {
-	return &thread_tag;
+	if (!thread_tag) {
+		pthread_once(&tag_once, tag_init);
+		thread_tag = atomic_fetch_add(&thread_tags, 1) + 1;
+	}
+	return (const void *)thread_tag;
 }
 
 /* The kernel's checks and rounding, in the kernel's order. */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem/ucopy.h"
 #include "core/uring/uring_priv.h"
 
 int zn_uring_register_buffers(struct zn_uring *r, const struct iovec *iov, unsigned nr)
@@ -99,9 +100,7 @@ int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
 
 		if (h == -1)
 			continue;
-		if (h == IORING_REGISTER_FILES_SKIP)
-			return -EINVAL;
-		if (h < 0)
+		if (h < 0)	/* IORING_REGISTER_FILES_SKIP too: fget(-2) */
 			return -EBADF;
 		if (zn_handle_is_handle(h) && zn_handle_type(h) < 0)
 			return -EBADF;
@@ -113,6 +112,76 @@ int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
 	r->files = t;
 	r->nfiles = nr;
 	return 0;
+}
+
+/* A table of nr empty slots (IORING_RSRC_REGISTER_SPARSE). */
+static int files_sparse(struct zn_uring *r, unsigned nr)
+{
+	int *t;
+
+	if (r->files)
+		return -EBUSY;
+	if (!nr)
+		return -EINVAL;
+	if (nr > ZN_URING_MAX_REG_FILES)
+		return -EMFILE;
+	t = malloc(sizeof(*t) * nr);
+	if (!t)
+		return -ENOMEM;
+	for (unsigned i = 0; i < nr; i++)
+		t[i] = -1;
+	r->files = t;
+	r->nfiles = nr;
+	return 0;
+}
+
+/* IORING_REGISTER_FILES2: tags would need CQEs at removal (not kept). */
+int zn_uring_register_files2(struct zn_uring *r, const struct io_uring_rsrc_register *rr,
+			     unsigned size)
+{
+	if (size != sizeof(*rr))
+		return -EINVAL;
+	if (!rr->nr || rr->resv2 || (rr->flags & ~IORING_RSRC_REGISTER_SPARSE))
+		return -EINVAL;
+	if ((rr->flags & IORING_RSRC_REGISTER_SPARSE) && rr->data)
+		return -EINVAL;
+	if (rr->tags)
+		return -EOPNOTSUPP;
+	if (!rr->data)
+		return files_sparse(r, rr->nr);
+	return zn_uring_register_files(r, (const int *)(uintptr_t)rr->data, rr->nr);
+}
+
+/*
+ * io_sqe_files_update: slots off.. take the given handles (-1 empties a
+ * slot, IORING_REGISTER_FILES_SKIP keeps it); the count done, or the
+ * first error when none was.
+ */
+int zn_uring_files_update(struct zn_uring *r, unsigned off, const int *handles, unsigned nr)
+{
+	unsigned done;
+	int err = 0;
+
+	if (!r->files)
+		return -ENXIO;
+	if ((uint64_t)off + nr > r->nfiles)
+		return -EINVAL;
+	for (done = 0; done < nr; done++) {
+		int h;
+
+		if (zn_ucopy_from(&h, handles + done, sizeof(h))) {
+			err = -EFAULT;
+			break;
+		}
+		if (h == IORING_REGISTER_FILES_SKIP)
+			continue;
+		if (h != -1 && (h < 0 || (zn_handle_is_handle(h) && zn_handle_type(h) < 0))) {
+			err = -EBADF;
+			break;
+		}
+		r->files[off + done] = h;
+	}
+	return done ? (int)done : err;
 }
 
 int zn_uring_unregister_files(struct zn_uring *r)

@@ -54,6 +54,7 @@ struct zn_sqpoll {
 	_Atomic uint32_t cq_seq;	/* futex: CQEs for a waiting application */
 	_Atomic uint32_t cq_waiters;
 	const void *tag;		/* the thread's zn_uring_thread_tag */
+	unsigned fork_gen;		/* zn_uring_fork_gen when it started */
 };
 
 static void futex_wake(_Atomic uint32_t *w)
@@ -175,6 +176,7 @@ int zn_sqpoll_start(struct zn_uring *r, const struct io_uring_params *p)
 				 SQPOLL_IDLE_DEFAULT_MS) * 1000000ull;
 	pthread_mutex_init(&sp->lock, NULL);
 	r->sqp = sp;
+	sp->fork_gen = zn_uring_fork_gen();
 	rc = pthread_create(&sp->thread, NULL, sq_thread, sp);
 	if (rc) {
 		r->sqp = NULL;
@@ -280,6 +282,10 @@ int zn_sqpoll_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complet
 		return -EINVAL;
 	if (zn_sqpoll_is_thread(r))
 		return -EEXIST;		/* the thread never enters its own ring */
+	/* a forked child has the ring's memory but not its thread: Linux's
+	 * answer for an SQPOLL ring whose thread is gone */
+	if (r->sqp->fork_gen != zn_uring_fork_gen())
+		return -EOWNERDEAD;
 	/* liburing's submit wakes it only when it sees NEED_WAKEUP: so do we */
 	if ((flags & IORING_ENTER_SQ_WAKEUP) ||
 	    (to_submit && (r->sh->sq_flags & IORING_SQ_NEED_WAKEUP)))

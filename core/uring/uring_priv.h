@@ -194,6 +194,9 @@ struct zn_uring {
 
 /* ring.c */
 const void *zn_uring_thread_tag(void);
+/* Forks seen by this process's line (a child counts one more than its
+ * parent), once any ring was created: threads do not survive a fork. */
+unsigned zn_uring_fork_gen(void);
 /* A MSG_RING target fd that is no live ring: -EBADF if it names nothing
  * open (a closed handle, no such fd), -EBADFD if it is something else. */
 int zn_uring_not_a_ring(int fd);
@@ -236,6 +239,12 @@ struct zn_cancel_data {
 };
 int zn_uring_cancel(struct zn_uring *r, const struct zn_cancel_data *cd);
 int zn_uring_cancel_resolve_fd(struct zn_uring *r, struct zn_cancel_data *cd, int fd, bool fixed);
+/* Registered files beyond the installed API (rsrc.c): FILES2 (SPARSE) and
+ * the FILES_UPDATE / FILES_UPDATE2 updates. */
+struct io_uring_rsrc_register;
+int zn_uring_register_files2(struct zn_uring *r, const struct io_uring_rsrc_register *rr,
+			     unsigned size);
+int zn_uring_files_update(struct zn_uring *r, unsigned off, const int *handles, unsigned nr);
 /* kbuf.c */
 void zn_uring_bufs_destroy(struct zn_uring *r);
 int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_reg *reg);

@@ -42,11 +42,17 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <linux/swab.h>
+#include <linux/filter.h>
+#include <linux/ioctl.h>
+#include <linux/openat2.h>
+#include <linux/time_types.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 
 #include "liburing/io_uring.h"
 #include "liburing/io_uring/query.h"
 #include "liburing/barrier.h"
+#include "liburing/io_uring_version.h"
 
 #pragma GCC visibility push(default)	/* the library's ABI: core/libzcnic.map */
 
@@ -244,6 +250,131 @@ int io_uring_register_sync_cancel(struct io_uring *ring, struct io_uring_sync_ca
 int io_uring_register_query(struct io_uring_query_hdr *query);
 /* IORING_REGISTER_ZCRX_CTRL: ZCRX_CTRL_FLUSH_RQ (EXPORT: -EOPNOTSUPP). */
 int io_uring_register_zcrx_ctrl(struct io_uring *ring, struct zcrx_ctrl *ctrl);
+
+
+/* liburing's version: the compat header follows 2.13 (IO_URING_VERSION_*). */
+int io_uring_major_version(void);
+int io_uring_minor_version(void);
+bool io_uring_check_version(int major, int minor);
+#define IO_URING_CHECK_VERSION(major, minor)				\
+	((major) > IO_URING_VERSION_MAJOR ||				\
+	 ((major) == IO_URING_VERSION_MAJOR && (minor) > IO_URING_VERSION_MINOR))
+
+/*
+ * The raw calls, over zcnic rings: io_uring_setup creates a ring and
+ * returns its handle (a ring handle is no OS fd: io_uring_queue_mmap,
+ * not mmap(2), gives the struct io_uring for it, and close(2) does not
+ * free it); io_uring_enter/enter2 are the kernel's call on that handle
+ * (negative errno, as liburing's wrappers return).
+ */
+int io_uring_setup(unsigned int entries, struct io_uring_params *p);
+int io_uring_enter(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
+		   unsigned int flags, sigset_t *sig);
+int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
+		    unsigned int flags, void *arg, size_t sz);
+int io_uring_queue_mmap(int fd, struct io_uring_params *p, struct io_uring *ring);
+/* Rings in memory the program gives (IORING_SETUP_NO_MMAP): -EINVAL, as
+ * zcnic refuses NO_MMAP; the sizes are the program's to pass anyway. */
+int io_uring_queue_init_mem(unsigned entries, struct io_uring *ring, struct io_uring_params *p,
+			    void *buf, size_t buf_size);
+ssize_t io_uring_memory_size(unsigned entries, unsigned flags);
+ssize_t io_uring_memory_size_params(unsigned entries, struct io_uring_params *p);
+/* No memory is locked for a ring (the kernel's FEAT_NATIVE_WORKERS answer). */
+ssize_t io_uring_mlock_size(unsigned entries, unsigned flags);
+ssize_t io_uring_mlock_size_params(unsigned entries, struct io_uring_params *p);
+/* Ring memory is the library's; nothing to keep from a child. */
+int io_uring_ring_dontfork(struct io_uring *ring);
+/* The ring fd cannot be closed: zcnic has no registered-ring-only mode. */
+int io_uring_close_ring_fd(struct io_uring *ring);
+/* Wait for SQ space on an SQPOLL ring (0 at once on others). */
+int io_uring_sqring_wait(struct io_uring *ring);
+int __io_uring_sqring_wait(struct io_uring *ring);
+/* Min-timeout waits need IORING_FEAT_MIN_TIMEOUT, which zcnic does not
+ * report: -EINVAL, as liburing gives on such a kernel. */
+int io_uring_submit_and_wait_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+					 unsigned wait_nr, struct __kernel_timespec *ts,
+					 unsigned min_wait, sigset_t *sigmask);
+int io_uring_wait_cqes_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				   unsigned wait_nr, struct __kernel_timespec *ts,
+				   unsigned int min_wait_usec, sigset_t *sigmask);
+int io_uring_submit_and_wait_reg(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				 unsigned wait_nr, int reg_index);
+/* Registration wrappers over io_uring_register(): the engine's dispatch
+ * answers each as docs/uring.md says (-EOPNOTSUPP where not implemented). */
+int io_uring_register_files_update(struct io_uring *ring, unsigned off, const int *files,
+				   unsigned nr_files);
+int io_uring_register_files_sparse(struct io_uring *ring, unsigned nr);
+int io_uring_register_files_tags(struct io_uring *ring, const int *files, const __u64 *tags,
+				 unsigned nr);
+int io_uring_register_files_update_tag(struct io_uring *ring, unsigned off, const int *files,
+				       const __u64 *tags, unsigned nr_files);
+int io_uring_register_buffers_sparse(struct io_uring *ring, unsigned nr);
+int io_uring_register_buffers_tags(struct io_uring *ring, const struct iovec *iovecs,
+				   const __u64 *tags, unsigned nr);
+int io_uring_register_buffers_update_tag(struct io_uring *ring, unsigned off,
+					 const struct iovec *iovecs, const __u64 *tags,
+					 unsigned nr);
+int io_uring_register_file_alloc_range(struct io_uring *ring, unsigned off, unsigned len);
+int io_uring_register_personality(struct io_uring *ring);
+int io_uring_unregister_personality(struct io_uring *ring, int id);
+int io_uring_register_restrictions(struct io_uring *ring, struct io_uring_restriction *res,
+				   unsigned int nr_res);
+int io_uring_register_clock(struct io_uring *ring, struct io_uring_clock_register *arg);
+int io_uring_register_napi(struct io_uring *ring, struct io_uring_napi *napi);
+int io_uring_unregister_napi(struct io_uring *ring, struct io_uring_napi *napi);
+int io_uring_register_region(struct io_uring *ring, struct io_uring_mem_region_reg *reg);
+struct io_uring_reg_wait *io_uring_register_wait_reg(struct io_uring *ring, unsigned nentries,
+						     int *err);
+int io_uring_resize_rings(struct io_uring *ring, struct io_uring_params *p);
+int io_uring_clone_buffers(struct io_uring *dst, struct io_uring *src);
+int io_uring_clone_buffers_offset(struct io_uring *dst, struct io_uring *src,
+				  unsigned int dst_off, unsigned int src_off, unsigned int nr,
+				  unsigned int flags);
+int __io_uring_clone_buffers(struct io_uring *dst, struct io_uring *src, unsigned int flags);
+int __io_uring_clone_buffers_offset(struct io_uring *dst, struct io_uring *src,
+				    unsigned int dst_off, unsigned int src_off, unsigned int nr,
+				    unsigned int flags);
+
+/* An eventfd registered on the ring is muted while the flag is set. */
+IOURINGINLINE bool io_uring_cq_eventfd_enabled(const struct io_uring *ring)
+{
+	if (!ring->cq.kflags)
+		return true;
+	return !(*ring->cq.kflags & IORING_CQ_EVENTFD_DISABLED);
+}
+
+IOURINGINLINE int io_uring_cq_eventfd_toggle(struct io_uring *ring, bool enabled)
+{
+	uint32_t flags;
+
+	if (!!enabled == io_uring_cq_eventfd_enabled(ring))
+		return 0;
+	if (!ring->cq.kflags)
+		return -EOPNOTSUPP;
+	flags = *ring->cq.kflags;
+	if (enabled)
+		flags &= ~IORING_CQ_EVENTFD_DISABLED;
+	else
+		flags |= IORING_CQ_EVENTFD_DISABLED;
+	IO_URING_WRITE_ONCE(*ring->cq.kflags, flags);
+	return 0;
+}
+
+/* IORING_FEAT_NO_IOWAIT is not reported: there is no iowait accounting. */
+IOURINGINLINE int io_uring_set_iowait(struct io_uring *ring, bool enable_iowait)
+{
+	(void)ring;
+	(void)enable_iowait;
+	return -EOPNOTSUPP;
+}
+
+/* The SQ head as the ring publishes it (SQPOLL rings move it themselves). */
+IOURINGINLINE unsigned io_uring_load_sq_head(const struct io_uring *ring)
+{
+	if (ring->flags & IORING_SETUP_SQPOLL)
+		return io_uring_smp_load_acquire(ring->sq.khead);
+	return *ring->sq.khead;
+}
 
 /* Helper behind the peek/wait inlines, exported as in liburing. */
 int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
@@ -855,6 +986,8 @@ IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
 	sqe->__pad2[0] = 0;
 	return sqe;
 }
+
+#include "liburing/prep_files.h"
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,9 @@
  * Input: byte 0 picks the register op (table below; the last entry takes
  * byte 1 as a raw opcode among those that read no pointers), byte 1 is
  * nr_args, byte 2 holds harness bits (bit 0: the ring starts R_DISABLED,
- * bit 1: arg NULL, bit 2: the ring-less form, fd -1), the rest (up to
- * ARG_MAX bytes) is the argument, copied into an aligned buffer.
+ * bit 1: arg NULL, bit 2: the ring-less form, fd -1, bit 3: a sparse file
+ * table registered first for the file-table ops), the rest (up to
+ * ARG_BYTES bytes) is the argument, copied into an aligned buffer.
  *
  * Pointers inside the argument (iovec bases, buffer ring, area, region,
  * query chain and data) are not used raw: each u64 picks, by its low two
@@ -18,7 +19,8 @@
  * eventfd, or the raw value.
  *
  * Checks: nothing crashes or leaks (ASan/UBSan); every result is >= 0 or
- * one of the errnos register calls give; BUFFERS, FILES and PROBE results
+ * one of the errnos register calls give; BUFFERS, FILES, FILES2,
+ * FILES_UPDATE(2) and PROBE results
  * match a reference decode written here from the rules in core/uring/rsrc.c
  * and register.c (Linux io_uring/rsrc.c, register.c), a success is visible
  * (registering again is -EBUSY, unregistering 0; the probe's fields); and
@@ -43,12 +45,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
-#define ARG_MAX		4096
+#define ARG_BYTES		4096
 #define MEM_SIZE	(512u * 1024u)	/* the largest buffer ring: 32768 * 16 */
 #define HDR		3
 
 static uint8_t *mem;			/* harness memory pointers land in */
-static _Alignas(64) uint8_t arg[ARG_MAX + 64];
+static _Alignas(64) uint8_t arg[ARG_BYTES + 64];
 static int test_obj, test_handle, efd;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -80,8 +82,8 @@ static uint64_t ptr_of(uint64_t v, size_t *room)
 		off %= MEM_SIZE;
 		break;
 	default:
-		off = (off % ARG_MAX) & ~(uint64_t)7;
-		*room = ARG_MAX - off;
+		off = (off % ARG_BYTES) & ~(uint64_t)7;
+		*room = ARG_BYTES - off;
 		return (uintptr_t)(arg + off);
 	}
 	*room = MEM_SIZE - off;
@@ -148,8 +150,6 @@ static int ref_files(const int *f, unsigned nr)
 	for (unsigned i = 0; i < nr; i++) {
 		if (f[i] == -1)
 			continue;
-		if (f[i] == IORING_REGISTER_FILES_SKIP)
-			return -EINVAL;
 		if (f[i] < 0 || (zn_handle_is_handle(f[i]) && zn_handle_type(f[i]) < 0))
 			return -EBADF;
 	}
@@ -198,13 +198,111 @@ static int do_files(struct io_uring *ring, unsigned nr)
 	return rc;
 }
 
+/*
+ * FILES2 (sparse or not), FILES_UPDATE and FILES_UPDATE2 against the rules
+ * of Linux io_uring/rsrc.c as core/uring/rsrc.c and register.c keep them.
+ * The fd array lives at arg + FD_OFF (entries picked by fd_of); bit 3 of
+ * the harness bits registers a sparse table of TABLE slots first.
+ */
+#define FD_OFF		2048
+#define FD_MAX		8
+#define TABLE		4
+
+static int ref_update(const int *f, uint32_t off, unsigned nr, bool table)
+{
+	unsigned done;
+
+	if ((uint64_t)off + nr > UINT32_MAX)
+		return -EOVERFLOW;
+	if (!table)
+		return -ENXIO;
+	if ((uint64_t)off + nr > TABLE)
+		return -EINVAL;
+	for (done = 0; done < nr; done++) {
+		if (!f)
+			return -EFAULT;		/* reading entry 0 faults */
+		if (f[done] == IORING_REGISTER_FILES_SKIP || f[done] == -1)
+			continue;
+		if (f[done] < 0 || (zn_handle_is_handle(f[done]) && zn_handle_type(f[done]) < 0))
+			break;
+	}
+	return done ? (int)done : -EBADF;
+}
+
+static int do_files_rsrc(struct io_uring *ring, unsigned op, unsigned nr, unsigned bits)
+{
+	int *f = (int *)(arg + FD_OFF);
+	bool table = bits & 8;
+	int rc, want;
+
+	for (unsigned i = 0; i < FD_MAX; i++)
+		f[i] = (f[i] & 8) ? IORING_REGISTER_FILES_SKIP : fd_of(f[i], ring->ring_fd);
+	if (table)
+		CHECK(io_uring_register_files_sparse(ring, TABLE) == 0);
+	if (op == IORING_REGISTER_FILES2) {
+		struct io_uring_rsrc_register *rr = (struct io_uring_rsrc_register *)arg;
+
+		rr->data = (rr->data & 1) ? (uintptr_t)f : 0;
+		rr->tags = (rr->tags & 1) ? (uintptr_t)(arg + FD_OFF + 64) : 0;
+		if (rr->data)
+			rr->nr %= FD_MAX + 1;
+		nr = (nr & 1) ? (unsigned)sizeof(*rr) : nr;
+		rc = io_uring_register(ring->ring_fd, op, rr, nr);
+		if (nr != sizeof(*rr) || !rr->nr || rr->resv2 ||
+		    (rr->flags & ~IORING_RSRC_REGISTER_SPARSE) ||
+		    ((rr->flags & IORING_RSRC_REGISTER_SPARSE) && rr->data))
+			want = -EINVAL;
+		else if (rr->tags)
+			want = -EOPNOTSUPP;
+		else if (table)
+			want = -EBUSY;
+		else if (!rr->data)
+			want = rr->nr > ZN_URING_MAX_REG_FILES ? -EMFILE : 0;
+		else
+			want = ref_files(f, rr->nr);
+		CHECK(rc == want);
+		if (!rc)
+			CHECK(io_uring_unregister_files(ring) == 0);
+		return rc;
+	}
+	if (op == IORING_REGISTER_FILES_UPDATE) {
+		struct io_uring_files_update *up = (struct io_uring_files_update *)arg;
+
+		up->fds = (up->fds & 1) ? (uintptr_t)f : 0;
+		nr %= FD_MAX + 1;
+		rc = io_uring_register(ring->ring_fd, op, up, nr);
+		want = !nr || up->resv ? -EINVAL : ref_update(up->fds ? f : NULL, up->offset, nr,
+							       table);
+	} else {
+		struct io_uring_rsrc_update2 *up = (struct io_uring_rsrc_update2 *)arg;
+
+		up->data = (up->data & 1) ? (uintptr_t)f : 0;
+		up->tags = (up->tags & 1) ? (uintptr_t)(arg + FD_OFF + 64) : 0;
+		up->nr %= FD_MAX + 1;
+		nr = (nr & 1) ? (unsigned)sizeof(*up) : nr;
+		rc = io_uring_register(ring->ring_fd, op, up, nr);
+		if (nr != sizeof(*up) || !up->nr || up->resv || up->resv2)
+			want = -EINVAL;
+		else if ((uint64_t)up->offset + up->nr > UINT32_MAX)
+			want = -EOVERFLOW;
+		else if (up->tags)
+			want = -EOPNOTSUPP;
+		else
+			want = ref_update(up->data ? f : NULL, up->offset, up->nr, table);
+	}
+	CHECK(rc == want);
+	if (table)
+		CHECK(io_uring_unregister_files(ring) == 0);
+	return rc;
+}
+
 static int do_probe(struct io_uring *ring, unsigned nr)
 {
 	struct io_uring_probe *p = (struct io_uring_probe *)arg;
 	bool zeroed = true;
 	int rc;
 
-	for (size_t i = 0; i < sizeof(*p) + nr * sizeof(p->ops[0]) && i < ARG_MAX; i++)
+	for (size_t i = 0; i < sizeof(*p) + nr * sizeof(p->ops[0]) && i < ARG_BYTES; i++)
 		zeroed &= !arg[i];
 	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_PROBE, p, nr);
 	if (nr > 256 || !zeroed) {
@@ -227,7 +325,7 @@ static int do_probe(struct io_uring *ring, unsigned nr)
  */
 static void fix_query(void)
 {
-	const size_t hsz = sizeof(struct io_uring_query_hdr), slots = ARG_MAX / hsz;
+	const size_t hsz = sizeof(struct io_uring_query_hdr), slots = ARG_BYTES / hsz;
 
 	for (size_t i = 0; i < slots; i++) {
 		struct io_uring_query_hdr *h = (struct io_uring_query_hdr *)(arg + i * hsz);
@@ -264,7 +362,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		IORING_REGISTER_EVENTFD_ASYNC, IORING_REGISTER_IOWQ_AFF,
 		IORING_REGISTER_IOWQ_MAX_WORKERS, IORING_REGISTER_RING_FDS,
 		IORING_UNREGISTER_RING_FDS, IORING_REGISTER_ENABLE_RINGS,
-		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING, 0xff,
+		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING,
+		IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
+		IORING_REGISTER_FILES_UPDATE2, 0xff,
 	};
 	struct io_uring ring;
 	struct io_uring_params p;
@@ -278,7 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nr = data[1];
 	bits = data[2];
 	memset(arg, 0, sizeof(arg));
-	memcpy(arg, data + HDR, size - HDR < ARG_MAX ? size - HDR : ARG_MAX);
+	memcpy(arg, data + HDR, size - HDR < ARG_BYTES ? size - HDR : ARG_BYTES);
 	memset(&p, 0, sizeof(p));
 	p.flags = (bits & 1) ? IORING_SETUP_R_DISABLED : 0;
 	if (io_uring_queue_init_params(8, &ring, &p))
@@ -295,6 +395,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case IORING_REGISTER_PROBE:
 		rc = do_probe(&ring, nr);
+		break;
+	case IORING_REGISTER_FILES2: case IORING_REGISTER_FILES_UPDATE:
+	case IORING_REGISTER_FILES_UPDATE2:
+		rc = do_files_rsrc(&ring, op, nr, bits);
 		break;
 	case IORING_REGISTER_ZCRX_IFQ:
 		fix_zcrx();
@@ -337,7 +441,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = io_uring_register((unsigned)fd, op, a, nr);
 		break;
 	case IORING_REGISTER_RING_FDS: case IORING_UNREGISTER_RING_FDS:
-		rc = io_uring_register((unsigned)fd, op, a, nr % (ARG_MAX / 16));
+		rc = io_uring_register((unsigned)fd, op, a, nr % (ARG_BYTES / 16));
 		break;
 	case IORING_REGISTER_SEND_MSG_RING: {
 		struct io_uring_sqe *s = (struct io_uring_sqe *)arg;
@@ -361,6 +465,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case IORING_REGISTER_IOWQ_AFF: case IORING_REGISTER_IOWQ_MAX_WORKERS:
 		case IORING_REGISTER_ZCRX_CTRL: case IORING_REGISTER_FILES_UPDATE:
 		case IORING_REGISTER_BUFFERS_UPDATE: case IORING_REGISTER_FILES2:
+		case IORING_REGISTER_FILES_UPDATE2:
 		case IORING_REGISTER_BUFFERS2:
 			rc = 0;
 			break;

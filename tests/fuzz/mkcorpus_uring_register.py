@@ -11,8 +11,9 @@ os.makedirs(out, exist_ok=True)
 # indexes into the harness's op table (tests/fuzz/fuzz_uring_register.c)
 BUFFERS, FILES, PROBE, ZCRX_IFQ, QUERY, PBUF_RING, PBUF_UNREG, PBUF_STATUS = range(8)
 SYNC_CANCEL, ZCRX_CTRL, EVENTFD, EVENTFD_ASYNC, IOWQ_AFF, IOWQ_MAX, RING_FDS = range(8, 15)
-RING_FDS_UNREG, ENABLE, RESTRICT, SEND_MSG, RAW = range(15, 20)
-DISABLED, ARG_NULL, BLIND = 1, 2, 4
+RING_FDS_UNREG, ENABLE, RESTRICT, SEND_MSG, FILES2, FILES_UPD, FILES_UPD2, RAW = range(15, 23)
+DISABLED, ARG_NULL, BLIND, TABLE = 1, 2, 4, 8
+FD_OFF = 2048   # the harness's fd array in the argument
 
 
 def ptr(kind, off=0):
@@ -65,6 +66,14 @@ seeds = {
     "restrict": seed(RESTRICT, 0, DISABLED),
     "send_msg": seed(SEND_MSG, 1, BLIND, struct.pack("<BBHiQQI", 40, 0, 0, 1, 9, 0, 3)),
     "raw_unknown": seed(RAW, 200, ARG_NULL),
+    # fd entries: bit 3 = IORING_REGISTER_FILES_SKIP, else 0 -1, 1 the ring, 2 a handle, 3 an eventfd
+    "files2_sparse": seed(FILES2, 1, 0, struct.pack("<IIQQQ", 4, 1, 0, 0, 0)),
+    "files2_data": seed(FILES2, 1, 0, struct.pack("<IIQQQ", 3, 0, 0, 1, 0).ljust(FD_OFF, b"\0") +
+                        struct.pack("<3i", 2, 0, 1)),
+    "files_update": seed(FILES_UPD, 3, TABLE, struct.pack("<IIQ", 0, 0, 1).ljust(FD_OFF, b"\0") +
+                         struct.pack("<3i", 2, 8, 0)),
+    "files_update2": seed(FILES_UPD2, 1, TABLE, struct.pack("<IIQQII", 1, 0, 1, 0, 2, 0)
+                          .ljust(FD_OFF, b"\0") + struct.pack("<2i", 8, 2)),
 }
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:

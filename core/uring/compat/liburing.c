@@ -25,17 +25,12 @@ static struct zn_uring *ring_of(struct io_uring *ring)
 	return zn_uring_from_handle(ring->ring_fd);
 }
 
-int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
-			       struct io_uring_params *p)
+/* struct io_uring for ring r, as liburing's io_uring_queue_mmap fills it. */
+static void fill_ring(struct io_uring *ring, struct zn_uring *r, const struct io_uring_params *p)
 {
 	struct zn_uring_map m;
-	struct zn_uring *r;
 	unsigned i;
-	int rc;
 
-	rc = zn_uring_create(entries, p, &r);
-	if (rc)
-		return rc;
 	zn_uring_get_map(r, &m);
 	memset(ring, 0, sizeof(*ring));
 	ring->sq.khead = m.sq_head;
@@ -68,7 +63,40 @@ int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
 	if (ring->sq.array)
 		for (i = 0; i < ring->sq.ring_entries; i++)
 			ring->sq.array[i] = i;
+}
+
+int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+			       struct io_uring_params *p)
+{
+	struct zn_uring *r;
+	int rc;
+
+	rc = zn_uring_create(entries, p, &r);
+	if (rc)
+		return rc;
+	fill_ring(ring, r, p);
 	return 0;
+}
+
+int io_uring_queue_mmap(int fd, struct io_uring_params *p, struct io_uring *ring)
+{
+	struct zn_uring *r = zn_uring_from_handle(fd);
+
+	if (!r)
+		return -EBADF;
+	fill_ring(ring, r, p);
+	return 0;
+}
+
+int io_uring_setup(unsigned int entries, struct io_uring_params *p)
+{
+	struct zn_uring *r;
+	int rc;
+
+	if (!p)
+		return -EFAULT;
+	rc = zn_uring_create(entries, p, &r);
+	return rc ? rc : zn_uring_handle(r);
 }
 
 int io_uring_queue_init(unsigned entries, struct io_uring *ring, unsigned flags)
@@ -216,6 +244,91 @@ static int sqpoll_submit(struct zn_uring *r, struct io_uring *ring, unsigned n)
 	if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)
 		return zn_uring_enter(r, n, 0, IORING_ENTER_SQ_WAKEUP, -1);
 	return (int)n;
+}
+
+/* io_uring_enter(2) on a ring handle; the program manages the SQ tail. */
+int io_uring_enter(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
+		   unsigned int flags, sigset_t *sig)
+{
+	struct zn_uring *r = zn_uring_from_handle((int)fd);
+
+	if (!r)
+		return zn_handle_type((int)fd) >= 0 ? -EOPNOTSUPP : -EBADF;
+	return enter(r, to_submit, min_complete, flags, -1, sig);
+}
+
+/* With IORING_ENTER_EXT_ARG, arg is struct io_uring_getevents_arg (sz its
+ * size, the kernel's -EINVAL otherwise); without, a sigset. */
+int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
+		    unsigned int flags, void *arg, size_t sz)
+{
+	struct io_uring_getevents_arg ea;
+	struct __kernel_timespec ts;
+	struct zn_uring *r;
+	int64_t ns = -1;
+
+	if (!(flags & IORING_ENTER_EXT_ARG))
+		return io_uring_enter(fd, to_submit, min_complete, flags, arg);
+	r = zn_uring_from_handle((int)fd);
+	if (!r)
+		return zn_handle_type((int)fd) >= 0 ? -EOPNOTSUPP : -EBADF;
+	if (flags & IORING_ENTER_EXT_ARG_REG)
+		return -EFAULT;		/* no wait region can be registered */
+	if (!arg)
+		return enter(r, to_submit, min_complete, flags & ~IORING_ENTER_EXT_ARG, -1, NULL);
+	if (sz != sizeof(ea))
+		return -EINVAL;
+	memcpy(&ea, arg, sizeof(ea));
+	if (ea.min_wait_usec)
+		return -EINVAL;		/* IORING_FEAT_MIN_TIMEOUT is not reported */
+	if (ea.ts) {
+		memcpy(&ts, (const void *)(uintptr_t)ea.ts, sizeof(ts));
+		if (!ts_ns(&ts, &ns))
+			return -EINVAL;
+	}
+	return enter(r, to_submit, min_complete, flags & ~IORING_ENTER_EXT_ARG, ns,
+		     (sigset_t *)(uintptr_t)ea.sigmask);
+}
+
+int __io_uring_sqring_wait(struct io_uring *ring)
+{
+	struct zn_uring *r = ring_of(ring);
+
+	if (!r)
+		return -EBADF;
+	return zn_uring_enter(r, 0, 0, IORING_ENTER_SQ_WAIT, -1);
+}
+
+int io_uring_sqring_wait(struct io_uring *ring)
+{
+	if (!(ring->flags & IORING_SETUP_SQPOLL) || io_uring_sq_space_left(ring))
+		return 0;
+	return __io_uring_sqring_wait(ring);
+}
+
+int io_uring_submit_and_wait_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+					 unsigned wait_nr, struct __kernel_timespec *ts,
+					 unsigned min_wait, sigset_t *sigmask)
+{
+	(void)ring, (void)cqe_ptr, (void)wait_nr, (void)ts, (void)min_wait, (void)sigmask;
+	return -EINVAL;
+}
+
+int io_uring_wait_cqes_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				   unsigned wait_nr, struct __kernel_timespec *ts,
+				   unsigned int min_wait_usec, sigset_t *sigmask)
+{
+	(void)ring, (void)cqe_ptr, (void)wait_nr, (void)ts, (void)min_wait_usec, (void)sigmask;
+	return -EINVAL;
+}
+
+/* No wait region can be registered (IORING_REGISTER_MEM_REGION). */
+int io_uring_submit_and_wait_reg(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				 unsigned wait_nr, int reg_index)
+{
+	(void)ring, (void)wait_nr, (void)reg_index;
+	*cqe_ptr = NULL;
+	return -EFAULT;
 }
 
 int io_uring_submit(struct io_uring *ring)

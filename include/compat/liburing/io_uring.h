@@ -17,6 +17,7 @@
 #ifndef LINUX_IO_URING_H
 #define LINUX_IO_URING_H
 
+#include <linux/fs.h>
 #include <linux/types.h>
 #include <linux/time_types.h>
 
@@ -233,6 +234,7 @@ enum io_uring_op {
 #define IORING_LINK_TIMEOUT_UPDATE	(1U << 4)
 #define IORING_TIMEOUT_ETIME_SUCCESS	(1U << 5)
 #define IORING_TIMEOUT_MULTISHOT	(1U << 6)
+#define IORING_TIMEOUT_IMMEDIATE_ARG	(1U << 7)	/* sqe->addr is the time in ns */
 #define IORING_TIMEOUT_CLOCK_MASK	(IORING_TIMEOUT_BOOTTIME | IORING_TIMEOUT_REALTIME)
 #define IORING_TIMEOUT_UPDATE_MASK	(IORING_TIMEOUT_UPDATE | IORING_LINK_TIMEOUT_UPDATE)
 
@@ -638,6 +640,140 @@ struct zcrx_ctrl {
 	};
 };
 
+/* Deprecated form of io_uring_rsrc_update (IORING_REGISTER_FILES_UPDATE). */
+struct io_uring_files_update {
+	__u32 offset;
+	__u32 resv;
+	__aligned_u64 fds;
+};
+
+/* IORING_REGISTER_FILES2 / BUFFERS2. */
+#define IORING_RSRC_REGISTER_SPARSE	(1U << 0)
+
+struct io_uring_rsrc_register {
+	__u32 nr;
+	__u32 flags;
+	__u64 resv2;
+	__aligned_u64 data;
+	__aligned_u64 tags;
+};
+
+/* IORING_REGISTER_FILES_UPDATE2 / BUFFERS_UPDATE. */
+struct io_uring_rsrc_update2 {
+	__u32 offset;
+	__u32 resv;
+	__aligned_u64 data;
+	__aligned_u64 tags;
+	__u32 nr;
+	__u32 resv2;
+};
+
+/* IORING_REGISTER_MEM_REGION. */
+enum {
+	IORING_MEM_REGION_REG_WAIT_ARG		= 1,
+};
+
+struct io_uring_mem_region_reg {
+	__u64 region_uptr;
+	__u64 flags;
+	__u64 __resv[2];
+};
+
+/* IORING_REGISTER_RESTRICTIONS. */
+struct io_uring_restriction {
+	__u16 opcode;
+	union {
+		__u8 register_op;
+		__u8 sqe_op;
+		__u8 sqe_flags;
+	};
+	__u8 resv;
+	__u32 resv2[3];
+};
+
+enum io_uring_register_restriction_op {
+	IORING_RESTRICTION_REGISTER_OP		= 0,
+	IORING_RESTRICTION_SQE_OP		= 1,
+	IORING_RESTRICTION_SQE_FLAGS_ALLOWED	= 2,
+	IORING_RESTRICTION_SQE_FLAGS_REQUIRED	= 3,
+	IORING_RESTRICTION_LAST
+};
+
+/* IORING_REGISTER_CLOCK. */
+struct io_uring_clock_register {
+	__u32	clockid;
+	__u32	__resv[3];
+};
+
+/* IORING_REGISTER_CLONE_BUFFERS. */
+enum {
+	IORING_REGISTER_SRC_REGISTERED	= (1U << 0),
+	IORING_REGISTER_DST_REPLACE	= (1U << 1),
+};
+
+struct io_uring_clone_buffers {
+	__u32	src_fd;
+	__u32	flags;
+	__u32	src_off;
+	__u32	dst_off;
+	__u32	nr;
+	__u32	pad[3];
+};
+
+/* IORING_REGISTER_NAPI. */
+struct io_uring_napi {
+	__u32	busy_poll_to;
+	__u8	prefer_busy_poll;
+	__u8	opcode;
+	__u8	pad[2];
+	__u32	op_param;
+	__u32	resv;
+};
+
+enum io_uring_napi_op {
+	IO_URING_NAPI_REGISTER_OP	= 0,
+	IO_URING_NAPI_STATIC_ADD_ID	= 1,
+	IO_URING_NAPI_STATIC_DEL_ID	= 2,
+};
+
+enum io_uring_napi_tracking_strategy {
+	IO_URING_NAPI_TRACKING_DYNAMIC	= 0,
+	IO_URING_NAPI_TRACKING_STATIC	= 1,
+	IO_URING_NAPI_TRACKING_INACTIVE	= 255,
+};
+
+/* Registered wait arguments (IORING_ENTER_EXT_ARG_REG). */
+enum {
+	IORING_REG_WAIT_TS		= (1U << 0),
+};
+
+struct io_uring_reg_wait {
+	struct __kernel_timespec	ts;
+	__u32				min_wait_usec;
+	__u32				flags;
+	__u64				sigmask;
+	__u32				sigmask_sz;
+	__u32				pad[3];
+	__u64				pad2[2];
+};
+
+/* IORING_REGISTER_FILE_ALLOC_RANGE. */
+struct io_uring_file_index_range {
+	__u32	off;
+	__u32	len;
+	__u64	resv;
+};
+
+/* IORING_OP_URING_CMD on a socket: sqe->cmd_op. */
+enum io_uring_socket_op {
+	SOCKET_URING_OP_SIOCINQ		= 0,
+	SOCKET_URING_OP_SIOCOUTQ,
+	SOCKET_URING_OP_GETSOCKOPT,
+	SOCKET_URING_OP_SETSOCKOPT,
+	SOCKET_URING_OP_TX_TIMESTAMP,
+	SOCKET_URING_OP_GETSOCKNAME,
+};
+
 #ifdef __cplusplus
 }
 #endif
@@ -695,6 +831,13 @@ ZN__ABI(sizeof(struct io_uring_buf_reg) == 40, "buf ring reg");
 ZN__ABI(sizeof(struct io_uring_buf_status) == 40, "buf status");
 ZN__ABI(sizeof(struct io_uring_sync_cancel_reg) == 64, "sync cancel reg");
 ZN__ABI(sizeof(struct io_uring_recvmsg_out) == 16, "recvmsg out");
+ZN__ABI(sizeof(struct io_uring_rsrc_register) == 32, "rsrc register");
+ZN__ABI(sizeof(struct io_uring_rsrc_update2) == 32, "rsrc update2");
+ZN__ABI(sizeof(struct io_uring_restriction) == 16, "restriction");
+ZN__ABI(sizeof(struct io_uring_napi) == 16, "napi");
+ZN__ABI(sizeof(struct io_uring_reg_wait) == 64, "reg wait");
+ZN__ABI(sizeof(struct io_uring_clone_buffers) == 32, "clone buffers");
+ZN__ABI(sizeof(struct io_uring_mem_region_reg) == 32, "mem region reg");
 ZN__ABI(IORING_OP_MSG_RING == 40, "MSG_RING opcode");
 ZN__ABI(IORING_OP_SEND == 26 && IORING_OP_RECV == 27, "SEND/RECV opcodes");
 ZN__ABI(IORING_OP_SEND_ZC == 47 && IORING_OP_SENDMSG_ZC == 48, "SEND_ZC opcodes");

@@ -15,12 +15,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/sock/net_ops.h"
+#include "core/mem/ucopy.h"
 #include "zcnic/log.h"
 #include "zcnic/mem.h"
 
@@ -103,34 +102,4 @@ int zn_ucopy_to(void *dst, const void *src, size_t len)
 {
 	/* the pipe fallback writes our bytes into dst by read(): faults there too */
 	return vm_copy(dst, src, len, true);
-}
-
-int zn_net_dst_read(const void *uaddr, int64_t ulen, struct net_dst *d)
-{
-	struct sockaddr_storage ss;
-	const struct sockaddr_in *sin = (const struct sockaddr_in *)&ss;
-
-	/* move_addr_to_kernel(): length checked, then the whole of it read */
-	if (ulen < 0 || ulen > (int64_t)sizeof(ss))
-		return -EINVAL;
-	memset(&ss, 0, sizeof(ss));
-	if (ulen && zn_ucopy_from(&ss, uaddr, (size_t)ulen))
-		return -EFAULT;
-	/* udp_sendmsg(): these fail at send time, like the kernel's */
-	d->state = NET_DST_BAD;
-	if (ulen < (int64_t)sizeof(*sin)) {
-		d->err = -EINVAL;
-	} else if (sin->sin_family != AF_INET && sin->sin_family != AF_UNSPEC) {
-		d->err = -EAFNOSUPPORT;
-	} else if (!sin->sin_port || !sin->sin_addr.s_addr) {
-		/* port 0 is the kernel's -EINVAL; 0.0.0.0 (the kernel's "this
-		 * host") has no meaning on a NIC we drive: also -EINVAL */
-		d->err = -EINVAL;
-	} else {
-		d->state = NET_DST_OK;
-		d->err = 0;
-		d->ip = sin->sin_addr.s_addr;
-		d->port = sin->sin_port;
-	}
-	return 0;
 }
