@@ -10,6 +10,7 @@
 #ifndef ZN_BENCH_ZCNIC_H
 #define ZN_BENCH_ZCNIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bench.h"
@@ -22,6 +23,7 @@ struct zcnic_out {
 	char buf[16384];	/* stdout + stderr, the first bytes */
 	size_t len;
 	int status;		/* exit code; 128 + signal; -1: not reaped */
+	bool stopped;		/* still running at the end: zn-bench stopped it */
 };
 /* The private zn-nicsim's two ports ("vfio-user:..."), started if it is not
  * running; zcnic_sim_release() stops it (a case's teardown). */

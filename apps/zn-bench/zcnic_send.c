@@ -232,6 +232,9 @@ int zcnic_send_run(void *state, const struct bench_case *c, struct bench_meas *m
 		return fail(c, -EIO, "zn-send failed", &to, "zn-send");
 
 	if (st->mode == Z_RECV) {
+		if (ro.stopped)
+			return fail(c, -ETIMEDOUT, "zn-recv did not end on its own after zn-send "
+				    "(stopped by zn-bench)", &ro, "zn-recv");
 		if (ro.status != 0 || parse_recv(&ro, &rf))
 			return fail(c, -EIO, "zn-recv failed", &ro, "zn-recv");
 		if (!rf.bytes || rf.gbps <= 0) {

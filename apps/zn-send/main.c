@@ -32,6 +32,9 @@
 
 #define WAIT_SLICE_NS	(100ll * 1000 * 1000)
 #define DRAIN_MS	3000	/* at the end: wait this long for what is in flight */
+/* sends in flight and no CQE for this long: they will not complete (a
+ * driver that lost them); stop instead of waiting for ever */
+#define STALL_MS	10000
 #define BUF_ALIGN	64
 
 enum { SLOT_FREE = 0, SLOT_SENT, SLOT_WAIT_NOTIF };
@@ -181,7 +184,7 @@ static void queue_one(struct tx *t, uint32_t s)
 	t->submitted++;
 }
 
-static void reap(struct tx *t)
+static unsigned reap(struct tx *t)
 {
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
@@ -191,12 +194,13 @@ static void reap(struct tx *t)
 		n++;
 	}
 	io_uring_cq_advance(&t->ring, n);
+	return n;
 }
 
 void send_run(struct tx *t)
 {
 	uint64_t t0 = send_now_ns(), end = t0 + t->o.duration_ms * 1000000ull, progress_at = t0;
-	uint64_t drain_end = 0;
+	uint64_t drain_end = 0, cqe_at = t0;
 	bool tty = !t->o.quiet && isatty(2);
 
 	for (;;) {
@@ -252,7 +256,15 @@ void send_run(struct tx *t)
 		io_uring_submit_and_wait_timeout(&t->ring, &cqe,
 						 q || (more && t->nfree && !t->o.wait_notif) ? 0 : 1,
 						 &ts, NULL);
-		reap(t);
+		if (reap(t) || !t->inflight)
+			cqe_at = send_now_ns();
+		else if (send_now_ns() - cqe_at > STALL_MS * 1000000ull) {
+			fprintf(stderr, "zn-send: no completion for %u ms with %u sends in flight: "
+				"stopping\n", STALL_MS, t->inflight);
+			if (!t->first_err)
+				t->first_err = -ETIMEDOUT;
+			break;
+		}
 		if (tty && send_now_ns() - progress_at > 500000000ull) {
 			progress_at = send_now_ns();
 			fprintf(stderr, "\rzn-send: %" PRIu64 " datagrams, %.1f MB   ", t->sent,
@@ -390,7 +402,7 @@ int main(int argc, char **argv)
 	t.cpu = send_cpu_ns(false, &t.sys) - cpu0;
 	t.sys -= sys0;
 	send_report(&t, "");
-	if (t.inflight && !t.watch.err) {
+	if (t.inflight && !t.watch.err && t.first_err != -ETIMEDOUT) {
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &t.o.dst_ip, ip, sizeof(ip));

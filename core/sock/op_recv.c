@@ -3,7 +3,9 @@
  * IORING_OP_RECV and IORING_OP_RECVMSG on zcnic sockets: UDP, the next
  * datagram copied into (addr, len) or the msghdr's iovecs; TCP, the bytes
  * there are up to len (0 at EOF, the connection's error once after it
- * failed; MSG_WAITALL does not wait for more). RECVMSG writes back what
+ * failed); with MSG_WAITALL the request waits until len bytes came (or
+ * all the iovecs hold), completing earlier only at EOF or an error with
+ * the bytes received (recv_waitall). RECVMSG writes back what
  * ____sys_recvmsg does: msg_name (the datagram's source, cut to
  * msg_namelen) and msg_namelen (16; 0 for a stream), msg_flags (MSG_TRUNC
  * for a cut datagram), msg_controllen 0; its iovecs (at most 64, else
@@ -75,6 +77,7 @@ struct recv_pdu {
 	uint8_t mshot_lim;		/* mshot_left counts */
 	uint8_t mshot_end;		/* RECVMSG multishot: this CQE is the last */
 	uint32_t mnamelen, mctrllen;	/* RECVMSG multishot: the buffer's layout */
+	uint32_t done;			/* MSG_WAITALL on a stream: bytes received so far */
 };
 _Static_assert(sizeof(struct recv_pdu) <= ZN_URING_REQ_PDU, "recv pdu too big");
 
@@ -124,6 +127,24 @@ static int sink_init(const struct recv_pdu *p, struct sink *k, struct msghdr *m,
 	if (k->cap > INT32_MAX)
 		k->cap = INT32_MAX;
 	return 0;
+}
+
+/* The sink without its first skip bytes (a MSG_WAITALL receive's rest). */
+static void sink_skip(struct sink *k, uint64_t skip)
+{
+	uint32_t i = 0, j = 0;
+
+	k->cap -= skip < k->cap ? skip : k->cap;
+	for (; i < k->n; i++) {
+		if (skip >= k->v[i].iov_len) {
+			skip -= k->v[i].iov_len;
+			continue;
+		}
+		k->v[j].iov_base = (uint8_t *)k->v[i].iov_base + skip;
+		k->v[j++].iov_len = k->v[i].iov_len - skip;
+		skip = 0;
+	}
+	k->n = j;
 }
 
 /* Copy len bytes to offset off of the sink (off + len <= cap). */
@@ -251,6 +272,42 @@ static int recv_sink(struct zn_sock *s, const struct sink *k, struct zn_addr4 *s
 
 #define NO_DGRAM UINT32_MAX
 
+/* MSG_WAITALL waits for the whole length on a stream (io_net_retry); with
+ * a provided buffer it does not (one buffer, one receive). */
+static bool waitall(const struct zn_sock *s, const struct recv_pdu *p)
+{
+	return s->proto->stream && (p->msg_flags & MSG_WAITALL) && !p->bsel && !p->mshot;
+}
+
+/*
+ * A stream receive with MSG_WAITALL, as io_recv with done_io: the bytes
+ * add up until the sink is full (its whole length), -EAGAIN while more
+ * are needed (the request waits, first in line); EOF or an error after
+ * some bytes ends it with the bytes (the error is taken, as tcp_recvmsg
+ * does: the next receive sees EOF); MSG_DONTWAIT ends it with what came.
+ */
+static int recv_waitall(struct zn_sock *s, struct zn_uring_req *req, struct sink *k,
+			struct msghdr *m)
+{
+	struct recv_pdu *p = PDU(req);
+	uint64_t want;
+	int rc;
+
+	sink_skip(k, p->done);
+	want = k->cap;
+	rc = recv_sink(s, k, NULL, NULL);
+	if (rc > 0) {
+		p->done += (uint32_t)rc;
+		if ((uint64_t)rc < want && !(p->msg_flags & MSG_DONTWAIT))
+			return -EAGAIN;
+	}
+	if (rc < 0 && (!p->done || (rc == -EAGAIN && !(p->msg_flags & MSG_DONTWAIT))))
+		return rc;
+	if (p->msg && msg_out(p, m, NULL, 0))
+		return -EFAULT;
+	return (int)p->done;
+}
+
 /* Take one datagram (or a stream's bytes) into (buf, blen) (a provided
  * buffer) or the request's own buffers: the CQE's res. */
 static int recv_into(struct zn_sock *s, struct zn_uring_req *req, void *buf, uint32_t blen)
@@ -265,6 +322,8 @@ static int recv_into(struct zn_sock *s, struct zn_uring_req *req, void *buf, uin
 	rc = sink_init(p, &k, &m, buf, blen);
 	if (rc)
 		return rc;
+	if (waitall(s, p))
+		return recv_waitall(s, req, &k, &m);
 	rc = recv_sink(s, &k, &src, &dlen);
 	if (rc < 0)
 		return rc;
@@ -372,8 +431,11 @@ static bool recv_serve(struct zn_sock *s, struct zn_uring_req *req, int *res, ui
 
 	for (;;) {
 		rc = recv_one(s, req, cflags);
-		if (!p->mshot)
+		if (!p->mshot) {
+			if (rc == -EAGAIN && p->done)
+				return false;	/* MSG_WAITALL: the rest to come */
 			break;
+		}
 		if (rc == -EAGAIN)
 			return false;
 		if (rc <= 0 || p->mshot_end)
@@ -460,8 +522,9 @@ static void rx_fini(struct zn_sock *s)
 
 	if (!rx)
 		return;
+	/* MSG_WAITALL part way: what came (io_sendrecv_fail's done_io) */
 	while ((req = rx_pop(rx)))
-		zn_uring_req_complete(req, -ECANCELED, 0);
+		zn_uring_req_complete(req, PDU(req)->done ? (int)PDU(req)->done : -ECANCELED, 0);
 	free(rx);
 	s->rx_priv = NULL;
 }

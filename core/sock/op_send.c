@@ -30,11 +30,17 @@
  *  - payload above the netdev's MTU - 28: -EMSGSIZE (no IP fragmentation);
  *    a TCP socket has no such limit: zero-copy pieces of any size go to
  *    its send queue (read again until acknowledged; the VA is given for
- *    the software checksum), and a copied SEND takes what its slot's
- *    bounce buffers hold (ZN_UDP_MAX_SEGS of them, one segment each:
- *    4 KiB at MTU 1500, so that a 4 KiB send_zc from plain memory is
- *    whole, as on Linux) and returns that count (a short send); the destination
- *    is ignored;
+ *    the software checksum), and a copied send goes in pieces of what a
+ *    slot's bounce buffers hold (ZN_UDP_MAX_SEGS of them, one segment
+ *    each), one after the other, as tcp_sendmsg fills its send queue:
+ *    the request completes with its whole length once every piece is
+ *    queued. A full send queue (slots, bounce buffers, the connection's
+ *    chunks) keeps it waiting if nothing went yet or with MSG_WAITALL
+ *    (io_net_retry); else it completes short with the bytes queued, as
+ *    io_uring's non-blocking tcp_sendmsg; an error after some bytes
+ *    completes with the bytes (io_send: done_io). A ZC send cut in
+ *    pieces is notified by its last piece, or right after its result
+ *    when it ends short. The destination is ignored;
  *    a bad buffer (NULL, unmapped, unreadable) -EFAULT, detected without
  *    touching it; FIXED_BUF with a range outside registered buffer
  *    buf_index, or a bad index, -EFAULT (at issue, as io_import_reg_buf).
@@ -129,6 +135,9 @@ struct send_pdu {
 	uint8_t kind;
 	uint8_t vec;
 	int16_t err;			/* ZC: a prep failure, reported at issue */
+	uint8_t last : 1;		/* a stream: the captured piece ends the request */
+	uint8_t own_notif : 1;		/* ZC cut short: the request posts its notification */
+	uint32_t done;			/* a stream: bytes queued by earlier pieces */
 };
 _Static_assert(sizeof(struct send_pdu) <= ZN_URING_REQ_PDU, "send pdu too big");
 
@@ -289,30 +298,14 @@ static int capture_zc(struct tx_state *tx, struct zn_uring *r, const struct send
 	return 1;
 }
 
-/* Copy iovecs into dst from *off, up to total bytes (a stream's short send). */
-static int copy_iovs(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
-		     uint32_t n, uint8_t *dst, uint32_t *off, uint32_t total)
+/* Copy bytes [skip, skip + len) of the iovecs into dst (every iovec's
+ * range is checked, as the kernel imports them all). */
+static int copy_span(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
+		     uint32_t n, uint64_t skip, uint8_t *dst, uint32_t len)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = fixed_check(r, p, &v[i]);
-		uint32_t take = v[i].iov_len < total - *off ? (uint32_t)v[i].iov_len : total - *off;
-
-		if (rc)
-			return rc;
-		if (take && zn_ucopy_from(dst + *off, v[i].iov_base, take))
-			return -EFAULT;
-		*off += take;
-	}
-	return 0;
-}
-
-/* Copy bytes [skip, skip + len) of the iovecs into dst. */
-static int copy_span(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
-		     uint32_t n, uint32_t skip, uint8_t *dst, uint32_t len)
-{
-	for (uint32_t i = 0; i < n && len; i++) {
-		int rc = fixed_check(r, p, &v[i]);
-		uint32_t from = skip < v[i].iov_len ? skip : (uint32_t)v[i].iov_len;
+		uint32_t from = skip < v[i].iov_len ? (uint32_t)skip : (uint32_t)v[i].iov_len;
 		uint32_t take = (uint32_t)v[i].iov_len - from < len ?
 				(uint32_t)v[i].iov_len - from : len;
 
@@ -327,12 +320,40 @@ static int copy_span(struct zn_uring *r, const struct send_pdu *p, const struct 
 	return 0;
 }
 
-/* Copy the whole payload into a bounce buffer; a stream's payload larger
- * than one (its iovecs at hand) into several, one segment each. */
-static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct send_pdu *p,
-			const struct iovec *v, uint32_t n, uint32_t total, struct tx_slot *sl)
+/* copy_span over the request's iovecs: v when they are at hand, else read
+ * in batches (more than a slot keeps). */
+static int copy_at(struct zn_uring *r, const struct send_pdu *p, const struct iovec *v,
+		   uint32_t n, uint64_t skip, uint8_t *dst, uint32_t len)
 {
-	uint32_t off = 0, bsz = zn_net_bounce_size(tx->nd);
+	struct iovec batch[IOV_BATCH];
+	int rc = 0;
+
+	if (v)
+		return copy_span(r, p, v, n, skip, dst, len);
+	for (uint32_t i = 0; !rc && i < p->len; i += IOV_BATCH) {
+		uint32_t m = p->len - i < IOV_BATCH ? p->len - i : IOV_BATCH;
+		uint64_t blen = 0, take;
+
+		if (iov_read(p, i, m, batch))
+			return -EFAULT;
+		for (uint32_t k = 0; k < m; k++)
+			blen += batch[k].iov_len;
+		take = skip < blen ? (blen - skip < len ? blen - skip : len) : 0;
+		rc = copy_span(r, p, batch, m, skip, dst, (uint32_t)take);
+		skip -= skip < blen ? skip : blen;
+		dst += take;
+		len -= (uint32_t)take;
+	}
+	return rc;
+}
+
+/* Copy bytes [skip, skip + total) of the payload into bounce buffers:
+ * one, or for a stream's piece larger than one up to a slot's segments. */
+static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct send_pdu *p,
+			const struct iovec *v, uint32_t n, uint64_t skip, uint32_t total,
+			struct tx_slot *sl)
+{
+	uint32_t off = 0, bsz = zn_net_bounce_size(tx->nd), k;
 	uint64_t iova;
 	void *b;
 	int rc;
@@ -346,47 +367,22 @@ static int capture_copy(struct tx_state *tx, struct zn_uring *r, const struct se
 		sl->copied = true;
 		return 0;
 	}
-	if (v && bsz && total > bsz) {
-		for (uint32_t k = 0; off < total; k++) {
-			uint32_t len = total - off < bsz ? total - off : bsz;
+	for (k = 0; off < total && k < ZN_UDP_MAX_SEGS; k++) {
+		uint32_t len = bsz && total - off > bsz ? bsz : total - off;
 
-			rc = zn_net_bounce_get(tx->nd, len, &b, &iova);
-			if (rc)
-				return rc;	/* the caller releases what the slot took */
-			sl->bounce[k] = b;
-			rc = copy_span(r, p, v, n, off, b, len);
-			if (rc)
-				return rc;
-			sl->seg[k] = (struct zn_net_seg){ .iova = iova, .va = b, .len = len };
-			sl->nseg = k + 1;
-			off += len;
-		}
-		sl->copied = true;
-		return 0;
+		rc = zn_net_bounce_get(tx->nd, len, &b, &iova);
+		if (rc)
+			return rc;	/* the caller releases what the slot took */
+		sl->bounce[k] = b;
+		rc = copy_at(r, p, v, n, skip + off, b, len);
+		if (rc)
+			return rc;
+		sl->seg[k] = (struct zn_net_seg){ .iova = iova, .va = b, .len = len };
+		sl->nseg = k + 1;
+		off += len;
 	}
-	rc = zn_net_bounce_get(tx->nd, total, &b, &iova);
-	if (rc)
-		return rc;
-	sl->bounce[0] = b;
-	if (v) {
-		rc = copy_iovs(r, p, v, n, b, &off, total);
-	} else {
-		/* more iovecs than we keep at once: in batches */
-		struct iovec batch[IOV_BATCH];
-
-		for (uint32_t i = 0; !rc && i < p->len; i += IOV_BATCH) {
-			uint32_t m = p->len - i < IOV_BATCH ? p->len - i : IOV_BATCH;
-
-			rc = iov_read(p, i, m, batch) ? -EFAULT :
-			     copy_iovs(r, p, batch, m, b, &off, total);
-		}
-	}
-	if (rc)
-		return rc;	/* the caller releases the slot and its bounce buffer */
-	sl->seg[0] = (struct zn_net_seg){ .iova = iova, .va = b, .len = total };
-	sl->nseg = 1;
 	sl->copied = true;
-	return 0;
+	return off < total ? -EMSGSIZE : 0;
 }
 
 /* The byte count of a vectored send; iovecs read in batches. */
@@ -441,7 +437,8 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 	if (total > tx->mtu_payload - tx->cork_len)
 		return -EMSGSIZE;
 	sl->len = (uint32_t)total;
-	if (IS_ZC(p) && v) {
+	p->last = 1;
+	if (IS_ZC(p) && v && !p->done) {
 		rc = capture_zc(tx, req->ring, p, v, n, sl);
 		if (rc)
 			return rc < 0 ? rc : 0;
@@ -451,15 +448,20 @@ static int capture(struct tx_state *tx, struct zn_uring_req *req, struct tx_slot
 			sl->fm[i] = NULL;
 		}
 	}
-	/* A stream takes what its slot's bounce buffers hold (one when the
-	 * iovecs are read in batches) and says so (a short send, as a
-	 * non-blocking kernel socket may); a datagram is whole. */
-	if (tx->s->proto->stream && zn_net_bounce_size(tx->nd) &&
-	    total > (uint64_t)zn_net_bounce_size(tx->nd) * (v ? ZN_UDP_MAX_SEGS : 1)) {
-		total = (uint64_t)zn_net_bounce_size(tx->nd) * (v ? ZN_UDP_MAX_SEGS : 1);
+	/* A stream's copy goes in pieces of what a slot's bounce buffers
+	 * hold, from where the last piece ended (send_stream); a datagram is
+	 * whole. */
+	if (tx->s->proto->stream) {
+		uint64_t cap = (uint64_t)zn_net_bounce_size(tx->nd) * ZN_UDP_MAX_SEGS;
+
+		total -= total < p->done ? total : p->done;
+		if (cap && total > cap) {
+			total = cap;
+			p->last = 0;
+		}
 		sl->len = (uint32_t)total;
 	}
-	return capture_copy(tx, req->ring, p, v, n, (uint32_t)total, sl);
+	return capture_copy(tx, req->ring, p, v, n, p->done, (uint32_t)total, sl);
 }
 
 /* ---- sending ------------------------------------------------------------------ */
@@ -477,10 +479,11 @@ static int msg_flags_check(uint32_t f)
 	return 0;
 }
 
-/* The ZC bookkeeping of a slot that the NIC (or the cork) now holds. */
+/* The ZC bookkeeping of a slot that the NIC (or the cork) now holds: a
+ * stream request cut in pieces is notified by its last. */
 static void slot_take(struct tx_slot *sl, const struct send_pdu *p)
 {
-	sl->notif = IS_ZC(p);
+	sl->notif = IS_ZC(p) && p->last;
 	sl->notif_ud = p->notif_ud;
 	sl->report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
 }
@@ -560,7 +563,7 @@ static int cork_gather(struct tx_state *tx, uint16_t idx, const struct zn_net_se
  * One attempt: bytes queued (>= 0), -EAGAIN (wait; a captured slot stays
  * with the request), or another -errno (nothing held any more).
  */
-static int try_send(struct tx_state *tx, struct zn_uring_req *req)
+static int try_one(struct tx_state *tx, struct zn_uring_req *req)
 {
 	struct send_pdu *p = PDU(req);
 	const struct net_dst *d = &p->dst;
@@ -642,6 +645,41 @@ static int try_send(struct tx_state *tx, struct zn_uring_req *req)
 	return (int)sl->len;
 }
 
+static void wait_drop_slot(struct tx_state *tx, struct zn_uring_req *req);
+
+/*
+ * A stream send, piece after piece from where the last one ended, as
+ * io_send with done_io: the whole request is queued, or -EAGAIN with
+ * nothing queued yet (wait), or with MSG_WAITALL (wait for the rest:
+ * io_net_retry). Else what was queued ends it: a full send queue
+ * without MSG_WAITALL (tcp_sendmsg's short non-blocking send) or an
+ * error after some bytes (the bytes, not the error).
+ */
+static int try_send(struct tx_state *tx, struct zn_uring_req *req)
+{
+	struct send_pdu *p = PDU(req);
+	int rc = -EAGAIN;
+
+	if (!tx->s->proto->stream)
+		return try_one(tx, req);
+	for (uint32_t i = 0; i < ZN_SOCK_SEND_MAX; i++) {
+		rc = try_one(tx, req);
+		if (rc < 0)
+			break;
+		p->done += (uint32_t)rc;
+		if (p->last)
+			return (int)p->done;
+	}
+	if (rc >= 0)
+		rc = -EAGAIN;	/* every slot went: the rest on the next pass */
+	if (!p->done || (rc == -EAGAIN && (p->msg_flags & MSG_WAITALL) &&
+			 !(p->msg_flags & MSG_DONTWAIT)))
+		return rc;
+	wait_drop_slot(tx, req);
+	p->own_notif = IS_ZC(p);
+	return (int)p->done;
+}
+
 static void wait_push(struct tx_state *tx, struct zn_uring_req *req)
 {
 	PDU(req)->next = NULL;
@@ -684,9 +722,11 @@ static void finish_async(struct zn_uring_req *req, int rc)
 	bool zc = IS_ZC(p);
 	bool report = p->flags & IORING_SEND_ZC_REPORT_USAGE;
 
+	bool own = p->own_notif;
+
 	zn_uring_req_complete(req, rc, zc ? IORING_CQE_F_MORE : 0);
 	/* req may be gone now (its link went on) */
-	if (zc && rc < 0)
+	if (zc && (rc < 0 || own))
 		zn_uring_post_cqe(r, ud, notif_res(report, true), IORING_CQE_F_NOTIF, NULL, 0);
 }
 
@@ -731,7 +771,13 @@ static void tx_fini(struct zn_sock *s)
 		return;
 	while ((req = wait_pop(tx))) {
 		wait_drop_slot(tx, req);
-		zn_uring_req_complete(req, -ECANCELED, 0);
+		/* a stream send part way: what went (io_sendrecv_fail's done_io) */
+		if (PDU(req)->done) {
+			PDU(req)->own_notif = IS_ZC(PDU(req));
+			finish_async(req, (int)PDU(req)->done);
+		} else {
+			zn_uring_req_complete(req, -ECANCELED, 0);
+		}
 	}
 	cork_flush(tx);	/* a datagram never ended: dropped, as udp_destroy_sock */
 	end = zn_now_ms() + TX_DRAIN_MS;
@@ -867,7 +913,7 @@ static int send_issue(struct zn_uring_req *req)
 out:
 	req->res = rc;
 	if (IS_ZC(p)) {
-		if (rc >= 0)
+		if (rc >= 0 && !p->own_notif)
 			req->cflags = IORING_CQE_F_MORE;	/* the slot posts the notification */
 		else
 			zc_fail(req);

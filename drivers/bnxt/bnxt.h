@@ -247,6 +247,7 @@ struct bnxt_txq {
 	struct bnxt_tx_stats st;
 	uint32_t last_hwrm_done;
 	uint16_t qid;
+	uint32_t lost_n;		/* lost[lost_head, lost_n): reaped before the ring */
 	struct zn_owner owner;		/* the thread that bursts and reaps; reset by start */
 
 	/* Cold. */
@@ -255,6 +256,10 @@ struct bnxt_txq {
 	struct bnxt_ctx_hw_stats *hw_stats;
 	uint64_t hw_stats_iova;
 	struct zn_dma_region *dma;
+	/* The cookies of frames a reset took with it (zn_bnxt_txq_prepare):
+	 * handed back by the next reaps, so that every send is answered. */
+	uint64_t *lost;
+	uint32_t lost_head, lost_cap;
 };
 
 #define BNXT_HWRM_DONE_SEEN	0x10000u	/* or-ed into last_hwrm_done */

@@ -54,7 +54,10 @@ int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *co
 	if (!txq)
 		return -ENOMEM;
 	txq->sw = calloc(ts, sizeof(*txq->sw));
-	if (!txq->sw) {
+	/* two resets' worth before the first one's frames were reaped */
+	txq->lost_cap = 2 * ts;
+	txq->lost = calloc(txq->lost_cap, sizeof(*txq->lost));
+	if (!txq->sw || !txq->lost) {
 		rc = -ENOMEM;
 		goto err_free;
 	}
@@ -97,6 +100,7 @@ int zn_bnxt_txq_create(struct bnxt *bp, uint16_t q, const struct zn_txq_conf *co
 err_region:
 	zn_dma_region_free(txq->dma);
 err_free:
+	free(txq->lost);
 	free(txq->sw);
 	free(txq);
 	return rc;
@@ -108,12 +112,38 @@ void zn_bnxt_txq_destroy(struct bnxt *bp, struct bnxt_txq *txq)
 		return;
 	zn_bus_dma_unmap(bp->bus, txq->dma);
 	zn_dma_region_free(txq->dma);
+	free(txq->lost);
 	free(txq->sw);
 	free(txq);
 }
 
+/* Keep the cookies of frames not reaped yet (a stopped queue counts them
+ * all done) before the ring starts again from 0. */
+static void txq_keep_lost(struct bnxt_txq *q)
+{
+	uint32_t c = q->cons, dropped = 0;
+
+	if (q->lost_head == q->lost_n)
+		q->lost_head = q->lost_n = 0;
+	for (uint32_t i = 0; c != q->done && i <= q->mask; i++) {
+		const struct bnxt_tx_slot *s = &q->sw[c & q->mask];
+
+		if (!s->nbd)
+			break;	/* not a frame's first slot: the walk cannot go on */
+		if (q->lost_n < q->lost_cap)
+			q->lost[q->lost_n++] = s->cookie;
+		else
+			dropped++;
+		c += s->nbd;
+	}
+	if (dropped)
+		ZN_WARN(BNXT_LOG, "txq %u: %u frames lost in a reset cannot be reported",
+			q->qid, dropped);
+}
+
 void zn_bnxt_txq_prepare(struct bnxt_txq *q)
 {
+	txq_keep_lost(q);
 	memset((void *)q->cq, 0, (size_t)q->cq_size * BNXT_CMPL_SIZE);
 	memset(q->bd, 0, (size_t)(q->mask + 1) * BNXT_BD_SIZE);
 	memset(q->sw, 0, (size_t)(q->mask + 1) * sizeof(*q->sw));
@@ -386,6 +416,15 @@ uint32_t zn_bnxt_tx_reap(struct bnxt_txq *q, uint64_t *cookies, uint32_t n)
 	uint32_t raw = q->cq_raw, done = q->done, cons, k = 0;
 
 	zn_owner_enter(&q->owner, "TX queue");
+	if (__builtin_expect(q->lost_n != 0, 0)) {
+		/* frames a reset took: their senders hear first */
+		while (q->lost_head != q->lost_n && k < n)
+			cookies[k++] = q->lost[q->lost_head++];
+		if (q->lost_head == q->lost_n)
+			q->lost_head = q->lost_n = 0;
+		if (k)
+			return k;
+	}
 
 	for (uint32_t budget = q->cq_size; budget; budget--) {
 		const struct bnxt_tx_cmpl *c =

@@ -210,6 +210,19 @@ if want flr; then
 			[ $((N - got / SIZE)) -ge $(($(stat bnxt1.model.rx_l2_drops) + $(stat bnxt1.model.rx_no_buffer) + $(stat bnxt1.model.rx_no_ring))) ]"
 fi
 
+# --- a function reset under the sender mid-SEND_ZC: every send still gets
+# its notification (the frames in flight are handed back by the recovery) ---
+if want flr-tx; then
+	N=3000
+	run flr-tx $N 2500 4000 0 --fault bnxt0:flr-after=600
+	check "flr-tx: the sender's port was reset once and came back" \
+		bash -c "[ $(stat bnxt0.fault.flrs) -eq 1 ] &&
+			[ \$(grep -c 'the firmware reset the function: resetting the function' '$tmp/send') -eq 1 ]"
+	check "flr-tx: zn-send exits 0 with $N notifications, none in flight (rc $(cat $tmp/src))" \
+		bash -c "[ $(cat $tmp/src) -eq 0 ] &&
+			grep -q '^zn-send: $N notifications (0 copied), 0 errors, 0 still in flight' '$tmp/send'"
+fi
+
 # --- a fatal firmware error after 300 frames ---
 if want fatal; then
 	run fatal 3000 2000 20000 0 --fault bnxt1:fatal-after=300

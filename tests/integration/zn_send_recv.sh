@@ -64,8 +64,8 @@ one() {
 	if ! wait_for grep -q "zn-recv: ready" "$tmp/recv"; then
 		nok "$mode $size B: zn-recv is ready"; kill -9 $rpid 2>/dev/null; return
 	fi
-	"$SEND" --dev "$A" --size "$size" --count "$COUNT" --batch 8 --window 32 --pps 20000 "${args[@]}" \
-		--quiet >"$tmp/send" 2>&1
+	timeout $((WAIT_S * 2)) "$SEND" --dev "$A" --size "$size" --count "$COUNT" --batch 8 \
+		--window 32 --pps 20000 "${args[@]}" --quiet >"$tmp/send" 2>&1
 	src=$?
 	wait $rpid; rrc=$?
 	sed 's/^/# /' "$tmp/send" "$tmp/recv" | grep -v " info " | tail -n 6

@@ -313,6 +313,36 @@ static void test_reap_after_stop(void **state)
 	txt_free(t);
 }
 
+/* A recovery stops and starts the queue before anything was reaped: the
+ * frames the reset took come back first, in order (their senders are
+ * answered), 2 at a time here; then the new ring's frames as usual. */
+static void test_reap_after_restart(void **state)
+{
+	struct txt *t = txt_new(64);
+	struct zn_tx_pkt p[3];
+	uint64_t cookies[8];
+
+	(void)state;
+	frame(&p[0], 1, 100, 5);
+	frame(&p[1], 3, 100, 6);	/* more than one slot */
+	frame(&p[2], 1, 100, 7);
+	assert_int_equal(zn_bnxt_tx_burst(t->q, p, 3), 3);
+	t->q->done = t->q->prod;		/* what txq_stop does */
+	zn_bnxt_txq_prepare(t->q);		/* what txq_start does */
+	assert_int_equal(t->q->prod, 0);
+	assert_int_equal(zn_bnxt_tx_reap(t->q, cookies, 2), 2);
+	assert_true(cookies[0] == 5 && cookies[1] == 6);
+	frame(&p[0], 1, 100, 9);
+	assert_int_equal(zn_bnxt_tx_burst(t->q, p, 1), 1);
+	assert_int_equal(zn_bnxt_tx_reap(t->q, cookies, 8), 1);
+	assert_true(cookies[0] == 7);
+	assert_int_equal(zn_bnxt_tx_reap(t->q, cookies, 8), 0);	/* 9: not completed */
+	dev_cmpl(t, 0, 0, 0);
+	assert_int_equal(zn_bnxt_tx_reap(t->q, cookies, 8), 1);
+	assert_true(cookies[0] == 9);
+	txt_free(t);
+}
+
 static const struct bnxt_tx_bd_long_hi *hi_at(struct txt *t, uint32_t raw)
 {
 	return (const void *)bd_at(t, raw);
@@ -457,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_reap_in_order),
 		cmocka_unit_test(test_bad_completions),
 		cmocka_unit_test(test_reap_after_stop),
+		cmocka_unit_test(test_reap_after_restart),
 		cmocka_unit_test(test_offload_bds),
 		cmocka_unit_test(test_offload_refused),
 	};

@@ -395,6 +395,79 @@ static void test_tcp_reset(void **state)
 	assert_int_equal(ring_close(lfd), 0);
 }
 
+/* Stream sends and MSG_WAITALL receives whole, as io_uring's done_io:
+ * a 64 KiB SEND and a SENDMSG of five iovecs complete with their lengths
+ * (far beyond one send slot); a RECV with MSG_WAITALL of 10000 bytes
+ * completes with 10000 though they come in small sends; EOF and a reset
+ * mid-request end it with the bytes received. */
+static void test_tcp_waitall(void **state)
+{
+	static uint8_t tx[65536], rx[65536];
+	struct iovec v[5];
+	struct msghdr m = { .msg_iov = v, .msg_iovlen = 5 };
+	uint32_t got = 0;
+	int lfd, afd, bfd, rc;
+
+	(void)state;
+	for (uint32_t i = 0; i < sizeof(tx); i++)
+		tx[i] = pat(i * 7);
+	lfd = listener(PORT + 5);
+	connect_pair(lfd, PORT + 5, &afd, &bfd);
+	assert_int_equal(ring_send(bfd, tx, sizeof(tx)), (int)sizeof(tx));
+	while (got < sizeof(tx)) {
+		rc = ring_recv(afd, rx + got, sizeof(rx) - got);
+		assert_true(rc > 0);
+		got += (uint32_t)rc;
+	}
+	assert_memory_equal(rx, tx, sizeof(tx));
+	/* five iovecs, read in batches: 5 x 6000 bytes */
+	for (uint32_t i = 0; i < 5; i++)
+		v[i] = (struct iovec){ tx + i * 6000, 6000 };
+	io_uring_prep_sendmsg(sqe_ud(60), bfd, &m, 0);
+	assert_int_equal(res_of(60), 30000);
+	/* WAITALL into the iovecs of a RECVMSG: all 30000 */
+	memset(rx, 0, sizeof(rx));
+	for (uint32_t i = 0; i < 5; i++)
+		v[i] = (struct iovec){ rx + i * 6000, 6000 };
+	io_uring_prep_recvmsg(sqe_ud(61), afd, &m, MSG_WAITALL);
+	assert_int_equal(res_of(61), 30000);
+	assert_memory_equal(rx, tx, 30000);
+
+	/* WAITALL of 10000, armed first, fed 100 sends of 100 bytes */
+	memset(rx, 0, sizeof(rx));
+	io_uring_prep_recv(sqe_ud(62), afd, rx, 10000, MSG_WAITALL);
+	io_uring_submit(&ring);
+	for (uint32_t i = 0; i < 100; i++)
+		assert_int_equal(ring_send(bfd, tx + i * 100, 100), 100);
+	assert_int_equal(res_of(62), 10000);
+	assert_memory_equal(rx, tx, 10000);
+
+	/* EOF mid-WAITALL: the 300 bytes that came */
+	io_uring_prep_recv(sqe_ud(63), afd, rx, 10000, MSG_WAITALL);
+	io_uring_submit(&ring);
+	assert_int_equal(ring_send(bfd, tx, 300), 300);
+	assert_int_equal(ring_shutdown(bfd, SHUT_WR), 0);
+	assert_int_equal(res_of(63), 300);
+	assert_int_equal(ring_recv(afd, rx, 10), 0);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(ring_close(bfd), 0);
+
+	/* a reset mid-WAITALL (a new pair): the 200 bytes, the error taken,
+	 * then EOF */
+	connect_pair(lfd, PORT + 5, &afd, &bfd);
+	io_uring_prep_recv(sqe_ud(64), bfd, rx, 10000, MSG_WAITALL);
+	io_uring_submit(&ring);
+	assert_int_equal(ring_send(afd, tx, 200), 200);
+	/* A reads 1 of 2 bytes and closes with the other unread: RST */
+	assert_int_equal(ring_send(bfd, tx, 2), 2);
+	assert_int_equal(ring_recv(afd, rx + 9000, 1), 1);
+	assert_int_equal(ring_close(afd), 0);
+	assert_int_equal(res_of(64), 200);
+	assert_int_equal(ring_recv(bfd, rx, 10), 0);
+	assert_int_equal(ring_close(bfd), 0);
+	assert_int_equal(ring_close(lfd), 0);
+}
+
 /* No CQE arrives within ms (the ring still polls both netdevs). */
 static void assert_no_cqe(unsigned ms)
 {
@@ -927,6 +1000,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tcp_connect_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tcp_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tcp_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tcp_waitall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tcp_msg_more, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_udp_msg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kbuf_udp_legacy, setup, teardown),
