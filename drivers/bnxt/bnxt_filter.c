@@ -180,6 +180,18 @@ static int vnic_cfg(struct bnxt *bp, uint16_t vnic, const struct bnxt_rxq *q)
 	return zn_bnxt_hwrm_send(bp, &req, sizeof(req), NULL, 0, 0);
 }
 
+int zn_bnxt_vnic_rering(struct bnxt *bp, uint16_t q)
+{
+	const struct bnxt_rxq *rxq = bp->rxq[q];
+	int rc = zn_bnxt_rss_apply(bp);
+
+	if (rc == 0 && q == 0)
+		rc = vnic_cfg(bp, bp->vnic_id, rxq);
+	if (rc == 0 && rxq->steer_vnic != BNXT_INVALID_ID16)
+		rc = vnic_cfg(bp, rxq->steer_vnic, rxq);
+	return rc;
+}
+
 /* §10: header-data split for every TCP/UDP frame above thresh bytes. */
 static int vnic_plcmodes(struct bnxt *bp, uint16_t vnic, uint32_t hdr_buf, uint32_t thresh)
 {

@@ -472,7 +472,8 @@ void bsim_rx(void *opaque, const void *frame, size_t len)
 		rx = v->table[0].rx;
 		cq = v->table[0].cq;
 	}
-	if (!rx || !cq || rx->dead || cq->dead || (rx->agg && rx->agg->dead)) {
+	if (!rx || !cq || rx->kind != BK_RX || rx->dead || cq->dead ||
+	    (rx->agg && rx->agg->dead)) {
 		BSIM_INC(m, rx_no_ring);
 		return;
 	}
