@@ -468,6 +468,9 @@ uint32_t zn_bnxt_rss_table_size(const struct bnxt *bp);
 /* Queue q's RX ring was allocated anew: the VNICs naming it (RSS table,
  * default ring, q's steering VNIC) are told its id again. */
 int zn_bnxt_vnic_rering(struct bnxt *bp, uint16_t q);
+/* VNIC_UPDATE of the VNICs naming queue q's RX ring: hold, MRU 0 (no frame
+ * placed, so the ring may be freed), or not (the MRU back to the MTU's). */
+int zn_bnxt_vnic_hold(struct bnxt *bp, uint16_t q, bool hold);
 
 /* bnxt_port.c */
 extern const struct zn_port_driver zn_bnxt_driver;

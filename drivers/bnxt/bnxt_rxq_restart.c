@@ -10,11 +10,12 @@
  * both rings with the same parameters, fresh buffers from the current
  * provider, and the VNICs told the rings' ids again (VNIC_RSS_CFG, and
  * VNIC_CFG where the ring is a default ring). The stat context, the CQ and
- * its position, the other queues, flow rules and RSS settings stay.
- * Linux also sets the VNICs' MRU to 0 around the swap (VNIC_UPDATE) to stop
- * placement on the port for that moment; this driver does not, so a frame
- * hashed to the queue between RING_FREE and RING_ALLOC is dropped by the
- * device instead (TCP resends it).
+ * its position, the other queues' rings, flow rules and RSS settings stay.
+ * As in Linux, the VNICs that name the ring (the default one, whose RSS
+ * table names every queue, and the queue's steering VNIC) place no frame
+ * from the VNIC_UPDATE that sets their MRU to 0 until the one that sets it
+ * back: the frames that arrive meanwhile, for any queue of the default
+ * VNIC, are dropped (TCP resends them), as with Linux's restart.
  */
 #include <errno.h>
 #include <string.h>
@@ -34,6 +35,9 @@ int zn_bnxt_rxq_restart(struct bnxt *bp, uint16_t qid)
 	if (bp->gone || bp->hwrm.dead || bp->recovering)
 		return -EIO;
 	q = bp->rxq[qid];
+	rc = zn_bnxt_vnic_hold(bp, qid, true);
+	if (rc < 0)
+		goto err_held;
 	zn_bnxt_rxq_stop_rings(bp, q);	/* drains the CQ: frames in it are dropped */
 	zn_bnxt_rxq_release_bufs(q);
 	zn_bnxt_rxq_prepare_rings(q);
@@ -43,15 +47,22 @@ int zn_bnxt_rxq_restart(struct bnxt *bp, uint16_t qid)
 					q->c.agg_buf_size);
 	if (rc == 0)
 		rc = zn_bnxt_vnic_rering(bp, qid);
-	if (rc < 0) {
-		ZN_ERR(BNXT_LOG, "%s: rxq %u: restart failed (%s): the queue receives nothing "
-		       "until the port restarts", bp->name, qid, strerror(-rc));
-		return rc;
-	}
+	if (rc < 0)
+		goto err_held;
 	q->rx_db = q->rx.db;
 	q->agg_db = q->agg.db;
 	zn_bnxt_rxq_post_initial(q);
+	rc = zn_bnxt_vnic_hold(bp, qid, false);
+	if (rc < 0)
+		goto err;
 	ZN_DEBUG(BNXT_LOG, "%s: rxq %u restarted: RX ring %u, AGG ring %u", bp->name, qid,
 		 q->rx.id, q->agg.id);
 	return 0;
+
+err_held:
+	zn_bnxt_vnic_hold(bp, qid, false);	/* the other queues receive again */
+err:
+	ZN_ERR(BNXT_LOG, "%s: rxq %u: restart failed (%s): the queue may receive nothing "
+	       "until the port restarts", bp->name, qid, strerror(-rc));
+	return rc;
 }

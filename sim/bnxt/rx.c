@@ -442,6 +442,10 @@ void bsim_rx(void *opaque, const void *frame, size_t len)
 		BSIM_INC(m, rx_l2_drops);
 		return;
 	}
+	if (v->stopped) {
+		BSIM_INC(m, rx_no_ring);
+		return;
+	}
 	if (v->mru && len > v->mru) {
 		BSIM_INC(m, rx_oversize);
 		return;
