@@ -377,9 +377,17 @@ const struct zn_buf_provider *zn_port_rx_provider(struct zn_port *p, uint16_t q)
 	return m ? zn_port_mux_provider(m) : NULL;
 }
 
+uint32_t zn_port_rxq_pool_avail(struct zn_port *p, uint16_t q)
+{
+	if (!p || q >= ZN_PORT_MAX_QUEUES || !p->core->rxpool[q])
+		return UINT32_MAX;
+	return zn_port_pool_avail(p->core->rxpool[q]);
+}
+
 int zn_port_rxq_set_provider(struct zn_port *p, uint16_t q, const struct zn_buf_provider *prov)
 {
 	struct zn_port_mux *m = rx_mux(p, q);
+	const struct zn_buf_provider *before;
 	int rc;
 
 	if (!m) {
@@ -388,7 +396,18 @@ int zn_port_rxq_set_provider(struct zn_port *p, uint16_t q, const struct zn_buf_
 			       "provider", p->bus->name, q);
 		return -EINVAL;
 	}
+	before = zn_port_mux_current(m);
 	rc = zn_port_mux_set(m, prov);
+	if (rc == 0 && zn_port_mux_current(m) != before && p->core->started &&
+	    p->ops->rxq_restart) {
+		int rrc = p->ops->rxq_restart(p, q);
+
+		/* The swap stands (the mux routes every id either way): a queue
+		 * that failed to restart still gives every buffer back at close. */
+		if (rrc < 0)
+			ZN_ERR(PORT_LOG, "%s: rxq %u: restart after the provider swap failed: "
+			       "%s", p->bus->name, q, strerror(-rrc));
+	}
 	if (rc == -EINVAL)
 		ZN_ERR(PORT_LOG, "%s: rxq %u: the payload provider needs alloc, put and %u-byte "
 		       "buffers (the queue's size); it has %u", p->bus->name, q,

@@ -205,6 +205,11 @@ int zn_port_mux_set(struct zn_port_mux *m, const struct zn_buf_provider *prov)
 	return 0;
 }
 
+const struct zn_buf_provider *zn_port_mux_current(const struct zn_port_mux *m)
+{
+	return m->slot[m->cur].prov;
+}
+
 uint32_t zn_port_mux_out(const struct zn_port_mux *m, const struct zn_buf_provider *prov)
 {
 	for (uint32_t k = 1; prov && k < ZN_PORT_MUX_SLOTS; k++)

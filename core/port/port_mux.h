@@ -32,6 +32,8 @@ const struct zn_buf_provider *zn_port_mux_provider(struct zn_port_mux *m);
  * detached() runs once its last buffer came back (now, if none is out).
  */
 int zn_port_mux_set(struct zn_port_mux *m, const struct zn_buf_provider *prov);
+/* The provider alloc takes from now (the base provider in slot 0). */
+const struct zn_buf_provider *zn_port_mux_current(const struct zn_port_mux *m);
 /* Buffers of prov handed out through the mux and not yet put back; 0 for
  * the base provider (not counted) or one the mux does not hold. */
 uint32_t zn_port_mux_out(const struct zn_port_mux *m, const struct zn_buf_provider *prov);

@@ -23,5 +23,8 @@ void zn_port_pool_destroy(struct zn_bus_dev *bus, struct zn_port_pool *pp);
 const struct zn_buf_provider *zn_port_pool_provider(struct zn_port_pool *pp);
 const uint8_t *zn_port_pool_va(const struct zn_port_pool *pp, uint32_t id);
 uint32_t zn_port_pool_avail(const struct zn_port_pool *pp);
+/* Free buffers of the pool core/port gave RX queue q (tests' accounting);
+ * UINT32_MAX when the queue has no pool of core/port's. */
+uint32_t zn_port_rxq_pool_avail(struct zn_port *p, uint16_t q);
 
 #endif

@@ -34,12 +34,12 @@
 #define ZCRX_REGION_MAX_PAGES	((uint64_t)INT32_MAX)	/* the kernel's -E2BIG bound */
 /*
  * Free buffers the NIC may not take: the copy fallback's. Frames that need
- * a copy (those in the pool buffers posted before the swap, core/net's
- * copies) come before the frames in area buffers; if the NIC could take
- * every free buffer, a small area would deadlock: the copies find none
- * (-ENOMEM) and the application has nothing to give back. With a reserve,
- * each buffer returned lets one more copy through. At most a quarter of
- * the area.
+ * a copy (those in pool buffers posted before the swap on a driver without
+ * rxq_restart, core/net's copies) come before the frames in area buffers;
+ * if the NIC could take every free buffer, a small area would deadlock: the
+ * copies find none (-ENOMEM) and the application has nothing to give back.
+ * With a reserve, each buffer returned lets one more copy through. At
+ * most a quarter of the area.
  */
 #define ZCRX_COPY_RESERVE	8
 

@@ -12,6 +12,7 @@
  *   bnxt_rx.c      RX burst, completion validation, AGG refill (§6, §9, §10)
  *   bnxt_tx.c      TX burst and reap (§8)
  *   bnxt_filter.c  VNICs, RSS, L2 filter and RX mask, n-tuple rules (§11, §12)
+ *   bnxt_rxq_restart.c  one RX queue's rings freed and allocated anew (rxq_restart)
  *   bnxt_port.c    the zn_port_ops table, PCI ID match, probe, link, stats
  *
  * Threading follows include/zcnic/port.h: a queue's data path belongs to one
@@ -419,6 +420,9 @@ int zn_bnxt_rxq_create(struct bnxt *bp, uint16_t q, const struct zn_rxq_conf *co
 		       struct bnxt_rxq **out);
 void zn_bnxt_rxq_destroy(struct bnxt *bp, struct bnxt_rxq *rxq);
 void zn_bnxt_rxq_prepare(struct bnxt_rxq *rxq);
+/* The RX and AGG rings' part of prepare: BDs written, payload buffers taken
+ * from the provider; the completion ring's position is kept. */
+void zn_bnxt_rxq_prepare_rings(struct bnxt_rxq *rxq);
 void zn_bnxt_rxq_post_initial(struct bnxt_rxq *rxq);
 void zn_bnxt_rxq_release_bufs(struct bnxt_rxq *rxq);
 uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
@@ -450,6 +454,11 @@ int zn_bnxt_start(struct bnxt *bp);
 void zn_bnxt_stop(struct bnxt *bp);
 int zn_bnxt_nq_poll(struct bnxt *bp);
 int zn_bnxt_link_query(struct bnxt *bp, struct zn_link *link);
+/* RING_FREE of q's AGG and RX rings, each waited for (HWRM_DONE on its CQ). */
+void zn_bnxt_rxq_stop_rings(struct bnxt *bp, struct bnxt_rxq *q);
+
+/* bnxt_rxq_restart.c */
+int zn_bnxt_rxq_restart(struct bnxt *bp, uint16_t q);
 
 /* bnxt_filter.c */
 int zn_bnxt_vnic_setup(struct bnxt *bp);
@@ -461,6 +470,12 @@ int zn_bnxt_flow_add(struct bnxt *bp, const struct zn_flow_match *m, uint16_t q,
 		     uint32_t *rule_id);
 int zn_bnxt_flow_del(struct bnxt *bp, uint32_t rule_id);
 uint32_t zn_bnxt_rss_table_size(const struct bnxt *bp);
+/* Queue q's RX ring was allocated anew: the VNICs naming it (RSS table,
+ * default ring, q's steering VNIC) are told its id again. */
+int zn_bnxt_vnic_rering(struct bnxt *bp, uint16_t q);
+/* VNIC_UPDATE of the VNICs naming queue q's RX ring: hold, MRU 0 (no frame
+ * placed, so the ring may be freed), or not (the MRU back to the MTU's). */
+int zn_bnxt_vnic_hold(struct bnxt *bp, uint16_t q, bool hold);
 
 /* bnxt_port.c */
 extern const struct zn_port_driver zn_bnxt_driver;

@@ -180,6 +180,45 @@ static int vnic_cfg(struct bnxt *bp, uint16_t vnic, const struct bnxt_rxq *q)
 	return zn_bnxt_hwrm_send(bp, &req, sizeof(req), NULL, 0, 0);
 }
 
+static int vnic_mru(struct bnxt *bp, uint16_t vnic, uint16_t mru)
+{
+	struct bnxt_hwrm_vnic_update_input req = {
+		.hdr.req_type = BNXT_HWRM_VNIC_UPDATE,
+		.vnic_id = vnic,
+		.enables = BNXT_VNIC_UPDATE_ENABLES_MRU_VALID,
+		.mru = mru,
+	};
+
+	return zn_bnxt_hwrm_send(bp, &req, sizeof(req), NULL, 0, 0);
+}
+
+int zn_bnxt_vnic_hold(struct bnxt *bp, uint16_t q, bool hold)
+{
+	const struct bnxt_rxq *rxq = bp->rxq[q];
+	uint16_t mru = hold ? 0 : (uint16_t)rxq->c.max_frame;
+	int rc = vnic_mru(bp, bp->vnic_id, mru);
+
+	if (rxq->steer_vnic != BNXT_INVALID_ID16) {
+		int rc2 = vnic_mru(bp, rxq->steer_vnic, mru);
+
+		if (rc == 0)
+			rc = rc2;
+	}
+	return rc;
+}
+
+int zn_bnxt_vnic_rering(struct bnxt *bp, uint16_t q)
+{
+	const struct bnxt_rxq *rxq = bp->rxq[q];
+	int rc = zn_bnxt_rss_apply(bp);
+
+	if (rc == 0 && q == 0)
+		rc = vnic_cfg(bp, bp->vnic_id, rxq);
+	if (rc == 0 && rxq->steer_vnic != BNXT_INVALID_ID16)
+		rc = vnic_cfg(bp, rxq->steer_vnic, rxq);
+	return rc;
+}
+
 /* §10: header-data split for every TCP/UDP frame above thresh bytes. */
 static int vnic_plcmodes(struct bnxt *bp, uint16_t vnic, uint32_t hdr_buf, uint32_t thresh)
 {

@@ -434,6 +434,7 @@ BNXT_ASSERT_SIZE(bnxt_hwrm_hdr_only_input, 16);
 #define BNXT_HWRM_VNIC_PLCMODES_CFG		0x0048
 #define BNXT_HWRM_VNIC_PLCMODES_QCFG		0x0049
 #define BNXT_HWRM_VNIC_QCAPS			0x004a
+#define BNXT_HWRM_VNIC_UPDATE			0x004b
 #define BNXT_HWRM_RING_ALLOC			0x0050
 #define BNXT_HWRM_RING_FREE			0x0051
 #define BNXT_HWRM_RING_GRP_ALLOC		0x0060	/* pre-P5 only */
@@ -1778,6 +1779,29 @@ struct bnxt_hwrm_vnic_free_input {
 };
 BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_free_input, 24);
 BNXT_ASSERT_OFF(bnxt_hwrm_vnic_free_input, vnic_id, 0x10);
+
+/*
+ * [L-HSI] hwrm_vnic_update_input; response: bnxt_hwrm_plain_output. Linux's
+ * per-queue restart sets mru 0 to stop placement on the VNIC while its
+ * rings are freed and allocated again, then the MRU back.
+ */
+struct bnxt_hwrm_vnic_update_input {
+	struct bnxt_hwrm_req_hdr hdr;
+	uint32_t vnic_id;
+	uint32_t enables;		/* BNXT_VNIC_UPDATE_ENABLES_* */
+	uint8_t vnic_state;		/* 0 normal, 1 drop */
+	uint8_t metadata_format_type;
+	uint16_t mru;			/* 0: no frame is placed */
+	uint8_t rsvd[4];
+};
+BNXT_ASSERT_SIZE(bnxt_hwrm_vnic_update_input, 32);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_update_input, vnic_id, 0x10);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_update_input, enables, 0x14);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_update_input, vnic_state, 0x18);
+BNXT_ASSERT_OFF(bnxt_hwrm_vnic_update_input, mru, 0x1a);
+#define BNXT_VNIC_UPDATE_ENABLES_VNIC_STATE_VALID	0x1u
+#define BNXT_VNIC_UPDATE_ENABLES_MRU_VALID		0x2u
+#define BNXT_VNIC_UPDATE_ENABLES_METADATA_FORMAT_VALID	0x4u
 
 /* [L-HSI] hwrm_vnic_cfg_input; response: bnxt_hwrm_plain_output */
 struct bnxt_hwrm_vnic_cfg_input {

@@ -336,6 +336,11 @@ static int bnxt_txq_stats_op(struct zn_port *p, uint16_t q, struct zn_queue_stat
 	return 0;
 }
 
+static int bnxt_rxq_restart_op(struct zn_port *p, uint16_t q)
+{
+	return zn_bnxt_rxq_restart(to_bp(p), q);
+}
+
 static void bnxt_close(struct zn_port *p)
 {
 	struct bnxt *bp = to_bp(p);
@@ -369,6 +374,7 @@ static const struct zn_port_ops bnxt_ops = {
 	.link = bnxt_link_op,
 	.rxq_stats = bnxt_rxq_stats_op,
 	.txq_stats = bnxt_txq_stats_op,
+	.rxq_restart = bnxt_rxq_restart_op,
 	.close = bnxt_close,
 };
 

@@ -249,9 +249,17 @@ static uint32_t agg_refill(struct bnxt_rxq *q, uint32_t prod, uint32_t want)
 
 void zn_bnxt_rxq_prepare(struct bnxt_rxq *q)
 {
+	memset((void *)q->c.cq, 0, (size_t)q->c.cq_size * BNXT_CMPL_SIZE);
+	memset(&q->pos, 0, sizeof(q->pos));
+	q->cq_db_raw = 0;
+	q->last_hwrm_done = 0;
+	zn_bnxt_rxq_prepare_rings(q);
+}
+
+void zn_bnxt_rxq_prepare_rings(struct bnxt_rxq *q)
+{
 	struct bnxt_rx_bd *bd = q->rx.va;
 
-	memset((void *)q->c.cq, 0, (size_t)q->c.cq_size * BNXT_CMPL_SIZE);
 	for (uint32_t i = 0; i < q->rx.size; i++) {
 		bd[i].flags_type = BNXT_RX_BD_TYPE_PKT;
 		bd[i].len = (uint16_t)q->c.hdr_buf_size;
@@ -264,11 +272,10 @@ void zn_bnxt_rxq_prepare(struct bnxt_rxq *q)
 		w[0] = BNXT_RX_BD_TYPE_AGG | (uint64_t)q->c.agg_buf_size << 16 | (uint64_t)i << 32;
 		w[1] = 0;
 	}
-	memset(&q->pos, 0, sizeof(q->pos));
+	q->pos.rx_cons = 0;
+	q->pos.agg_cons = 0;
 	q->pos.rx_prod = q->rx.size - 1;
 	q->pos.agg_prod = agg_refill(q, 0, q->agg.size - 1);
-	q->cq_db_raw = 0;
-	q->last_hwrm_done = 0;
 }
 
 /* §4 step 12: the AGG doorbell first, then the RX doorbell. */

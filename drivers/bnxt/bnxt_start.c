@@ -149,7 +149,7 @@ static void tx_drain_cb(void *q)
 	zn_bnxt_txq_drain(q);
 }
 
-static void rxq_stop(struct bnxt *bp, struct bnxt_rxq *q)
+void zn_bnxt_rxq_stop_rings(struct bnxt *bp, struct bnxt_rxq *q)
 {
 	/* the queue's thread has stopped: the control thread drains it now */
 	zn_owner_reset(&q->owner);
@@ -248,7 +248,7 @@ void zn_bnxt_stop(struct bnxt *bp)
 	zn_bnxt_vnic_teardown(bp);
 	for (uint16_t q = 0; q < bp->conf.nb_rxq; q++)
 		if (bp->rxq[q])
-			rxq_stop(bp, bp->rxq[q]);
+			zn_bnxt_rxq_stop_rings(bp, bp->rxq[q]);
 	for (uint16_t q = 0; q < bp->conf.nb_txq; q++)
 		if (bp->txq[q])
 			txq_stop(bp, bp->txq[q]);

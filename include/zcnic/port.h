@@ -39,8 +39,13 @@
  * ZN_BUF_ID_BITS..31 of rx segments' buf_id (the provider's own id is
  * buf_id & ZN_BUF_ID_MASK); give such buffers back through core/port, never
  * to the provider directly, so that core/port knows when the last one came
- * back. Buffers posted to the NIC before a swap are still received into
- * (the swap takes effect as the driver refills). A provider swapped out is
+ * back. On a started port whose driver has rxq_restart, the swap restarts
+ * the queue (as Linux restarts a queue when a memory provider is bound):
+ * the buffers posted before it come back at once and every frame after it
+ * lands in the new provider's buffers; frames the device had completed but
+ * nobody received are dropped. Without rxq_restart (or on a stopped port)
+ * the buffers posted before a swap are still received into (the swap takes
+ * effect as the driver refills). A provider swapped out is
  * "detached": its detached() callback runs once the last of its buffers is
  * back (from within whichever call put it back, or set_provider itself when
  * none was out), or at zn_port_close / the queue's next rxq_setup / a
@@ -324,6 +329,16 @@ struct zn_port_ops {
 	int (*link)(struct zn_port *p, struct zn_link *link);
 	int (*rxq_stats)(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
 	int (*txq_stats)(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+	/*
+	 * Optional: restart RX queue q of a started port in place: stop it in
+	 * the device, give every buffer posted to it back through put(), and
+	 * post the ring again from the queue's provider (which now allocates
+	 * from the provider swapped in). Frames the device completed but the
+	 * caller did not receive yet are dropped; other queues, flow rules and
+	 * RSS keep working. 0 (nothing to do on a stopped port) or a negative
+	 * errno (the queue may then receive nothing until the port restarts).
+	 */
+	int (*rxq_restart)(struct zn_port *p, uint16_t q);
 	void (*close)(struct zn_port *p);
 };
 

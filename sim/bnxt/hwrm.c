@@ -650,6 +650,7 @@ static const struct {
 	{ BNXT_HWRM_VNIC_PLCMODES_CFG, bsim_cmd_plcmodes_cfg },
 	{ BNXT_HWRM_VNIC_TPA_CFG, bsim_cmd_tpa_cfg },
 	{ BNXT_HWRM_VNIC_QCAPS, bsim_cmd_vnic_qcaps },
+	{ BNXT_HWRM_VNIC_UPDATE, bsim_cmd_vnic_update },
 	{ BNXT_HWRM_VNIC_PLCMODES_QCFG, bsim_cmd_plcmodes_qcfg },
 	{ BNXT_HWRM_RING_ALLOC, bsim_cmd_ring_alloc },
 	{ BNXT_HWRM_RING_FREE, bsim_cmd_ring_free },

@@ -122,6 +122,7 @@ struct bsim_vnic {
 	uint16_t id;
 	uint32_t flags;			/* VNIC_CFG flags */
 	uint16_t mru;			/* 0: not configured */
+	bool stopped;			/* VNIC_UPDATE mru 0: no frame placed */
 	struct bsim_ring *dflt_rx, *dflt_cq;
 	uint32_t rx_mask;		/* CFA_L2_SET_RX_MASK */
 	uint8_t mc[BSIM_MAX_MC][6];
@@ -321,6 +322,7 @@ int bsim_cmd_vnic_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_r
 int bsim_cmd_vnic_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_vnic_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_vnic_qcaps(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
+int bsim_cmd_vnic_update(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_rss_ctx_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_rss_ctx_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_rss_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
@@ -333,7 +335,9 @@ int bsim_cmd_rx_mask(struct bsim *m, const struct bsim_req *rq, struct bsim_resp
 int bsim_cmd_ntuple_alloc(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 int bsim_cmd_ntuple_free(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs);
 /* Is the ring named by a VNIC (default ring or RSS table)? */
-bool bsim_vnic_uses_ring(const struct bsim *m, const struct bsim_ring *r);
+/* Does a VNIC name ring r (default ring, RSS table)? live: only VNICs that
+ * place frames (not stopped by VNIC_UPDATE mru 0). */
+bool bsim_vnic_uses_ring(const struct bsim *m, const struct bsim_ring *r, bool live);
 void bsim_vnic_free_all(struct bsim *m);
 
 /* db.c */

@@ -442,6 +442,10 @@ void bsim_rx(void *opaque, const void *frame, size_t len)
 		BSIM_INC(m, rx_l2_drops);
 		return;
 	}
+	if (v->stopped) {
+		BSIM_INC(m, rx_no_ring);
+		return;
+	}
 	if (v->mru && len > v->mru) {
 		BSIM_INC(m, rx_oversize);
 		return;
@@ -472,7 +476,8 @@ void bsim_rx(void *opaque, const void *frame, size_t len)
 		rx = v->table[0].rx;
 		cq = v->table[0].cq;
 	}
-	if (!rx || !cq || rx->dead || cq->dead || (rx->agg && rx->agg->dead)) {
+	if (!rx || !cq || rx->kind != BK_RX || rx->dead || cq->dead ||
+	    (rx->agg && rx->agg->dead)) {
 		BSIM_INC(m, rx_no_ring);
 		return;
 	}

@@ -48,12 +48,12 @@ static int nt_index(struct bsim *m, uint64_t id)
 	return -1;
 }
 
-bool bsim_vnic_uses_ring(const struct bsim *m, const struct bsim_ring *r)
+bool bsim_vnic_uses_ring(const struct bsim *m, const struct bsim_ring *r, bool live)
 {
 	for (unsigned i = 0; i < BSIM_MAX_VNICS; i++) {
 		const struct bsim_vnic *v = &m->vnic[i];
 
-		if (!v->used)
+		if (!v->used || (live && v->stopped))
 			continue;
 		if (v->dflt_rx == r || v->dflt_cq == r)
 			return true;
@@ -211,6 +211,28 @@ int bsim_cmd_vnic_cfg(struct bsim *m, const struct bsim_req *rq, struct bsim_res
 	if (en & BNXT_VNIC_CFG_ENABLES_DEFAULT_CMPL_RING_ID)
 		v->dflt_cq = cq;
 	if (en & BNXT_VNIC_CFG_ENABLES_MRU)
+		v->mru = in->mru;
+	return 0;
+}
+
+/* VNIC_UPDATE: the MRU only (what Linux's queue restart sends). */
+int bsim_cmd_vnic_update(struct bsim *m, const struct bsim_req *rq, struct bsim_resp *rs)
+{
+	const struct bnxt_hwrm_vnic_update_input *in = (const void *)rq->b;
+	struct bsim_vnic *v = bsim_vnic_by_id(m, (uint16_t)in->vnic_id);
+
+	rs->len = sizeof(struct bnxt_hwrm_plain_output);
+	if (!v || in->vnic_id > 0xffff)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "vnic_id %u",
+				   in->vnic_id);
+	if (in->enables != BNXT_VNIC_UPDATE_ENABLES_MRU_VALID)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_ENABLES,
+				   "enables %#x (the model updates the MRU only)", in->enables);
+	if (in->mru > m->mtu + BSIM_FRAME_OVERHEAD)
+		return bsim_refuse(m, rq, BNXT_HWRM_ERR_INVALID_PARAMS, "mru %u (at most %u)",
+				   in->mru, m->mtu + BSIM_FRAME_OVERHEAD);
+	v->stopped = in->mru == 0;
+	if (in->mru)
 		v->mru = in->mru;
 	return 0;
 }

@@ -8,7 +8,10 @@
  * provider; ids route back to their provider on put; detached() exactly
  * once, only after the last buffer came back (or at close); swapping back
  * to NULL returns to the pool; a stopped port; buf_size mismatch; counts
- * exact; payload bytes intact across every swap.
+ * exact; payload bytes intact across every swap. Those tests run port A
+ * without the driver's rxq_restart (as a driver that lacks it), so that
+ * buffers posted before a swap are received into; test_swap_restarts_queue
+ * runs it as it is: the swap restarts the queue and takes effect at once.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,6 +26,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
+#include "core/port/port_pool.h"
 #include "tests/unit/support/bnxt_test_client.h"
 #include "tests/unit/support/port_open.h"
 #include "zcnic/log.h"
@@ -103,6 +107,8 @@ static struct {
 	struct tp tp[3];
 	uint32_t seq;			/* next frame number */
 	int nwarn;
+	const struct zn_port_ops *real_ops;	/* A's, with rxq_restart */
+	struct zn_port_ops ops;			/* A's without it */
 	char last[512];
 } F;
 
@@ -159,6 +165,10 @@ static int setup(void **state)
 		return -1;
 	if (open_port(F.sim.path[0], &F.a) || open_port(F.sim.path[1], &F.b))
 		return -1;
+	F.real_ops = F.a->ops;
+	F.ops = *F.a->ops;
+	F.ops.rxq_restart = NULL;
+	F.a->ops = &F.ops;
 	zn_port_info(F.a, &F.ia);
 	zn_port_info(F.b, &F.ib);
 	if (zn_dma_region_alloc("test-peer", (size_t)ROUND * BUF, -1, ZN_DMA_NO_HUGE,
@@ -389,6 +399,42 @@ static void test_swap_between_providers(void **state)
 	assert_int_equal(F.nwarn, 0);
 }
 
+/* With rxq_restart: the swap restarts the queue, the pool's posted buffers
+ * come back and t's are posted at once; swapping back detaches t at once. */
+static void test_swap_restarts_queue(void **state)
+{
+	static struct got g[POSTED + 64];
+	struct tp *t = &F.tp[0];
+	uint32_t avail0, slot;
+
+	(void)state;
+	F.a->ops = F.real_ops;
+	exchange(POSTED + 9, g, 0);		/* the pool's ring turned once */
+	expect(g, 0, POSTED + 9, 0, NULL);
+	avail0 = zn_port_rxq_pool_avail(F.a, 0);
+	assert_int_equal(zn_port_rxq_set_provider(F.a, 0, &t->p), 0);
+	assert_int_equal(zn_port_rxq_pool_avail(F.a, 0), avail0 + POSTED);
+	assert_int_equal(t->allocs, POSTED);
+	assert_int_equal(t->nout, POSTED);
+	exchange(40, g, 0);			/* every frame in t's memory */
+	slot = g[0].slot;
+	assert_true(slot >= 1 && slot < 16);
+	expect(g, 0, 40, slot, t);
+	assert_int_equal(t->nout, POSTED);
+	assert_int_equal(t->allocs, POSTED + 40);
+
+	assert_int_equal(zn_port_rxq_set_provider(F.a, 0, NULL), 0);
+	assert_int_equal(t->detached, 1);	/* its posted buffers came back in the swap */
+	assert_int_equal(t->nout_at_detach, 0);
+	assert_int_equal(t->nout, 0);
+	assert_int_equal(zn_port_rxq_pool_avail(F.a, 0), avail0);
+	exchange(20, g, 0);
+	expect(g, 0, 20, 0, NULL);
+	assert_int_equal(zn_port_rxq_pool_avail(F.a, 0), avail0);
+	assert_int_equal(t->bad_put, 0);
+	assert_int_equal(F.nwarn, 0);
+}
+
 static void test_set_provider_checks(void **state)
 {
 	struct tp *t = &F.tp[0];
@@ -528,6 +574,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_swap_on_started_port, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_between_providers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_swap_restarts_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_provider_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_on_stopped_port, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_detaches, setup, teardown),

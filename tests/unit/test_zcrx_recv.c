@@ -10,8 +10,12 @@
  * and the area's accounting is checked after every step.
  *
  * The RX queue is set up with a 64-entry ring: 127 payload buffers of
- * core/port's pool are posted when the area is swapped in, and the frames
- * that land in them reach RECV_ZC through the copy fallback.
+ * core/port's pool are posted when the area is swapped in. The bnxt driver
+ * restarts the queue at the swap (zn_port_ops.rxq_restart) so that none is
+ * received into; most tests here run the port without that op, as a driver
+ * that lacks it, so that the frames in those buffers reach RECV_ZC through
+ * the copy fallback, which they exercise. test_restart_zero_copy runs the
+ * driver as it is.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,6 +31,7 @@
 #include <cmocka.h>
 
 #include "core/net/netif.h"
+#include "core/port/port_pool.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "tests/unit/support/netdev_pair.h"
 #include "tests/unit/uring_test.h"
@@ -51,6 +56,7 @@
 
 struct fx {
 	struct ndp n;
+	bool restart;			/* keep the driver's rxq_restart */
 	uint32_t tx_done, tx_bad;	/* the sender's completions, and those not sent */
 	bool ring_up;
 	struct io_uring ring;
@@ -185,13 +191,25 @@ static void tx_done_cb(void *arg, struct zn_udp_ep *ep, uint64_t cookie, int32_t
 	f->tx_bad += status != 0;
 }
 
-/* The pair, the socket on A (queue 1), the sender on B, a ring with an ifq. */
-static void fx_start(struct fx *f, uint32_t mtu, unsigned cq_entries, size_t area_len)
+/* A's driver without rxq_restart: provider swaps take effect as it refills. */
+static void drop_restart(struct zn_port *p)
+{
+	static struct zn_port_ops ops;
+
+	ops = *p->ops;
+	ops.rxq_restart = NULL;
+	p->ops = &ops;
+}
+
+/* The pair, the socket on A (queue 1), the sender on B. */
+static void fx_open(struct fx *f, uint32_t mtu)
 {
 	struct zn_udp_conf uc = { .local = { 0, htons(PORT_B) }, .no_steer = true,
 				  .tx_done = tx_done_cb, .arg = f };
 
 	assert_int_equal(ndp_open_ex(&f->n, "", mtu, RX_RING), 0);
+	if (!f->restart)
+		drop_restart(zn_netdev_port(f->n.a));
 	assert_int_equal(ndp_resolve(&f->n, 3000), 0);
 	f->fd = zn_udp_socket(f->n.a, &(struct zn_socket_conf){
 		.local = { 0, htons(PORT_A) }, .rxq = RXQ });
@@ -200,6 +218,12 @@ static void fx_start(struct fx *f, uint32_t mtu, unsigned cq_entries, size_t are
 	assert_int_equal(zn_dma_region_alloc("zcrx-test-tx", (size_t)TX_SLOT * TX_SLOTS, -1,
 					     ZN_DMA_NO_HUGE, &f->txr), 0);
 	assert_int_equal(zn_netdev_dma_map(f->n.b, f->txr), 0);
+}
+
+/* fx_open, then a ring with an ifq. */
+static void fx_start(struct fx *f, uint32_t mtu, unsigned cq_entries, size_t area_len)
+{
+	fx_open(f, mtu);
 	f->auto_refill = true;
 	setup_ring(f, cq_entries, area_len);
 }
@@ -618,6 +642,103 @@ static uint64_t rx_drops(struct fx *f, uint64_t want)
 	return d;
 }
 
+/* K datagrams to a plain endpoint on queue RXQ, received and checked:
+ * the queue has been receiving into (and cycling) the pool's buffers. */
+static void receive_plain(struct fx *f, uint32_t k, uint32_t size)
+{
+	struct zn_udp_conf uc = { .local = { 0, htons(PORT_A + 1) }, .rxq = RXQ };
+	struct zn_addr4 dst = { f->n.ip_a, htons(PORT_A + 1) };
+	uint8_t *buf = f->txr->va;
+	struct zn_udp_ep *ep;
+	uint32_t got = 0;
+
+	assert_int_equal(zn_udp_open(zn_netdev_netif(f->n.a), &uc, &ep), 0);
+	for (uint32_t i = 0; i < k; i++) {
+		uint64_t end = urt_now_ns() + WAIT_MS * 1000000ull;
+		uint32_t done0 = f->tx_done;
+		struct zn_udp_rx d;
+
+		for (uint32_t j = 0; j < size; j++)
+			buf[j] = pat(i + 7777, j);
+		assert_int_equal(zn_udp_send_buf(f->tx, &dst, buf, size, i), 0);
+		while ((f->tx_done == done0 || zn_udp_rx_pending(ep) == 0) &&
+		       urt_now_ns() < end) {
+			zn_netdev_poll(f->n.b);
+			zn_netdev_poll(f->n.a);
+		}
+		assert_int_equal(f->tx_done, done0 + 1);
+		assert_int_equal(zn_udp_recv(ep, &d, 1), 1);
+		assert_int_equal(d.len, size);
+		for (uint32_t sg = 0, off = 0; sg < d.nseg; off += d.seg[sg].len, sg++) {
+			const uint8_t *p = zn_udp_rx_data(ep, &d, sg);
+
+			for (uint32_t j = 0; j < d.seg[sg].len; j++)
+				assert_int_equal(p[j], pat(i + 7777, off + j));
+		}
+		zn_udp_rx_release(ep, &d);
+		got++;
+	}
+	assert_int_equal(got, k);
+	assert_int_equal(f->tx_bad, 0);
+	zn_udp_close(ep);
+}
+
+/*
+ * rxq_restart: an ifq registered on a queue that has been receiving. The
+ * port restarts the queue at the swap, so the pool's posted buffers come
+ * back at once and every datagram after the registration lands in the
+ * area: none copied, every byte checked. Unregistering restarts it again:
+ * the area's buffers come back with the ring's exit.
+ */
+static void test_restart_zero_copy(void **state)
+{
+	static const uint32_t sizes[] = { 1000, 1472, 1, 600 };
+	struct fx *f = *state;
+	struct zn_zcrx_stats st;
+	struct zn_port *pa;
+	uint32_t avail0, count = 2 * POOL_POSTED + 50;
+
+	f->restart = true;
+	fx_open(f, 0);
+	pa = zn_netdev_port(f->n.a);
+	receive_plain(f, POOL_POSTED + 30, 1000);	/* past one turn of the ring */
+	avail0 = zn_port_rxq_pool_avail(pa, RXQ);
+	assert_int_not_equal(avail0, UINT32_MAX);
+	f->auto_refill = true;
+	setup_ring(f, 0, 1 << 20);
+	/* every pool buffer the NIC held is back; the area's are posted */
+	assert_int_equal(zn_port_rxq_pool_avail(pa, RXQ), avail0 + POOL_POSTED);
+	check_acct(f, &st);
+	assert_int_equal(st.nic, POOL_POSTED);
+
+	arm(f, 0);
+	for (uint32_t i = 0; i < count; i += 4) {
+		send_dgrams(f, count - i < 4 ? count - i : 4, sizes, 4, true);
+		pump_until(f, f->sent_bytes, false);
+		assert_int_equal(f->rx_bytes, f->sent_bytes);
+	}
+	assert_int_equal(f->rx_dg, f->nsent - 1);
+	assert_int_equal(f->rx_off, f->sizes[f->nsent - 1]);
+	assert_int_equal(rx_drops(f, 0), 0);
+	check_all_back(f);
+	check_acct(f, &st);
+	assert_int_equal(st.copies, 0);
+	assert_int_equal(st.copy_bytes, 0);
+	assert_int_equal(st.zc_bytes, f->sent_bytes);
+	assert_int_equal(zn_port_rxq_pool_avail(pa, RXQ), avail0 + POOL_POSTED);
+	print_message("%u datagrams, %llu bytes: all zero copy, %llu CQEs\n", f->nsent,
+		      (unsigned long long)st.zc_bytes, (unsigned long long)st.cqes);
+
+	/* unregistering restarts the queue: the area is released at once, and
+	 * the pool posts as many buffers as before the registration */
+	io_uring_queue_exit(&f->ring);
+	f->ring_up = false;
+	assert_int_equal(zn_zcrx_areas_pending(), 0);
+	assert_int_equal(zn_port_rxq_pool_avail(pa, RXQ), avail0);
+	receive_plain(f, 40, 1472);
+	assert_int_equal(zn_port_rxq_pool_avail(pa, RXQ), avail0);
+}
+
 /*
  * Area exhausted by the copy fallback (the first frames sit in pool
  * buffers): -ENOMEM; the data stays and comes, in order, once buffers
@@ -968,6 +1089,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sizes_1500, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sizes_jumbo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_exhausted_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restart_zero_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_area_exhausted_nic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ctrl_flush_rq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cq_full, setup, teardown),
