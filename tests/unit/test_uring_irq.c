@@ -218,9 +218,9 @@ static void arm_recv(struct fix *f)
 	assert_int_equal(io_uring_submit(&f->ring), 1);
 }
 
-/* One datagram from A (sequence k), received intact; returns the wake-up
- * latency (ns from A's submit to our CQE). */
-static uint64_t recv_one(struct fix *f, unsigned k, unsigned delay_ms)
+/* One datagram from A (sequence k), received intact; returns the time
+ * from A's submit to our CQE. */
+static uint64_t recv_one(struct fix *f, unsigned k)
 {
 	struct io_uring_cqe c;
 	uint8_t want[DGRAM];
@@ -229,7 +229,6 @@ static uint64_t recv_one(struct fix *f, unsigned k, unsigned delay_ms)
 	arm_recv(f);
 	/* the wait below starts first: the sender is told to send later */
 	atomic_store(&f->s.go, (int)k + 1);
-	(void)delay_ms;
 	assert_int_equal(urt_get_cqe(&f->ring, &c, URT_WAIT_MS), 0);
 	t = urt_now_ns();
 	assert_int_equal(c.user_data, 7);
@@ -239,7 +238,7 @@ static uint64_t recv_one(struct fix *f, unsigned k, unsigned delay_ms)
 	return t - atomic_load(&f->s.sent_ns);
 }
 
-/* The sender sends k after delay_ms, from its own thread. */
+/* The sender sends one more after SEND_DELAY_MS. */
 static void *go_later(void *arg)
 {
 	struct fix *f = arg;
@@ -258,7 +257,7 @@ static void test_idle_sleeps(void **state)
 
 	/* the first datagram also resolves ARP both ways */
 	assert_int_equal(zn_uring_set_wait(zr(f), ZN_URING_WAIT_IRQ, 0), 0);
-	recv_one(f, 0, 0);
+	recv_one(f, 0);
 	arm_recv(f);
 	/* poll mode: the same idle wait, for the record */
 	assert_int_equal(zn_uring_set_wait(zr(f), ZN_URING_WAIT_POLL, 0), 0);
@@ -300,7 +299,7 @@ static void test_wakes_for_frame(void **state)
 	pthread_t th;
 
 	assert_int_equal(zn_uring_set_wait(zr(f), ZN_URING_WAIT_IRQ, 0), 0);
-	recv_one(f, 0, 0);	/* ARP */
+	recv_one(f, 0);	/* ARP */
 	for (unsigned k = 1; k <= 3; k++) {
 		uint64_t lat;
 
@@ -390,7 +389,7 @@ static void test_eventfd_on_nic_cqes(void **state)
 	assert_true(efd >= 0);
 	assert_int_equal(io_uring_register_eventfd(&f->ring, efd), 0);
 	assert_int_equal(zn_uring_set_wait(zr(f), ZN_URING_WAIT_IRQ, 0), 0);
-	recv_one(f, 0, 0);
+	recv_one(f, 0);
 	assert_true(evfd_read(efd) >= 1);
 	/* passes that post nothing signal nothing */
 	arm_recv(f);
