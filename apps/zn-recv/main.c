@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "apps/common/open.h"
+#include "apps/common/wait.h"
 #include "recv.h"
 #include "zcnic/netdev.h"
 #include "zcnic/nicsim.h"
@@ -297,9 +298,10 @@ static void report(const struct rx *r)
 		printf(": %" PRIu64 " bytes differ, the first at byte %" PRIu64 "\n",
 		       r->mismatches, r->first_bad);
 	printf("zn-recv: %.3f s from first to last byte: %.3f Gbit/s; CPU %.2f us per MB "
-	       "(zn-recv process: user + sys = %.2f + %.2f; it busy-polls)\n", secs,
+	       "(zn-recv process: user + sys = %.2f + %.2f; %s)\n", secs,
 	       secs > 0 ? mb * 8 / 1e3 / secs : 0.0, mb > 0 ? cpu / 1e3 / mb : 0.0,
-	       mb > 0 ? (cpu - sys) / 1e3 / mb : 0.0, mb > 0 ? sys / 1e3 / mb : 0.0);
+	       mb > 0 ? (cpu - sys) / 1e3 / mb : 0.0, mb > 0 ? sys / 1e3 / mb : 0.0,
+	       r->o.wait ? "--wait irq: it sleeps when idle" : "it busy-polls");
 }
 
 int main(int argc, char **argv)
@@ -361,7 +363,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-recv: ring set-up: %s\n", strerror(-rc));
 		goto out;
 	}
-	if (setup_zcrx(&r, dev))
+	if (zn_wait_apply("zn-recv", &r.ring, r.o.wait) || setup_zcrx(&r, dev))
 		goto out_ring;
 	if (r.o.tcp) {
 		if (rx_tcp_accept(&r))

@@ -29,6 +29,7 @@ struct recv_opts {
 	uint64_t idle_ms;		/* stop after this long without data, once data came */
 	bool quiet;
 	bool tcp;			/* --proto tcp */
+	unsigned wait;			/* --wait: ZN_URING_WAIT_* */
 };
 
 /* Parses the command line; exits 2 with a message on misuse. */

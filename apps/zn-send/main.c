@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "apps/common/open.h"
+#include "apps/common/wait.h"
 #include "apps/common/watch.h"
 #include "send.h"
 #include "zcnic/mem.h"
@@ -336,6 +337,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zn-send: ring set-up: %s\n", strerror(-rc));
 		goto out;
 	}
+	if (zn_wait_apply("zn-send", &t.ring, t.o.wait))
+		goto out_ring;
 	if (t.o.tcp) {
 		/* the ring picks the netdev: the one on whose subnet --dst is */
 		t.fd = send_tcp_connect(&t.ring, &t.o);

@@ -25,6 +25,7 @@ struct send_opts {
 	uint64_t pps;			/* pace to this many datagrams/s; 0: as fast as it goes */
 	bool quiet;
 	bool tcp;			/* --proto tcp */
+	unsigned wait;			/* --wait: ZN_URING_WAIT_* */
 };
 
 void send_parse_args(struct send_opts *o, int argc, char **argv);
