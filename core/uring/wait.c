@@ -22,7 +22,7 @@
  *      is in the inbox,
  *   3. sleeps in ppoll on those eventfds and the ring's wake eventfd (a
  *      producer that finds `sleeping` writes it), until the earliest of the
- *      wait's deadline, an armed TIMEOUT and the hooks' timers,
+ *      wait's deadline, an armed TIMEOUT, the hooks' timers and 100 ms,
  *   4. reads the eventfds that fired and polls again (spinning first).
  * An interrupt that fires for a completion step 2 already took only wakes
  * the next sleep early, once: nothing is lost, at worst a pass is spent.
@@ -52,6 +52,13 @@
  */
 #define ZN_URING_YIELD_AFTER	64
 #define ZN_URING_IRQ_FDS	64	/* eventfds one interrupt sleep waits on */
+/*
+ * The longest interrupt sleep: a safety net, not a poll. An interrupt the
+ * device never sends (a function reset during a driver's recovery may
+ * drop its MSI-X set-up until the port is restarted) then costs at most
+ * this much latency, and ten wake-ups a second cost nothing measurable.
+ */
+#define ZN_URING_IRQ_SLEEP_MAX_NS	(100ull * 1000 * 1000)
 #define ZN_URING_SPIN_MAX_US	1000000	/* zn_uring_set_wait's bound on spin_us */
 
 
@@ -220,7 +227,7 @@ static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complet
 	struct pollfd pfd[ZN_URING_IRQ_FDS];
 	int fds[ZN_URING_IRQ_FDS];
 	uint64_t until = deadline ? deadline : UINT64_MAX, timer = zn_uring_timers_next(r), now;
-	struct timespec ts, *tsp = NULL;
+	struct timespec ts;
 	int n, wfd = wake_fd(r);
 
 	if (wfd < 0)
@@ -239,16 +246,15 @@ static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complet
 		atomic_store(&r->sleeping, 0);
 		return 0;
 	}
-	if (until != UINT64_MAX) {
-		now = zn_now_ns();
-		until = until > now ? until - now : 0;
-		ts.tv_sec = (time_t)(until / 1000000000ull);
-		ts.tv_nsec = (long)(until % 1000000000ull);
-		tsp = &ts;
-	}
+	now = zn_now_ns();
+	until = until > now ? until - now : 0;
+	if (until > ZN_URING_IRQ_SLEEP_MAX_NS)
+		until = ZN_URING_IRQ_SLEEP_MAX_NS;
+	ts.tv_sec = (time_t)(until / 1000000000ull);
+	ts.tv_nsec = (long)(until % 1000000000ull);
 	for (int i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	if (ppoll(pfd, (nfds_t)n, tsp, NULL) > 0)
+	if (ppoll(pfd, (nfds_t)n, &ts, NULL) > 0)
 		for (int i = 0; i < n; i++)
 			if (pfd[i].revents & POLLIN)
 				drain_fd(pfd[i].fd);

@@ -204,6 +204,12 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* MSI-X interrupts B's device raised so far (the model's counter). */
+static uint64_t b_irqs(struct fix *f)
+{
+	return f->mlx5 ? mtc_counter(&f->msim, 1, "irqs") : btc_counter(&f->bsim, 1, "irqs");
+}
+
 static struct zn_uring *zr(struct fix *f)
 {
 	return zn_uring_from_handle(f->ring.ring_fd);
@@ -301,9 +307,10 @@ static void test_wakes_for_frame(void **state)
 	assert_int_equal(zn_uring_set_wait(zr(f), ZN_URING_WAIT_IRQ, 0), 0);
 	recv_one(f, 0);	/* ARP */
 	for (unsigned k = 1; k <= 3; k++) {
-		uint64_t lat;
+		uint64_t lat, irqs0;
 
 		arm_recv(f);
+		irqs0 = b_irqs(f);
 		zn_uring_get_stats(zr(f), &st0);
 		assert_int_equal(pthread_create(&th, NULL, go_later, f), 0);
 		cpu0 = thread_cpu_ns();
@@ -318,6 +325,8 @@ static void test_wakes_for_frame(void **state)
 		payload(want, DGRAM, k);
 		assert_memory_equal(f->buf, want, DGRAM);
 		assert_true(st1.irq_sleeps > st0.irq_sleeps);
+		/* the device's interrupt woke us (not the sleep's 100 ms bound) */
+		assert_true(b_irqs(f) > irqs0);
 		assert_true(wall >= SEND_DELAY_MS * 1000000ull / 2);
 		assert_true(cpu < wall / 4);
 		if (lat < best)
@@ -367,6 +376,8 @@ static void test_wakes_for_msg_ring(void **state)
 	assert_true(st1.irq_sleeps > st0.irq_sleeps);
 	assert_true(wall >= SEND_DELAY_MS * 1000000ull / 2);
 	assert_true(cpu < wall / 4);
+	/* its eventfd woke us: far sooner than the sleep's 100 ms bound would */
+	assert_true(t0 + wall - m.sent_ns < 50 * 1000000ull);
 	printf("  %s: woken by a MSG_RING: %.0f us after it was sent\n", f->mlx5 ? "mlx5" : "bnxt",
 	       (t0 + wall - m.sent_ns) / 1e3);
 }
