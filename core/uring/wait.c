@@ -228,6 +228,7 @@ static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complet
 	int fds[ZN_URING_IRQ_FDS];
 	uint64_t until = deadline ? deadline : UINT64_MAX, timer = zn_uring_timers_next(r), now;
 	struct timespec ts;
+	unsigned nfd;
 	int n, wfd = wake_fd(r);
 
 	if (wfd < 0)
@@ -238,7 +239,7 @@ static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complet
 	n = arm_hooks(r, fds + 1, ZN_URING_IRQ_FDS - 1, &until);
 	if (n < 0)
 		return n;
-	n++;
+	nfd = (unsigned)n + 1 < ZN_URING_IRQ_FDS ? (unsigned)n + 1 : ZN_URING_IRQ_FDS;
 	atomic_store(&r->sleeping, 1);
 	zn_smp_mb();
 	if (zn_uring_get_events(r) >= min_complete || r->last_work ||
@@ -252,10 +253,10 @@ static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complet
 		until = ZN_URING_IRQ_SLEEP_MAX_NS;
 	ts.tv_sec = (time_t)(until / 1000000000ull);
 	ts.tv_nsec = (long)(until % 1000000000ull);
-	for (int i = 0; i < n; i++)
+	for (unsigned i = 0; i < nfd; i++)
 		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	if (ppoll(pfd, (nfds_t)n, &ts, NULL) > 0)
-		for (int i = 0; i < n; i++)
+	if (ppoll(pfd, nfd, &ts, NULL) > 0)
+		for (unsigned i = 0; i < nfd; i++)
 			if (pfd[i].revents & POLLIN)
 				drain_fd(pfd[i].fd);
 	r->st.irq_sleeps++;

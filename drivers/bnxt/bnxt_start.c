@@ -210,9 +210,13 @@ int zn_bnxt_start(struct bnxt *bp)
 			goto err;
 	}
 	bnxt_db_write(&bp->nq.db, 0);
-	rc = zn_bnxt_irq_start(bp);		/* the pairs' NQs (bnxt_irq.c) */
-	if (rc < 0)
-		goto err;
+	if (zn_bnxt_irq_start(bp) < 0) {	/* the pairs' NQs (bnxt_irq.c) */
+		/* the port works without: it is polled */
+		ZN_WARN(BNXT_LOG, "%s: no NQs for the queues: the port has no interrupts",
+			bp->name);
+		zn_bnxt_irq_stop(bp);
+		bp->irq_nqs = 0;
+	}
 	for (uint16_t q = 0; q < bp->conf.nb_txq; q++) {	/* step 11 */
 		rc = txq_start(bp, bp->txq[q]);
 		if (rc < 0)

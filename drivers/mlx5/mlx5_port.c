@@ -210,8 +210,11 @@ static int mlx5_start_op(struct zn_port *p)
 		zn_owner_reset(&m->txq[q]->owner);
 	m->started = true;	/* so that stop undoes a partial start */
 	rc = zn_mlx5_vport_config(m);
-	if (rc == 0)
-		rc = zn_mlx5_irq_start(m);
+	if (rc == 0 && zn_mlx5_irq_start(m) < 0) {
+		/* the port works without: it is polled */
+		ZN_WARN(MLX5_LOG, "%s: no completion EQs: the port has no interrupts", m->name);
+		zn_mlx5_irq_stop(m);
+	}
 	if (rc == 0)
 		rc = zn_mlx5_queues_start(m);
 	if (rc == 0)

@@ -69,8 +69,9 @@
 
 /* Object limits (the capabilities report them) */
 #define MSIM_MAX_EQ		16
-/* MSI-X: vectors, in a BAR of their own (model choice; trapped) */
-#define MSIM_MSIX_VECTORS	32
+/* MSI-X: one vector per EQ the model can make, in a BAR of their own
+ * (model choice; trapped) */
+#define MSIM_MSIX_VECTORS	MSIM_MAX_EQ
 #define MSIM_MSIX_BAR		2
 #define MSIM_MSIX_BAR_SIZE	0x2000
 #define MSIM_MSIX_TABLE_OFF	0x0000
