@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interrupts (hw-docs/bnxt.md §15): one NQ per queue pair, as Linux's
+ * Interrupts (hw-docs/bnxt.md §16): one NQ per queue pair, as Linux's
  * bnxt_en gives each combined channel (bnxt_napi) its own NQ on P5 chips,
  * so that the thread that owns a pair can sleep on that pair's MSI-X
  * vector alone.

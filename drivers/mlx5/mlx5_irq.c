@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interrupts (hw-docs/mlx5.md §8a): one completion EQ per queue pair, as
+ * Interrupts (hw-docs/mlx5.md §8.1): one completion EQ per queue pair, as
  * Linux's mlx5e gives each channel a completion EQ of its own, so that the
  * thread that owns a pair can sleep on that pair's MSI-X vector alone.
  *
