@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "apps/common/open.h"
+#include "apps/common/wait.h"
 #include "recv.h"
 #include "zcnic/netdev.h"
 #include "zcnic/nicsim.h"
@@ -125,9 +126,14 @@ int rx_ring_init(struct rx *r, unsigned *cq_entries)
 		  IORING_SETUP_CQSIZE;
 	p.cq_entries = r->o.cq_entries;
 	rc = io_uring_queue_init_params(64, &r->ring, &p);
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "zn-recv: ring set-up: %s\n", strerror(-rc));
+		return rc;
+	}
 	*cq_entries = p.cq_entries;
+	rc = zn_wait_apply("zn-recv", &r->ring, r->o.wait);
+	if (rc)
+		io_uring_queue_exit(&r->ring);
 	return rc;
 }
 
@@ -330,10 +336,11 @@ void rx_report(const struct rx *r, const char *who)
 		printf(": %" PRIu64 " bytes differ, the first at byte %" PRIu64 "\n",
 		       r->mismatches, r->first_bad);
 	printf("zn-recv%s: %.3f s from first to last byte: %.3f Gbit/s; CPU %.2f us per MB "
-	       "(%s: user + sys = %.2f + %.2f; it busy-polls)\n", who, secs,
+	       "(%s: user + sys = %.2f + %.2f; %s)\n", who, secs,
 	       secs > 0 ? mb * 8 / 1e3 / secs : 0.0, mb > 0 ? cpu / 1e3 / mb : 0.0,
 	       r->stop ? "its thread" : r->o.queues ? "the queue threads, summed" : "zn-recv process",
-	       mb > 0 ? (cpu - sys) / 1e3 / mb : 0.0, mb > 0 ? sys / 1e3 / mb : 0.0);
+	       mb > 0 ? (cpu - sys) / 1e3 / mb : 0.0, mb > 0 ? sys / 1e3 / mb : 0.0,
+	       r->o.wait ? "--wait irq: it sleeps when idle" : "it busy-polls");
 }
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include "recv.h"
 #include "apps/common/cli.h"
 #include "apps/common/num.h"
+#include "apps/common/wait.h"
 #include "zcnic/net.h"
 
 #define EXIT_USAGE		2
@@ -67,6 +68,7 @@ static const char usage[] =
 "  --no-check           do not check the payload\n"
 "  -d, --duration-ms N  stop after N ms\n"
 "  --idle-ms N          stop after N ms without data, once data came\n"
+ZN_WAIT_HELP
 "  --quiet              only the summary and the ready line (no info lines)\n"
 "  -h, --help           this text\n"
 "\n"
@@ -91,7 +93,7 @@ static void parse_cidr(const char *s, uint32_t *ip, uint8_t *prefix)
 void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 {
 	enum { O_DEV = 256, O_SIM, O_IP, O_AREA, O_RQ, O_CQ, O_NOCHECK, O_IDLE, O_QUIET, O_PROTO,
-	       O_QUEUES };
+	       O_QUEUES, O_WAIT };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
 		{ "sim-opts", required_argument, NULL, O_SIM },
@@ -109,6 +111,7 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 		{ "idle-ms", required_argument, NULL, O_IDLE },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "proto", required_argument, NULL, O_PROTO },
+		{ "wait", required_argument, NULL, O_WAIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -185,6 +188,7 @@ void recv_parse_args(struct recv_opts *o, int argc, char **argv)
 				die_usage("--proto wants udp or tcp", optarg);
 			o->tcp = !strcmp(optarg, "tcp");
 			break;
+		case O_WAIT: o->wait = zn_wait_parse("zn-recv", optarg); break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);

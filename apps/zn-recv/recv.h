@@ -34,6 +34,7 @@ struct recv_opts {
 	bool tcp;			/* --proto tcp */
 	uint16_t queues;		/* --queues N: RSS over N queues, a thread each; 0: one
 					 * queue, steered by a flow rule (--queue) */
+	unsigned wait;			/* --wait: ZN_URING_WAIT_* */
 };
 
 /* Parses the command line; exits 2 with a message on misuse. */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "apps/common/open.h"
+#include "apps/common/wait.h"
 #include "apps/common/watch.h"
 #include "send.h"
 #include "zcnic/mem.h"
@@ -283,6 +284,8 @@ int send_ring_init(struct tx *t)
 
 	if (rc)
 		fprintf(stderr, "zn-send: ring set-up: %s\n", strerror(-rc));
+	else if ((rc = zn_wait_apply("zn-send", &t->ring, t->o.wait)))
+		io_uring_queue_exit(&t->ring);
 	t->ring_up = rc == 0;
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include "send.h"
 #include "apps/common/cli.h"
 #include "apps/common/num.h"
+#include "apps/common/wait.h"
 #include "zcnic/net.h"
 
 #define EXIT_USAGE	2
@@ -73,6 +74,7 @@ static const char usage[] =
 "  --pps N              at most N datagrams per second (K/M/G ok; default: no\n"
 "                       limit). UDP has no flow control: a receiver that falls\n"
 "                       behind loses datagrams, counted by its NIC\n"
+ZN_WAIT_HELP
 "  --quiet              only the summary (no info lines)\n"
 "  -h, --help           this text\n"
 "\n"
@@ -118,7 +120,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 {
 	enum { O_DEV = 256, O_SIM, O_IP, O_DST, O_SPORT, O_ZC, O_FIXED, O_WAIT, O_PAT, O_QUIET, O_PPS,
 	       O_QUEUES,
-	       O_PROTO };
+	       O_PROTO, O_WAITMODE };
 	static const struct option lo[] = {
 		{ "dev", required_argument, NULL, O_DEV },
 		{ "sim-opts", required_argument, NULL, O_SIM },
@@ -138,6 +140,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "pps", required_argument, NULL, O_PPS },
 		{ "proto", required_argument, NULL, O_PROTO },
+		{ "wait", required_argument, NULL, O_WAITMODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -205,6 +208,7 @@ void send_parse_args(struct send_opts *o, int argc, char **argv)
 				die_usage("--proto wants udp or tcp", optarg);
 			o->tcp = !strcmp(optarg, "tcp");
 			break;
+		case O_WAITMODE: o->wait = zn_wait_parse("zn-send", optarg); break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);

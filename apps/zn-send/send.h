@@ -33,6 +33,7 @@ struct send_opts {
 	bool quiet;
 	bool tcp;			/* --proto tcp */
 	uint16_t queues;		/* --queues N: a TX queue and thread per flow; 0: one */
+	unsigned wait;			/* --wait: ZN_URING_WAIT_* */
 };
 
 void send_parse_args(struct send_opts *o, int argc, char **argv);

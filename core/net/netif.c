@@ -176,6 +176,13 @@ int zn_netif_poll(struct zn_netif *nif)
 	return (int)work;
 }
 
+uint64_t zn_netif_next_timer(const struct zn_netif *nif)
+{
+	uint64_t t = zn_tcp_next_timer(nif->tcp);
+
+	return nif->arp_next < t ? nif->arp_next : t;
+}
+
 int zn_netif_poll_hook(void *arg)
 {
 	return zn_netif_poll(arg);

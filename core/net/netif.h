@@ -157,6 +157,9 @@ void zn_netif_destroy(struct zn_netif *nif);
 /* Receive, answer, deliver, reap, run timers, send: the work done (frames
  * received + completions reaped + frames posted), >= 0. */
 int zn_netif_poll(struct zn_netif *nif);
+/* When the netif must be polled again whatever arrives (ARP and TCP
+ * timers), in its clock's ns; UINT64_MAX: no timer is pending. */
+uint64_t zn_netif_next_timer(const struct zn_netif *nif);
 /* The same as a ring's poll hook: arg is the netif. */
 int zn_netif_poll_hook(void *arg);
 /* Post the queued frames now; how many the NIC took. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/port/port_irq.h"
 #include "core/port/port_mux.h"
 #include "core/port/port_pool.h"
 #include "zcnic/log.h"
@@ -35,7 +36,17 @@ struct zn_port_core {
 	struct zn_port_pool *rxpool[ZN_PORT_MAX_QUEUES];
 	struct zn_port_mux *rxmux[ZN_PORT_MAX_QUEUES];	/* NULL: queue not set up */
 	struct zn_rxq rxq[ZN_PORT_MAX_QUEUES];		/* the handles (zn_port_rxq) */
+	struct zn_port_irq *irq;	/* MSI-X eventfds once asked for (port_irq.c) */
 };
+
+struct zn_port_irq **zn_port_irq_slot(struct zn_port *p, uint16_t *nb_rxq, uint16_t *nb_txq,
+				      bool *started)
+{
+	*nb_rxq = p->core->conf.nb_rxq;
+	*nb_txq = p->core->conf.nb_txq;
+	*started = p->core->started;
+	return &p->core->irq;
+}
 
 /* A bound RX queue's burst while the port is stopped. */
 static uint32_t rxq_stopped(void *rxq, struct zn_rx_pkt *pkts, uint32_t n)
@@ -135,6 +146,7 @@ void zn_port_close(struct zn_port *p)
 	/* The driver first: it gives back the pools' buffers and stops DMA. */
 	if (p->ops)
 		p->ops->close(p);
+	zn_port_irq_release(p);
 	for (uint16_t q = 0; q < ZN_PORT_MAX_QUEUES; q++)
 		free_rxq(p, q);
 	zn_bus_close(p->bus);
@@ -268,6 +280,7 @@ void zn_port_stop(struct zn_port *p)
 		return;
 	rxq_unbind_all(p->core);
 	p->ops->stop(p);
+	zn_port_irq_release(p);	/* the next start may use other vectors */
 	p->core->started = false;
 }
 

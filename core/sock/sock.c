@@ -89,6 +89,15 @@ static int binding_poll(struct zn_uring *r, void *arg)
 	return work;
 }
 
+/* Interrupt wait mode: the netdev's queues wake the ring (wait.c). */
+static int binding_arm(struct zn_uring *r, void *arg, int *fds, unsigned max, uint64_t *deadline)
+{
+	struct zn_sock_binding *b = arg;
+
+	(void)r;
+	return zn_netdev_irq_arm(b->dev, fds, max, deadline);
+}
+
 static void binding_free(struct zn_sock_binding *b)
 {
 	struct zn_sock_binding **pp;
@@ -183,6 +192,7 @@ static struct zn_sock_binding *binding_get(struct zn_uring *r, struct zn_netdev 
 	b->hook_id = zn_uring_hook_add(r, binding_poll, b, ZN_URING_HOOK_BUSY);
 	if (b->hook_id < 0)
 		goto err;
+	zn_uring_hook_set_arm(r, b->hook_id, binding_arm);
 	b->exit_id = zn_uring_on_exit(r, binding_ring_exit, b);
 	if (b->exit_id < 0)
 		goto err_hook;

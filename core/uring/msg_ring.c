@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -121,6 +122,8 @@ bool zn_inbox_empty(struct zn_inbox *ib)
 
 void zn_uring_wake(struct zn_uring *r)
 {
+	int wfd;
+
 	/* TASKRUN flag, eventfd, polling thread (register.c) */
 	zn_uring_notify(r);
 	/* Pairs with the fence in the waiter: it sees our message or we see it asleep. */
@@ -129,6 +132,10 @@ void zn_uring_wake(struct zn_uring *r)
 		return;
 	atomic_fetch_add(&r->wake_seq, 1);
 	syscall(SYS_futex, &r->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	/* an owner asleep on its NICs' interrupts waits on this one (wait.c) */
+	wfd = atomic_load(&r->wake_fd1) - 1;
+	if (wfd >= 0)
+		eventfd_write(wfd, 1);
 }
 
 /* The array is full (or spilling already): the message joins the spill list. */

@@ -223,6 +223,19 @@ int zn_uring_fixed_file(struct zn_uring *r, unsigned idx);
 typedef int (*zn_uring_poll_fn)(struct zn_uring *r, void *arg);
 /* Returns a hook id (>= 0), -ENOSPC (ZN_URING_MAX_HOOKS), -EINVAL. */
 int zn_uring_hook_add(struct zn_uring *r, zn_uring_poll_fn fn, void *arg, unsigned flags);
+/*
+ * What lets a ring in interrupt wait mode (zn_uring_set_wait) sleep on a
+ * busy hook's source instead of polling it: arm makes the source signal
+ * one of the eventfds it writes to fds (at most max) when new work comes,
+ * lowers *deadline (CLOCK_MONOTONIC ns, UINT64_MAX: none) to when the hook
+ * must run anyway, and returns how many fds it wrote, or a negative errno
+ * when it cannot (the ring keeps polling). The ring runs a pass of every
+ * hook after the arms and sleeps only if that pass found nothing (wait.c).
+ */
+typedef int (*zn_uring_arm_fn)(struct zn_uring *r, void *arg, int *fds, unsigned max,
+			       uint64_t *deadline);
+/* 0 or -ENOENT. */
+int zn_uring_hook_set_arm(struct zn_uring *r, int id, zn_uring_arm_fn arm);
 /* Safe from inside a hook. 0 or -ENOENT. */
 int zn_uring_hook_del(struct zn_uring *r, int id);
 

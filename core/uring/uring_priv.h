@@ -97,6 +97,7 @@ struct zn_inbox {
 
 struct zn_hook {
 	zn_uring_poll_fn fn;
+	zn_uring_arm_fn arm;		/* NULL: cannot sleep on it (interrupt mode) */
 	void *arg;
 	unsigned flags;
 	bool used;
@@ -190,6 +191,11 @@ struct zn_uring {
 	int poll_hook;
 	/* the SQPOLL thread (sqpoll.c); NULL without IORING_SETUP_SQPOLL */
 	struct zn_sqpoll *sqp;
+	/* interrupt wait mode (wait.c) */
+	uint8_t wait_mode;		/* ZN_URING_WAIT_* */
+	bool wait_env_read;		/* ZN_URING_WAIT looked at */
+	uint64_t wait_spin_ns;		/* busy time before a sleep; 0: ZN_URING_SPIN_NS */
+	_Atomic int wake_fd1;		/* eventfd a MSG_RING wakes a sleeper with, + 1 */
 };
 
 /* ring.c */

@@ -11,10 +11,29 @@
  * moved; a producer that finds `sleeping` set bumps wake_seq and wakes it
  * (msg_ring.c zn_uring_wake). Seq-cst fences on both sides make sure one
  * of them sees the other, so no message is left unnoticed by a sleeper.
+ *
+ * Interrupt wait mode (ZN_URING_WAIT_IRQ) lets a ring with busy hooks
+ * sleep too: it polls for a spin budget after the last work, then
+ *   1. arms every busy hook's source (their NIC queues' interrupts, one
+ *      shot each) and gathers the eventfds they signal,
+ *   2. publishes `sleeping` and runs one more pass: a completion that came
+ *      before an arm took effect is found here (the device raises the
+ *      vector for it as well), a MSG_RING sent before `sleeping` was seen
+ *      is in the inbox,
+ *   3. sleeps in ppoll on those eventfds and the ring's wake eventfd (a
+ *      producer that finds `sleeping` writes it), until the earliest of the
+ *      wait's deadline, an armed TIMEOUT, the hooks' timers and 100 ms,
+ *   4. reads the eventfds that fired and polls again (spinning first).
+ * An interrupt that fires for a completion step 2 already took only wakes
+ * the next sleep early, once: nothing is lost, at worst a pass is spent.
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +51,15 @@
  * time slice.
  */
 #define ZN_URING_YIELD_AFTER	64
+#define ZN_URING_IRQ_FDS	64	/* eventfds one interrupt sleep waits on */
+/*
+ * The longest interrupt sleep: a safety net, not a poll. An interrupt the
+ * device never sends (a function reset during a driver's recovery may
+ * drop its MSI-X set-up until the port is restarted) then costs at most
+ * this much latency, and ten wake-ups a second cost nothing measurable.
+ */
+#define ZN_URING_IRQ_SLEEP_MAX_NS	(100ull * 1000 * 1000)
+#define ZN_URING_SPIN_MAX_US	1000000	/* zn_uring_set_wait's bound on spin_us */
 
 
 static unsigned run_hooks(struct zn_uring *r)
@@ -107,14 +135,149 @@ static void sleep_once(struct zn_uring *r, uint64_t deadline)
 	atomic_store(&r->sleeping, 0);
 }
 
+/* ---- interrupt wait mode ---- */
+
+int zn_uring_hook_set_arm(struct zn_uring *r, int id, zn_uring_arm_fn arm)
+{
+	if (id < 0 || id >= ZN_URING_MAX_HOOKS || !r->hooks[id].used)
+		return -ENOENT;
+	r->hooks[id].arm = arm;
+	return 0;
+}
+
+int zn_uring_set_wait(struct zn_uring *r, unsigned mode, uint32_t spin_us)
+{
+	if (!r || mode > ZN_URING_WAIT_IRQ || spin_us > ZN_URING_SPIN_MAX_US)
+		return -EINVAL;
+	r->wait_mode = (uint8_t)mode;
+	r->wait_spin_ns = (uint64_t)spin_us * 1000;
+	r->wait_env_read = true;	/* the program's choice wins */
+	return 0;
+}
+
+static void wait_env(struct zn_uring *r)
+{
+	const char *v = getenv("ZN_URING_WAIT");
+
+	r->wait_env_read = true;
+	if (v && !strcmp(v, "irq"))
+		r->wait_mode = ZN_URING_WAIT_IRQ;
+}
+
+static void wake_fd_close(struct zn_uring *r, void *arg)
+{
+	int fd = atomic_exchange(&r->wake_fd1, 0) - 1;
+
+	(void)arg;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The eventfd producers wake a sleeper with, made on the first sleep. */
+static int wake_fd(struct zn_uring *r)
+{
+	int fd = atomic_load(&r->wake_fd1) - 1, rc;
+
+	if (fd >= 0)
+		return fd;
+	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = zn_uring_on_exit(r, wake_fd_close, NULL);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	atomic_store(&r->wake_fd1, fd + 1);
+	return fd;
+}
+
+/* Step 1: every busy hook armed; the number of fds in fds, or why not. */
+static int arm_hooks(struct zn_uring *r, int *fds, unsigned max, uint64_t *until)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->nhooks; i++) {
+		struct zn_hook *h = &r->hooks[i];
+		int rc;
+
+		if (!h->used || !(h->flags & ZN_URING_HOOK_BUSY))
+			continue;
+		if (!h->arm)
+			return -EOPNOTSUPP;
+		rc = h->arm(r, h->arg, fds + n, max - n, until);
+		if (rc < 0)
+			return rc;
+		n += (unsigned)rc;
+	}
+	return (int)n;
+}
+
+static void drain_fd(int fd)
+{
+	uint64_t v;
+
+	while (read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		;
+}
+
+/* Steps 1-4; 0 (slept, or found work on the way), or why it cannot sleep. */
+static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complete)
+{
+	struct pollfd pfd[ZN_URING_IRQ_FDS];
+	int fds[ZN_URING_IRQ_FDS];
+	uint64_t until = deadline ? deadline : UINT64_MAX, timer = zn_uring_timers_next(r), now;
+	struct timespec ts;
+	unsigned nfd;
+	int n, wfd = wake_fd(r);
+
+	if (wfd < 0)
+		return wfd;
+	if (timer && timer < until)
+		until = timer;
+	fds[0] = wfd;
+	n = arm_hooks(r, fds + 1, ZN_URING_IRQ_FDS - 1, &until);
+	if (n < 0)
+		return n;
+	nfd = (unsigned)n + 1 < ZN_URING_IRQ_FDS ? (unsigned)n + 1 : ZN_URING_IRQ_FDS;
+	atomic_store(&r->sleeping, 1);
+	zn_smp_mb();
+	if (zn_uring_get_events(r) >= min_complete || r->last_work ||
+	    !zn_inbox_empty(&r->inbox)) {
+		atomic_store(&r->sleeping, 0);
+		return 0;
+	}
+	now = zn_now_ns();
+	until = until > now ? until - now : 0;
+	if (until > ZN_URING_IRQ_SLEEP_MAX_NS)
+		until = ZN_URING_IRQ_SLEEP_MAX_NS;
+	ts.tv_sec = (time_t)(until / 1000000000ull);
+	ts.tv_nsec = (long)(until % 1000000000ull);
+	for (unsigned i = 0; i < nfd; i++)
+		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	if (ppoll(pfd, nfd, &ts, NULL) > 0)
+		for (unsigned i = 0; i < nfd; i++)
+			if (pfd[i].revents & POLLIN)
+				drain_fd(pfd[i].fd);
+	r->st.irq_sleeps++;
+	atomic_store(&r->sleeping, 0);
+	return 0;
+}
+
 static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_ns)
 {
 	bool timed = timeout_ns >= 0;
 	uint64_t start = zn_now_ns();
 	uint64_t deadline = timed ? start + (uint64_t)timeout_ns : 0;
-	uint64_t spin_until = start + ZN_URING_SPIN_NS;
+	uint64_t spin, spin_until;
 	unsigned idle = 0;
+	bool irq;
 
+	if (!r->wait_env_read)
+		wait_env(r);
+	irq = r->wait_mode == ZN_URING_WAIT_IRQ;
+	spin = irq && r->wait_spin_ns ? r->wait_spin_ns : ZN_URING_SPIN_NS;
+	spin_until = start + spin;
 	for (;;) {
 		uint64_t now;
 		unsigned ready = zn_uring_get_events(r);
@@ -124,7 +287,10 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 		now = zn_now_ns();
 		if (timed && now >= deadline)
 			return ready ? 0 : -ETIME;
-		if (r->busy_hooks || now < spin_until) {
+		/* adaptive: while work flows, an interrupt would cost more than a spin */
+		if (irq && r->last_work)
+			spin_until = now + spin;
+		if (now < spin_until || (r->busy_hooks && !irq)) {
 			idle = r->last_work ? 0 : idle + 1;
 			if (idle >= ZN_URING_YIELD_AFTER)
 				sched_yield();
@@ -132,7 +298,14 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 				zn_cpu_relax();
 			continue;
 		}
-		sleep_once(r, deadline);
+		if (!r->busy_hooks) {
+			sleep_once(r, deadline);
+			continue;
+		}
+		/* some source cannot interrupt: poll for the rest of this wait */
+		if (sleep_irq(r, deadline, min_complete) < 0)
+			irq = false;
+		spin_until = zn_now_ns() + spin;
 	}
 }
 

@@ -120,6 +120,7 @@ struct bnxt_ring {
 	uint32_t size;			/* entries (power of two) */
 	uint8_t type;			/* BNXT_RING_TYPE_* */
 	uint16_t id;			/* BNXT_INVALID_RING_ID when not allocated */
+	uint16_t logical_id;		/* NQ: its MSI-X vector (RING_ALLOC logical_id) */
 	struct bnxt_db db;
 };
 
@@ -347,6 +348,11 @@ struct bnxt {
 	struct zn_dma_region *ctl_dma;	/* NQ ring, RSS table and key */
 	struct bnxt_ring nq;
 	uint32_t nq_raw;
+	/* interrupts (bnxt_irq.c): NQ of queue pair i, MSI-X vector 1 + i */
+	uint16_t irq_nqs;		/* 0: no pair has one (the port only polls) */
+	struct zn_dma_region *irq_dma;
+	struct bnxt_ring irq_nq[BNXT_MAX_QUEUES];
+	uint32_t irq_nq_raw[BNXT_MAX_QUEUES];
 	uint16_t vnic_id;		/* default VNIC, 0xffff when none */
 	uint16_t rss_ctx[BNXT_RSS_TABLE_MAX_TBL_P5];
 	uint32_t nrss_ctx;		/* allocated */
@@ -459,6 +465,18 @@ void zn_bnxt_rxq_stop_rings(struct bnxt *bp, struct bnxt_rxq *q);
 
 /* bnxt_rxq_restart.c */
 int zn_bnxt_rxq_restart(struct bnxt *bp, uint16_t q);
+
+/* bnxt_irq.c */
+/* Before FUNC_CFG: whether the pairs get NQs of their own; the NQs
+ * (MSI-X vectors) to reserve. */
+uint16_t zn_bnxt_irq_plan(struct bnxt *bp);
+int zn_bnxt_irq_start(struct bnxt *bp);		/* after the async NQ, before the CQs */
+void zn_bnxt_irq_stop(struct bnxt *bp);		/* after the CQs are freed */
+/* The NQ the CQs of pair q hang on: its own, or the async NQ. */
+uint16_t zn_bnxt_irq_nq_id(const struct bnxt *bp, uint16_t q);
+int zn_bnxt_irq_vectors(const struct bnxt *bp);
+int zn_bnxt_irq_vector(const struct bnxt *bp, bool tx, uint16_t q);
+int zn_bnxt_irq_arm(struct bnxt *bp, bool tx, uint16_t q);
 
 /* bnxt_filter.c */
 int zn_bnxt_vnic_setup(struct bnxt *bp);

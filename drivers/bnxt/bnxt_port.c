@@ -355,6 +355,21 @@ static void bnxt_close(struct zn_port *p)
 	p->priv = NULL;
 }
 
+static int bnxt_irq_vectors_op(struct zn_port *p)
+{
+	return zn_bnxt_irq_vectors(to_bp(p));
+}
+
+static int bnxt_irq_vector_op(struct zn_port *p, bool tx, uint16_t q)
+{
+	return zn_bnxt_irq_vector(to_bp(p), tx, q);
+}
+
+static int bnxt_irq_arm_op(struct zn_port *p, bool tx, uint16_t q)
+{
+	return zn_bnxt_irq_arm(to_bp(p), tx, q);
+}
+
 static const struct zn_port_ops bnxt_ops = {
 	.name = "bnxt",
 	.info = bnxt_info,
@@ -376,6 +391,9 @@ static const struct zn_port_ops bnxt_ops = {
 	.txq_stats = bnxt_txq_stats_op,
 	.rxq_restart = bnxt_rxq_restart_op,
 	.close = bnxt_close,
+	.irq_vectors = bnxt_irq_vectors_op,
+	.irq_vector = bnxt_irq_vector_op,
+	.irq_arm = bnxt_irq_arm_op,
 };
 
 /* §4 step 1: map BAR0 (HWRM) and BAR2 (doorbells), then the firmware. */

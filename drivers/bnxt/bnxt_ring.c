@@ -133,6 +133,7 @@ int zn_bnxt_ring_alloc(struct bnxt *bp, struct bnxt_ring *r, uint16_t cmpl_ring,
 	switch (r->type) {
 	case BNXT_RING_TYPE_NQ:
 		b->int_mode = BNXT_RING_ALLOC_INT_MODE_MSIX;
+		b->logical_id = r->logical_id;	/* the MSI-X vector it raises */
 		break;
 	case BNXT_RING_TYPE_L2_CMPL:
 		b->enables = BNXT_RING_ALLOC_ENABLES_NQ_RING_ID_VALID;

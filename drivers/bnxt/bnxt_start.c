@@ -44,7 +44,7 @@ static int func_cfg_reserve(struct bnxt *bp)
 	req.num_vnics = (uint16_t)(1 + nrx);		/* default + one per steered queue */
 	req.num_rsscos_ctxs = 1;
 	req.num_l2_ctxs = 1;
-	req.num_msix = 1;				/* P5: the number of NQs */
+	req.num_msix = zn_bnxt_irq_plan(bp);		/* P5: the number of NQs */
 	return zn_bnxt_hwrm_send(bp, &req, sizeof(req), NULL, 0, 0);
 }
 
@@ -71,7 +71,7 @@ static int txq_start(struct bnxt *bp, struct bnxt_txq *q)
 	zn_bnxt_txq_prepare(q);
 	rc = zn_bnxt_stat_ctx_alloc(bp, q->hw_stats_iova, &q->stat_ctx_id);
 	if (rc == 0)
-		rc = zn_bnxt_ring_alloc(bp, &q->cq_ring, bp->nq.id, 0, 0, 0);
+		rc = zn_bnxt_ring_alloc(bp, &q->cq_ring, zn_bnxt_irq_nq_id(bp, q->qid), 0, 0, 0);
 	if (rc < 0)
 		return rc;
 	q->cq_db = q->cq_ring.db;
@@ -93,7 +93,7 @@ static int rxq_start(struct bnxt *bp, struct bnxt_rxq *q)
 	zn_bnxt_rxq_prepare(q);
 	rc = zn_bnxt_stat_ctx_alloc(bp, q->hw_stats_iova, &q->stat_ctx_id);
 	if (rc == 0)
-		rc = zn_bnxt_ring_alloc(bp, &q->cq, bp->nq.id, 0, 0, 0);
+		rc = zn_bnxt_ring_alloc(bp, &q->cq, zn_bnxt_irq_nq_id(bp, q->c.qid), 0, 0, 0);
 	if (rc < 0)
 		return rc;
 	q->cq_db = q->cq.db;
@@ -213,6 +213,13 @@ int zn_bnxt_start(struct bnxt *bp)
 			goto err;
 	}
 	bnxt_db_write(&bp->nq.db, 0);
+	if (zn_bnxt_irq_start(bp) < 0) {	/* the pairs' NQs (bnxt_irq.c) */
+		/* the port works without: it is polled */
+		ZN_WARN(BNXT_LOG, "%s: no NQs for the queues: the port has no interrupts",
+			bp->name);
+		zn_bnxt_irq_stop(bp);
+		bp->irq_nqs = 0;
+	}
 	for (uint16_t q = 0; q < bp->conf.nb_txq; q++) {	/* step 11 */
 		rc = txq_start(bp, bp->txq[q]);
 		if (rc < 0)
@@ -271,6 +278,7 @@ void zn_bnxt_stop(struct bnxt *bp)
 		memset(&t->cq_db, 0, sizeof(t->cq_db));
 		zn_bnxt_stat_ctx_free(bp, &t->stat_ctx_id);
 	}
+	zn_bnxt_irq_stop(bp);
 	if (bp->ctl_dma) {
 		zn_bnxt_ring_free(bp, &bp->nq, BNXT_HWRM_CMPL_RING_NONE, NULL);
 		zn_bus_dma_unmap(bp->bus, bp->ctl_dma);

@@ -56,6 +56,7 @@
 #define MLX5_MTU_MAX		9000
 #define MLX5_HW_MTU_OVERHEAD	22	/* §13a: Ethernet 14 + VLAN 4 + FCS 4 */
 #define MLX5_EQ_LOG_SIZE	7	/* 128 EQEs: page requests and port changes only */
+#define MLX5_IRQ_EQ_LOG_SIZE	6	/* completion EQ of a queue pair: one EQE per armed CQ */
 #define MLX5_MAX_FLOWS		1000	/* n-tuple rules, flow indices 0.. */
 #define MLX5_FT_LOG_SIZE	10	/* rules + RSS entries + catch-all (the model refuses 11) */
 #define MLX5_RSS_TABLE_DFLT	256	/* RQT entries, capped by log_max_rqt_size */
@@ -194,11 +195,17 @@ struct mlx5_eq {
 	struct zn_mlx5_eqe *eqe;
 	uint32_t ci;
 	uint8_t eqn;
+	uint8_t log_size;
 	bool live;
 };
 
 int zn_mlx5_eq_create(struct mlx5 *m);
 void zn_mlx5_eq_destroy(struct mlx5 *m);
+/* An EQ on uar raising MSI-X vector intr; async: it takes the async events
+ * (page requests, port changes, errors), else only its CQs' completions. */
+int zn_mlx5_eq_create_on(struct mlx5 *m, struct mlx5_eq *eq, const struct mlx5_uar *uar,
+			 uint32_t log_size, uint8_t intr, bool async);
+void zn_mlx5_eq_destroy_on(struct mlx5 *m, struct mlx5_eq *eq);
 /* Handle pending events: page requests, port changes, CQ errors. */
 int zn_mlx5_eq_poll(struct mlx5 *m);
 
@@ -292,6 +299,9 @@ struct mlx5_cq {
 	uint64_t dbr_iova, iova;
 	uint32_t cqn;
 	bool live;
+	bool own_eq;			/* completions to eqn (mlx5_irq.c), else the async EQ */
+	uint8_t eqn;
+	uint8_t arm_sn;			/* the arm's cmd_sn: + 1 per event taken */
 };
 
 struct mlx5_rxq {
@@ -544,6 +554,15 @@ struct mlx5 {
 	struct mlx5_uar uar;
 	bool uar_live;
 	struct mlx5_eq eq;
+	/* interrupts (mlx5_irq.c): pair i's completion EQ, its own UAR page
+	 * (EQ arms of two EQs on one page could hide each other from a model
+	 * that polls it) and MSI-X vector 1 + i; NULL: the port only polls */
+	struct mlx5_irq_eq {
+		struct mlx5_eq eq;
+		struct mlx5_uar uar;
+		bool uar_live;
+	} *irq_eq;
+	uint16_t irq_pairs;
 	uint32_t pdn, tdn, mkey_index, lkey;
 	bool pd_live, td_live, mkey_live;
 
@@ -575,6 +594,8 @@ struct mlx5 {
 };
 
 /* mlx5_init.c */
+/* Is the dword at BAR0 + off in a mapped part of BAR0? */
+bool zn_mlx5_bar0_mapped(const struct mlx5 *m, uint64_t off);
 int zn_mlx5_hca_init(struct mlx5 *m);
 void zn_mlx5_hca_fini(struct mlx5 *m);
 /* Read the health words; a fatal device stops the port with one line. */
@@ -605,6 +626,12 @@ int zn_mlx5_recover(struct mlx5 *m);
 /* Before the control path asks the device anything: health, events, and
  * recovery where the device died in a way a reset undoes. */
 int zn_mlx5_ensure_alive(struct mlx5 *m);
+/* mlx5_irq.c */
+int zn_mlx5_irq_start(struct mlx5 *m);		/* before the queues' CQs */
+void zn_mlx5_irq_stop(struct mlx5 *m);		/* after them */
+int zn_mlx5_irq_vectors(const struct mlx5 *m);
+int zn_mlx5_irq_vector(const struct mlx5 *m, bool tx, uint16_t q);
+int zn_mlx5_irq_arm(struct mlx5 *m, bool tx, uint16_t q);
 
 /* mlx5_port.c */
 extern const struct zn_port_driver zn_mlx5_driver;

@@ -17,8 +17,10 @@
 #include "drivers/mlx5/mlx5.h"
 #include "zcnic/log.h"
 
-#define EQ_BYTES	((size_t)ZN_MLX5_EQE_SIZE << MLX5_EQ_LOG_SIZE)
-#define EQ_PAGES	((EQ_BYTES + ZN_MLX5_ADAPTER_PAGE_SIZE - 1) / ZN_MLX5_ADAPTER_PAGE_SIZE)
+#define EQ_BYTES(log)	((size_t)ZN_MLX5_EQE_SIZE << (log))
+#define EQ_PAGES	((EQ_BYTES(MLX5_EQ_LOG_SIZE) + ZN_MLX5_ADAPTER_PAGE_SIZE - 1) / \
+			 ZN_MLX5_ADAPTER_PAGE_SIZE)
+_Static_assert(MLX5_IRQ_EQ_LOG_SIZE <= MLX5_EQ_LOG_SIZE, "an EQ's pas[] fits the async EQ's");
 
 void zn_mlx5_uar_write32(const struct mlx5_uar *u, uint32_t off, uint32_t be_val)
 {
@@ -39,30 +41,35 @@ void zn_mlx5_uar_write64_slow(const struct mlx5_uar *u, uint32_t off, uint64_t r
 			  u->bus->name, (unsigned long long)(u->bar_off + off), strerror(-rc));
 }
 
-int zn_mlx5_eq_create(struct mlx5 *m)
+int zn_mlx5_eq_create_on(struct mlx5 *m, struct mlx5_eq *eq, const struct mlx5_uar *uar,
+			 uint32_t log_size, uint8_t intr, bool async)
 {
-	struct mlx5_eq *eq = &m->eq;
 	uint8_t in[ZN_MLX5_SZ_CREATE_EQ_IN + 8 * EQ_PAGES] = { 0 }, out[ZN_MLX5_SZ_CREATE_EQ_OUT];
 	uint8_t *eqc = ZN_MLX5_ADDR(in, CREATE_EQ_IN_EQC);
 	int rc;
 
-	rc = zn_mlx5_dma_alloc(m, "mlx5-eq", EQ_BYTES, &eq->dma);
+	rc = zn_mlx5_dma_alloc(m, "mlx5-eq", EQ_BYTES(log_size), &eq->dma);
 	if (rc < 0)
 		return rc;
 	eq->eqe = eq->dma->va;
-	for (uint32_t i = 0; i < 1u << MLX5_EQ_LOG_SIZE; i++)
+	eq->log_size = (uint8_t)log_size;
+	for (uint32_t i = 0; i < 1u << log_size; i++)
 		eq->eqe[i].owner = ZN_MLX5_EQE_OWNER_INIT;
 	eq->ci = 0;
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_CREATE_EQ);
-	ZN_MLX5_SET(eqc, EQC_LOG_EQ_SIZE, MLX5_EQ_LOG_SIZE);
-	ZN_MLX5_SET(eqc, EQC_UAR_PAGE, m->uar.index);
+	ZN_MLX5_SET(eqc, EQC_LOG_EQ_SIZE, log_size);
+	ZN_MLX5_SET(eqc, EQC_UAR_PAGE, uar->index);
+	ZN_MLX5_SET(eqc, EQC_INTR, intr);
 	ZN_MLX5_SET(eqc, EQC_LOG_PAGE_SIZE, 0);
-	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_PAGE_REQUEST);
-	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_PORT_CHANGE);
-	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_CQ_ERROR);
-	zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_INTERNAL_ERROR);
-	zn_mlx5_pas_fill(ZN_MLX5_ADDR(in, CREATE_EQ_IN_PAS), eq->dma->iova, EQ_BYTES);
+	/* a completion EQ subscribes to nothing: CQ events reach the CQ's EQ */
+	if (async) {
+		zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_PAGE_REQUEST);
+		zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_PORT_CHANGE);
+		zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_CQ_ERROR);
+		zn_mlx5_eq_mask_event(in, ZN_MLX5_EVENT_INTERNAL_ERROR);
+	}
+	zn_mlx5_pas_fill(ZN_MLX5_ADDR(in, CREATE_EQ_IN_PAS), eq->dma->iova, EQ_BYTES(log_size));
 	rc = zn_mlx5_cmd(m, in, sizeof(in), out, sizeof(out));
 	if (rc < 0) {
 		zn_mlx5_dma_free(m, &eq->dma);
@@ -71,21 +78,29 @@ int zn_mlx5_eq_create(struct mlx5 *m)
 	eq->eqn = (uint8_t)ZN_MLX5_GET(out, CREATE_EQ_OUT_EQ_NUMBER);
 	eq->live = true;
 	/* §4 step 16: the consumer counter once, so the device knows where we are. */
-	zn_mlx5_uar_write32(&m->uar, ZN_MLX5_UAR_EQ_DOORBELL,
+	zn_mlx5_uar_write32(uar, ZN_MLX5_UAR_EQ_DOORBELL,
 			    zn_mlx5_bswap32(zn_mlx5_eq_doorbell(0, eq->eqn)));
 	return 0;
 }
 
-void zn_mlx5_eq_destroy(struct mlx5 *m)
+int zn_mlx5_eq_create(struct mlx5 *m)
 {
-	struct mlx5_eq *eq = &m->eq;
+	return zn_mlx5_eq_create_on(m, &m->eq, &m->uar, MLX5_EQ_LOG_SIZE, 0, true);
+}
 
+void zn_mlx5_eq_destroy_on(struct mlx5 *m, struct mlx5_eq *eq)
+{
 	if (eq->live) {
 		zn_mlx5_destroy_obj(m, ZN_MLX5_CMD_OP_DESTROY_EQ, eq->eqn);
 		eq->live = false;
 	}
 	zn_mlx5_dma_free(m, &eq->dma);
 	eq->eqe = NULL;
+}
+
+void zn_mlx5_eq_destroy(struct mlx5 *m)
+{
+	zn_mlx5_eq_destroy_on(m, &m->eq);
 }
 
 int zn_mlx5_eq_poll(struct mlx5 *m)

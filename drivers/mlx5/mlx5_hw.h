@@ -1470,6 +1470,7 @@ static inline uint8_t zn_mlx5_cqe_hw_owner(uint32_t pi, unsigned log_sz)
 #define ZN_MLX5_CQ_DBR_ARM		1
 #define ZN_MLX5_CQ_DB_REQ_NOT		(0u << 24)	/* arm: next completion */
 #define ZN_MLX5_CQ_DB_REQ_NOT_SOL	(1u << 24)	/* arm: solicited only */
+#define ZN_MLX5_CQ_DB_CMD_MASK		(0xfu << 24)	/* [27:24]; sn at [29:28] */
 #define ZN_MLX5_CQ_DB_SN_SHIFT		28
 
 /* Arm word (dbrec dword 1, and the high half of the UAR + 0x20 write). */

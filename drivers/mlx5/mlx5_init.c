@@ -46,6 +46,11 @@ static bool iseg_mapped(const struct mlx5 *m, uint64_t off)
 	return false;
 }
 
+bool zn_mlx5_bar0_mapped(const struct mlx5 *m, uint64_t off)
+{
+	return iseg_mapped(m, off);
+}
+
 static void sleep_ms(uint32_t ms)
 {
 	nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L },

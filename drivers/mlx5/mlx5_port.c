@@ -170,6 +170,7 @@ void zn_mlx5_port_stop(struct mlx5 *m)
 		return;
 	zn_mlx5_steer_stop(m);
 	zn_mlx5_queues_stop(m);
+	zn_mlx5_irq_stop(m);
 	zn_mlx5_eq_poll(m);		/* pages the device freed come back now */
 	m->started = false;
 }
@@ -190,6 +191,11 @@ int zn_mlx5_port_start(struct mlx5 *m)
 		zn_owner_reset(&m->txq[q]->owner);
 	m->started = true;	/* so that stop undoes a partial start */
 	rc = zn_mlx5_vport_config(m);
+	if (rc == 0 && zn_mlx5_irq_start(m) < 0) {
+		/* the port works without: it is polled */
+		ZN_WARN(MLX5_LOG, "%s: no completion EQs: the port has no interrupts", m->name);
+		zn_mlx5_irq_stop(m);
+	}
 	if (rc == 0)
 		rc = zn_mlx5_queues_start(m);
 	if (rc == 0)
@@ -426,6 +432,21 @@ static void mlx5_close(struct zn_port *p)
 	p->priv = NULL;
 }
 
+static int mlx5_irq_vectors_op(struct zn_port *p)
+{
+	return zn_mlx5_irq_vectors(to_m(p));
+}
+
+static int mlx5_irq_vector_op(struct zn_port *p, bool tx, uint16_t q)
+{
+	return zn_mlx5_irq_vector(to_m(p), tx, q);
+}
+
+static int mlx5_irq_arm_op(struct zn_port *p, bool tx, uint16_t q)
+{
+	return zn_mlx5_irq_arm(to_m(p), tx, q);
+}
+
 static const struct zn_port_ops mlx5_ops = {
 	.name = "mlx5",
 	.info = mlx5_info,
@@ -446,6 +467,9 @@ static const struct zn_port_ops mlx5_ops = {
 	.rxq_stats = mlx5_rxq_stats_op,
 	.txq_stats = mlx5_txq_stats_op,
 	.close = mlx5_close,
+	.irq_vectors = mlx5_irq_vectors_op,
+	.irq_vector = mlx5_irq_vector_op,
+	.irq_arm = mlx5_irq_arm_op,
 };
 
 /* §4 step 1: bus master, BAR0. */

@@ -106,7 +106,7 @@ int zn_mlx5_cq_create(struct mlx5 *m, struct mlx5_cq *cq)
 	ZN_MLX5_SET(cqc, CQC_CQE_SZ, ZN_MLX5_CQE_SZ_64);
 	ZN_MLX5_SET(cqc, CQC_LOG_CQ_SIZE, cq->log_sz);
 	ZN_MLX5_SET(cqc, CQC_UAR_PAGE, m->uar.index);
-	ZN_MLX5_SET(cqc, CQC_C_EQN, m->eq.eqn);
+	ZN_MLX5_SET(cqc, CQC_C_EQN, cq->own_eq ? cq->eqn : m->eq.eqn);
 	ZN_MLX5_SET(cqc, CQC_LOG_PAGE_SIZE, 0);
 	inlen = cq_mem(m, in, cqc, cq);
 	if (inlen < 0)

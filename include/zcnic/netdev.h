@@ -127,6 +127,15 @@ struct zn_port *zn_netdev_port(const struct zn_netdev *d);
 const struct zn_netdev_conf *zn_netdev_conf(const struct zn_netdev *d);
 /* One pass of the netif (receive, answer, deliver, reap, send): work done. */
 int zn_netdev_poll(struct zn_netdev *d);
+/*
+ * Before sleeping instead of polling (interrupt mode): arms every queue of
+ * the netdev (zn_port_irq_arm), puts the eventfds their interrupts signal
+ * in fds (at most max) and lowers *deadline (CLOCK_MONOTONIC ns) to when
+ * the netdev must be polled anyway (ARP, TCP timers). Poll it once more
+ * after this call and sleep only if that pass did nothing. The number of
+ * fds, or a negative errno (-EOPNOTSUPP: no interrupts here, keep polling).
+ */
+int zn_netdev_irq_arm(struct zn_netdev *d, int *fds, unsigned max, uint64_t *deadline);
 
 /*
  * DMA-map a region to the device, counted: the n-th map of the same region

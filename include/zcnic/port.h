@@ -340,6 +340,21 @@ struct zn_port_ops {
 	 */
 	int (*rxq_restart)(struct zn_port *p, uint16_t q);
 	void (*close)(struct zn_port *p);
+	/*
+	 * Interrupts (optional: NULL in a driver that only polls). On a
+	 * started port, irq_vectors says how many MSI-X vectors it uses
+	 * (core/port gives each an eventfd, VFIO_DEVICE_SET_IRQS), irq_vector
+	 * which one queue q's completions raise (tx: TX queue q, else RX queue
+	 * q), or -EOPNOTSUPP for a queue (or port) without one. irq_arm arms
+	 * that vector once: the next completion of the queue, or one the
+	 * device wrote that the queue has not consumed yet, raises it; it also
+	 * consumes what the device wrote to announce the last interrupt (NQ,
+	 * EQ entries). Queues with the same index share a vector (as Linux's
+	 * combined channels): arm them from one thread.
+	 */
+	int (*irq_vectors)(struct zn_port *p);
+	int (*irq_vector)(struct zn_port *p, bool tx, uint16_t q);
+	int (*irq_arm)(struct zn_port *p, bool tx, uint16_t q);
 };
 
 /*
@@ -376,6 +391,20 @@ int zn_port_rss_set(struct zn_port *p, const struct zn_rss_conf *rss);
 int zn_port_link(struct zn_port *p, struct zn_link *link);
 int zn_port_rxq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
 int zn_port_txq_stats(struct zn_port *p, uint16_t q, struct zn_queue_stats *st);
+
+/*
+ * Interrupt mode (core/port/port_irq.c), for a thread that would rather
+ * sleep than poll an idle queue. zn_port_irq_arm arms every queue of the
+ * started port (both directions) and puts the eventfds their interrupts
+ * signal into fds (at most max, each once): the caller polls those for
+ * POLLIN, and after a wake-up reads them (non-blocking) and polls the
+ * queues. An interrupt is one-shot: arm again before the next sleep. The
+ * first call sets up the port's MSI-X vectors with eventfds; they go away
+ * when the port stops. Returns how many fds, or -EOPNOTSUPP (the driver or
+ * the transport has no interrupts for some queue: keep polling), -ENODEV
+ * (not started), -ENOSPC (max too small), or the bus's error.
+ */
+int zn_port_irq_arm(struct zn_port *p, int *fds, unsigned max);
 
 /*
  * Payload of an rx segment (NULL for an id no provider of the queue knows,

@@ -140,6 +140,23 @@ int zn_uring_mmap_fd(struct zn_uring *r, uint64_t mmap_offset, size_t len);
 /* Wake the owner if it sleeps in a wait (any thread; a no-op otherwise). */
 void zn_uring_wake(struct zn_uring *r);
 
+/*
+ * How a wait spends its time while it polls NIC queues (sockets, zcrx) and
+ * nothing is ready (docs/uring.md, "Waiting"):
+ *   ZN_URING_WAIT_POLL (the default): it polls until the wait ends, on a
+ *     core of its own at the lowest latency;
+ *   ZN_URING_WAIT_IRQ: it polls for spin_us (0: 50 us) after the last work,
+ *     then arms the queues' interrupts and sleeps on their MSI-X eventfds
+ *     (and on MSG_RING wake-ups, timeouts and protocol timers), and polls
+ *     again when woken. Where some source has no interrupt (a transport
+ *     without MSI-X, a POLL_ADD) the ring keeps polling.
+ * The environment variable ZN_URING_WAIT=irq or =poll sets the mode of
+ * rings that never call this (unchanged liburing programs). Owner thread
+ * only. 0 or -EINVAL.
+ */
+enum { ZN_URING_WAIT_POLL = 0, ZN_URING_WAIT_IRQ = 1 };
+int zn_uring_set_wait(struct zn_uring *r, unsigned mode, uint32_t spin_us);
+
 /* Counters, for tests and for applications that report them. */
 struct zn_uring_stats {
 	uint64_t sqes;		/* SQEs consumed */
@@ -149,6 +166,7 @@ struct zn_uring_stats {
 	uint64_t inbox_spill;	/* ... of which took the unbounded spill path */
 	uint64_t sleeps;	/* futex sleeps of the owner */
 	uint64_t hook_polls;
+	uint64_t irq_sleeps;	/* sleeps on NIC interrupts (ZN_URING_WAIT_IRQ) */
 };
 void zn_uring_get_stats(const struct zn_uring *r, struct zn_uring_stats *st);
 

@@ -281,6 +281,14 @@ static int msim_create(struct zn_vfu_dev *dev, struct zn_sim_args *args, void **
 			    .nr_areas = 1,
 			    .areas[0] = { .offset = ZN_MLX5_UAR_PAGE_SIZE,
 					  .size = MSIM_BAR0_SIZE - ZN_MLX5_UAR_PAGE_SIZE } },
+		/* MSI-X table and PBA trapped in a BAR of their own (model
+		 * choice): BAR0's pages are the UARs, mapped */
+		.bar[MSIM_MSIX_BAR] = { .size = MSIM_MSIX_BAR_SIZE, .type = ZN_VFU_BAR_MEM64 },
+		.msix_vectors = MSIM_MSIX_VECTORS,
+		.msix_table_bar = MSIM_MSIX_BAR,
+		.msix_table_offset = MSIM_MSIX_TABLE_OFF,
+		.msix_pba_bar = MSIM_MSIX_BAR,
+		.msix_pba_offset = MSIM_MSIX_PBA_OFF,
 		.pcie = true,
 		.ops = &msim_dev_ops,
 	};

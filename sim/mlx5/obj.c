@@ -222,6 +222,8 @@ static int create_eq(struct msim *m, struct msim_cmd *c)
 	log_pg = (unsigned)ZN_MLX5_GET(eqc, EQC_LOG_PAGE_SIZE) + ZN_MLX5_ADAPTER_PAGE_SHIFT;
 	if (log_sz > 22 || log_pg > 30)
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_PARAM_ERR, 1, "log_eq_size/page too big");
+	if (ZN_MLX5_GET(eqc, EQC_INTR) >= MSIM_MSIX_VECTORS)
+		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_PARAM_ERR, 5, "intr: no such MSI-X vector");
 	if (!msim_uar_valid(m, (uint32_t)ZN_MLX5_GET(eqc, EQC_UAR_PAGE)))
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_RES_ERR, 2, "uar_page not allocated");
 	for (unsigned i = 0; i < MSIM_MAX_EQ && !eq; i++)
@@ -243,6 +245,7 @@ static int create_eq(struct msim *m, struct msim_cmd *c)
 	eq->eqn = (uint8_t)(eq - m->eq);
 	eq->log_sz = (uint8_t)log_sz;
 	eq->oi = ZN_MLX5_GET(eqc, EQC_OI);
+	eq->intr = (uint8_t)ZN_MLX5_GET(eqc, EQC_INTR);
 	eq->uar = (uint32_t)ZN_MLX5_GET(eqc, EQC_UAR_PAGE);
 	for (unsigned w = 0; w < 4; w++)
 		eq->mask[w] = zn_mlx5_ld_be64(mask + 8 * w);
@@ -271,6 +274,13 @@ static int destroy_eq(struct msim *m, struct msim_cmd *c)
 	msim_qmem_free(&eq->mem);
 	eq->used = false;
 	return 0;
+}
+
+void msim_eq_irq(struct msim *m, struct msim_eq *eq)
+{
+	MSIM_INC(m, irqs);
+	if (zn_vfu_irq_notify(m->dev, eq->intr))
+		MSIM_INC(m, irq_failures);
 }
 
 struct msim_eq *msim_eq_for_event(struct msim *m, unsigned type)
@@ -304,6 +314,10 @@ bool msim_eqe_post(struct msim *m, struct msim_eq *eq, uint8_t type, uint8_t sub
 		return false;
 	eq->pi++;
 	MSIM_INC(m, eqes);
+	if (eq->armed) {	/* one interrupt per arm */
+		eq->armed = false;
+		msim_eq_irq(m, eq);
+	}
 	return true;
 }
 
@@ -316,6 +330,15 @@ void msim_event(struct msim *m, uint8_t type, uint8_t sub, const void *data)
 }
 
 /* ---- CQ ---- */
+
+/* The arm word of a CQ's doorbell record (dword 1), host order. */
+static uint32_t cq_arm_word(struct msim *m, const struct msim_cq *cq)
+{
+	uint32_t be = 0;
+
+	zn_vfu_dma_read(m->dev, cq->dbr + 4 * ZN_MLX5_CQ_DBR_ARM, &be, 4);
+	return zn_mlx5_bswap32(be);
+}
 
 static int create_cq(struct msim *m, struct msim_cmd *c)
 {
@@ -365,6 +388,7 @@ static int create_cq(struct msim *m, struct msim_cmd *c)
 	cq->uar = (uint32_t)ZN_MLX5_GET(cqc, CQC_UAR_PAGE);
 	cq->eqn = (uint8_t)ZN_MLX5_GET(cqc, CQC_C_EQN);
 	cq->dbr = ZN_MLX5_GET(cqc, CQC_DBR_ADDR);
+	cq->arm_seen = cq_arm_word(m, cq);
 	cq->period = (uint16_t)ZN_MLX5_GET(cqc, CQC_CQ_PERIOD);
 	cq->max_count = (uint16_t)ZN_MLX5_GET(cqc, CQC_CQ_MAX_COUNT);
 	ZN_MLX5_SET(c->out, CREATE_CQ_OUT_CQN, cq->cqn);
@@ -405,6 +429,46 @@ static void cq_event(struct msim *m, struct msim_cq *cq)
 	/* Completion events go to the CQ's own EQ, whatever its mask. */
 	if (eq)
 		msim_eqe_post(m, eq, ZN_MLX5_EVENT_COMP, 0, data);
+}
+
+/*
+ * Arm request with consumer counter ci: the CQ is armed for its next CQE,
+ * and an event follows at once when CQEs past ci are there already (so
+ * that a CQE written just before the arm is not left without one).
+ */
+static void cq_arm(struct msim *m, struct msim_cq *cq, uint32_t ci)
+{
+	cq->armed = true;
+	cq->since_arm = 0;
+	if (((cq->pi - ci) & ZN_MLX5_CQ_CI_MASK) != 0 && !cq->err)
+		cq_event(m, cq);
+}
+
+/*
+ * Arms of CQs that share a UAR page may hide one another from a model that
+ * polls the page (one value seen of several stored). The arm word the
+ * driver writes to the CQ's doorbell record first (PRM "CQ Doorbell
+ * Record"; Linux mlx5_cq_arm) is the CQ's own: a new value there is an arm
+ * request too (model choice).
+ */
+static void cq_arm_records_poll(struct msim *m)
+{
+	for (unsigned i = 1; i < MSIM_MAX_OBJ; i++) {
+		struct msim_cq *cq = &m->cq[i];
+		struct msim_eq *eq;
+		uint32_t w;
+
+		/* only where an interrupt can follow: a DMA read per CQ per
+		 * pass would slow every polled queue down */
+		if (!cq->used || !(eq = eq_get(m, cq->eqn)) || !eq->armed)
+			continue;
+		w = cq_arm_word(m, cq);
+		if (w == cq->arm_seen)
+			continue;
+		cq->arm_seen = w;
+		if ((w & ZN_MLX5_CQ_DB_CMD_MASK) <= ZN_MLX5_CQ_DB_REQ_NOT_SOL)
+			cq_arm(m, cq, w & ZN_MLX5_CQ_CI_MASK);
+	}
 }
 
 /* Writes one CQE (op_own's opcode set by the caller, owner bit here) at the
@@ -487,8 +551,8 @@ void msim_uar_poll(struct msim *m)
 			continue;
 		p = m->bar0 + (size_t)u * ZN_MLX5_UAR_PAGE_SIZE;
 		for (unsigned r = 0; r < 2; r++) {
-			/* 0x48 updates the consumer, 0x40 updates and arms it
-			 * (the model raises no interrupts: both just update). */
+			/* 0x48 updates the consumer, 0x40 updates and arms it:
+			 * MSI-X at once if EQEs past ci are there, else at the next */
 			unsigned off = r ? ZN_MLX5_UAR_EQ_DOORBELL_ARM : ZN_MLX5_UAR_EQ_DOORBELL;
 			uint32_t v;
 			struct msim_eq *eq;
@@ -508,6 +572,12 @@ void msim_uar_poll(struct msim *m)
 			eq->ci = (eq->pi & ~ZN_MLX5_EQ_CI_MASK) | (v & ZN_MLX5_EQ_CI_MASK);
 			if (eq->ci > eq->pi)
 				eq->ci -= ZN_MLX5_EQ_CI_MASK + 1;
+			if (r && eq->ci != eq->pi) {
+				eq->armed = false;
+				msim_eq_irq(m, eq);
+			} else if (r) {
+				eq->armed = true;
+			}
 		}
 		for (unsigned b = 0; b < 2; b++) {
 			/* SQ doorbells: the dbrec is polled anyway (tx.c); the
@@ -532,14 +602,13 @@ void msim_uar_poll(struct msim *m)
 
 			m->uar_last[u][0] = cqw;
 			MSIM_INC(m, uar_cq_db);
-			if (cq && cq->uar == u) {
-				cq->armed = true;
-				cq->since_arm = 0;
-			}
+			if (cq && cq->uar == u)
+				cq_arm(m, cq, (uint32_t)(v >> 32) & ZN_MLX5_CQ_CI_MASK);
 			else
 				MSIM_INC(m, uar_bad);
 		}
 	}
+	cq_arm_records_poll(m);
 }
 
 /* ---- dispatch ---- */

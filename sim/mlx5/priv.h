@@ -69,6 +69,13 @@
 
 /* Object limits (the capabilities report them) */
 #define MSIM_MAX_EQ		16
+/* MSI-X: one vector per EQ the model can make, in a BAR of their own
+ * (model choice; trapped) */
+#define MSIM_MSIX_VECTORS	MSIM_MAX_EQ
+#define MSIM_MSIX_BAR		2
+#define MSIM_MSIX_BAR_SIZE	0x2000
+#define MSIM_MSIX_TABLE_OFF	0x0000
+#define MSIM_MSIX_PBA_OFF	0x1000
 #define MSIM_MAX_OBJ		256	/* per kind: CQ, mkey, TIS, PD, TD ... */
 #define MSIM_MAX_QPAGES		1024	/* pas[] entries of one queue */
 
@@ -88,8 +95,10 @@ struct msim_qmem {
 
 struct msim_eq {
 	bool used;
+	bool armed;		/* EQ doorbell 0x40 seen: MSI-X intr at the next EQE */
 	uint8_t eqn;
 	uint8_t log_sz;
+	uint8_t intr;		/* EQC intr: its MSI-X vector */
 	bool oi;
 	uint32_t uar;
 	uint32_t pi, ci;
@@ -108,6 +117,7 @@ struct msim_cq {
 	uint32_t uar;
 	uint8_t eqn;
 	uint64_t dbr;
+	uint32_t arm_seen;		/* doorbell record arm word, as last read */
 	uint32_t pi;
 	uint16_t period, max_count;	/* event moderation: µs, CQEs */
 	uint32_t since_arm;		/* CQEs written since the arm */
@@ -225,6 +235,7 @@ struct msim_fte {
 	X(pages_given) X(pages_returned) X(pages_leaked) X(pages_lost_reset)   \
 	X(page_requests) X(no_page_refusals) X(ctx_writes) X(ctx_dma_errors)   \
 	X(eqes) X(eq_overruns) X(cqes) X(cq_overflows)                        \
+	X(irqs) X(irq_failures)                                                \
 	X(uar_eq_db) X(uar_cq_db) X(uar_sq_db) X(uar_bad)                     \
 	X(bar0_ignored) X(health_ticks) X(fatal_events) X(link_changes)       \
 	X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_csum_offloads) X(tx_wire_drops) \
@@ -399,6 +410,8 @@ struct msim_eq *msim_eq_for_event(struct msim *m, unsigned type);
 /* Writes an EQE (type, sub_type, 28 data bytes at EQE 0x20) to eq. */
 bool msim_eqe_post(struct msim *m, struct msim_eq *eq, uint8_t type, uint8_t sub,
 		   const void *data);
+/* The EQ's MSI-X vector (EQC intr), counted. */
+void msim_eq_irq(struct msim *m, struct msim_eq *eq);
 /* An EQE to the first EQ subscribed to type, if any. */
 void msim_event(struct msim *m, uint8_t type, uint8_t sub, const void *data);
 void msim_uar_poll(struct msim *m);
