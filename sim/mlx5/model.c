@@ -182,6 +182,7 @@ static int msim_poll(void *opaque, uint64_t now_ns, uint64_t *deadline_ns)
 	msim_link_poll(m);
 	if (m->synd || !zn_vfu_mem_enabled(m->dev))
 		return 0;
+	msim_cqe_release(m);
 	msim_uar_poll(m);
 	msim_cq_moderation_poll(m, now_ns, deadline_ns);
 	if (m->gro_open)
@@ -199,6 +200,8 @@ static void msim_reset(void *opaque, enum zn_vfu_reset_why why)
 	msim_free_objects(m);
 	MSIM_ADD(m, pages_lost_reset, m->npages);
 	m->npages = 0;
+	m->cqe_held = false;
+	m->held_frames = m->held_bytes = 0;
 	m->state = MS_DISABLED;
 	m->issi_set = false;
 	m->touched_ns = 0;

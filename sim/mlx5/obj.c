@@ -474,7 +474,7 @@ static void cq_arm_records_poll(struct msim *m)
 /* Writes one CQE (op_own's opcode set by the caller, owner bit here) at the
  * CQ's producer; the body first, op_own last. False on overflow or DMA
  * failure, which puts the CQ in error. */
-bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e)
+static bool cqe_write(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e, bool hold)
 {
 	uint32_t size = 1u << cq->log_sz, ci_be, ci;
 	uint64_t addr;
@@ -502,10 +502,17 @@ bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e)
 		cq->err = true;
 		return false;
 	}
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	if (zn_vfu_dma_write(m->dev, addr + sizeof(*e) - 1, &e->op_own, 1)) {
-		cq->err = true;
-		return false;
+	if (hold && !cq->armed && !cq->held) {
+		cq->held = true;
+		cq->held_own = e->op_own;
+		cq->held_addr = addr + sizeof(*e) - 1;
+		m->cqe_held = true;
+	} else {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		if (zn_vfu_dma_write(m->dev, addr + sizeof(*e) - 1, &e->op_own, 1)) {
+			cq->err = true;
+			return false;
+		}
 	}
 	cq->pi++;
 	MSIM_INC(m, cqes);
@@ -518,6 +525,37 @@ bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e)
 			cq_event(m, cq);
 	}
 	return true;
+}
+
+bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e)
+{
+	return cqe_write(m, cq, e, false);
+}
+
+bool msim_cqe_hold(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e)
+{
+	return cqe_write(m, cq, e, true);
+}
+
+void msim_cqe_release(struct msim *m)
+{
+	if (!m->cqe_held)
+		return;
+	/* the CQEs after the held one were written in full before it */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (unsigned i = 1; i < MSIM_MAX_OBJ; i++) {
+		struct msim_cq *cq = &m->cq[i];
+
+		if (!cq->used || !cq->held)
+			continue;
+		cq->held = false;
+		if (zn_vfu_dma_write(m->dev, cq->held_addr, &cq->held_own, 1))
+			cq->err = true;
+	}
+	MSIM_ADD(m, rx_frames, m->held_frames);
+	MSIM_ADD(m, rx_bytes, m->held_bytes);
+	m->held_frames = m->held_bytes = 0;
+	m->cqe_held = false;
 }
 
 void msim_cq_moderation_poll(struct msim *m, uint64_t now_ns, uint64_t *deadline_ns)

@@ -122,6 +122,10 @@ struct msim_cq {
 	uint16_t period, max_count;	/* event moderation: µs, CQEs */
 	uint32_t since_arm;		/* CQEs written since the arm */
 	uint64_t first_ns;		/* when the first of them was */
+	/* the first CQE of this pass, written but for op_own (msim_cqe_hold) */
+	bool held;
+	uint8_t held_own;
+	uint64_t held_addr;
 	unsigned users;		/* SQs/RQs naming it */
 	int slot;
 	struct msim_qmem mem;
@@ -314,6 +318,10 @@ struct msim {
 	uint32_t root_ft;		/* NIC RX root table id, 0: none */
 	uint64_t rx_seq, gro_mark;	/* packets received; rx_seq at the last poll */
 	bool gro_open;			/* a SHAMPO session may be open */
+	/* a CQ holds a CQE back (msim_cqe_hold); the frames and bytes behind
+	 * the held CQEs, counted in rx_frames/rx_bytes on their release */
+	bool cqe_held;
+	uint64_t held_frames, held_bytes;
 	uint8_t frame[ZN_SIM_FRAME_MAX + 64];	/* TX frame being assembled */
 	uint8_t lso[ZN_SIM_TSO_MAX_PAYLOAD + 1024];	/* TX LSO packet being cut */
 	/* vport and port */
@@ -427,6 +435,19 @@ struct msim_cq *msim_cq_get(struct msim *m, uint64_t cqn);
 /* Writes one CQE at the CQ's producer (owner bit filled in, op_own last);
  * false on overflow or unreachable memory, which puts the CQ in error. */
 bool msim_cqe_post(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e);
+/*
+ * The same within one model pass, for a polled CQ: the pass's first CQE
+ * goes without its op_own byte, which msim_cqe_release writes at the start
+ * of the next pass, so the driver finds the pass's CQEs all at once. A
+ * device completes back-to-back frames far quicker than a driver's poll
+ * loop turns; the model, a thread the host may deschedule between two
+ * frames, would otherwise show the driver a gap in mid-burst that no
+ * device has (and a driver that ends its open HW-GRO session when the
+ * queue looks quiet would cut an aggregate in two). Armed CQs are not held:
+ * their event tells of the CQE at once.
+ */
+bool msim_cqe_hold(struct msim *m, struct msim_cq *cq, struct zn_mlx5_cqe64 *e);
+void msim_cqe_release(struct msim *m);
 /* Completion events of armed CQs whose moderation period ran out. */
 void msim_cq_moderation_poll(struct msim *m, uint64_t now_ns, uint64_t *deadline_ns);
 

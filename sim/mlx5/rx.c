@@ -208,11 +208,29 @@ static void wqe_done(struct msim_wq *q)
 	q->rcv++;
 }
 
+/* A SHAMPO RQ's CQEs of one pass show up together (msim_cqe_hold): the
+ * driver ends its open session when the queue looks quiet. */
 static bool post(struct msim *m, struct msim_wq *q, struct zn_mlx5_cqe64 *e)
 {
 	struct msim_cq *cq = msim_cq_get(m, q->cqn);
 
-	return cq && msim_cqe_post(m, cq, e);
+	if (!cq)
+		return false;
+	return q->shampo ? msim_cqe_hold(m, cq, e) : msim_cqe_post(m, cq, e);
+}
+
+/* A frame completed: counted once the driver can see its CQE. */
+static void count_rx(struct msim *m, struct msim_wq *q, size_t len)
+{
+	struct msim_cq *cq = msim_cq_get(m, q->cqn);
+
+	if (cq && cq->held) {
+		m->held_frames++;
+		m->held_bytes += len;
+		return;
+	}
+	MSIM_INC(m, rx_frames);
+	MSIM_ADD(m, rx_bytes, len);
 }
 
 static void filler(struct msim *m, struct msim_wq *q)
@@ -375,8 +393,7 @@ static bool rx_striding(struct msim *m, struct msim_wq *q, const struct rx_ctx *
 		wqe_done(q);
 	if (!post(m, q, &e))
 		return false;
-	MSIM_INC(m, rx_frames);
-	MSIM_ADD(m, rx_bytes, x->len);
+	count_rx(m, q, x->len);
 	return true;
 }
 
