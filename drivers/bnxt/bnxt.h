@@ -205,6 +205,10 @@ struct bnxt_rxq {
 	uint32_t hds_thresh;
 	struct bnxt_tpa *tpa;		/* BNXT_TPA_AGGS, NULL without TPA */
 	uint8_t *tpa_hdr;
+	/* AGG slots in (pos.agg_cons, pos.agg_prod) that TPA_AGG completed out
+	 * of ring order (bit = slot): agg_cons steps over them once the slots
+	 * before them complete too (bnxt_tpa.c). NULL without TPA. */
+	uint64_t *agg_done;
 	uint32_t tpa_segs;		/* VNIC_TPA_CFG max_agg_segs; 0: no TPA */
 	uint32_t burst_seq;		/* bursts so far, never 0 */
 	uint16_t steer_vnic;		/* per-queue VNIC for n-tuple rules, or 0xffff */
@@ -424,6 +428,9 @@ uint32_t zn_bnxt_tpa_segs(uint32_t buf, uint32_t mtu, uint32_t want);
 int zn_bnxt_tpa_alloc(struct bnxt_rxq *q, uint32_t segs);
 void zn_bnxt_tpa_free(struct bnxt_rxq *q);
 void zn_bnxt_tpa_release(struct bnxt_rxq *q);
+void zn_bnxt_agg_done_reset(struct bnxt_rxq *q);
+/* Did TPA complete AGG slot `slot` ahead of pos.agg_cons? */
+bool zn_bnxt_agg_done(const struct bnxt_rxq *q, uint32_t slot);
 int zn_bnxt_vnic_tpa(struct bnxt *bp, uint16_t vnic, uint32_t segs);
 /* A TPA record (type) at pos->cq_raw: the slots it took (pos advanced
  * past the RX/AGG slots it consumed), 0 when incomplete or to be taken by

@@ -265,6 +265,7 @@ void zn_bnxt_rxq_prepare(struct bnxt_rxq *q)
 		w[1] = 0;
 	}
 	memset(&q->pos, 0, sizeof(q->pos));
+	zn_bnxt_agg_done_reset(q);
 	q->pos.rx_prod = q->rx.size - 1;
 	q->pos.agg_prod = agg_refill(q, 0, q->agg.size - 1);
 	q->cq_db_raw = 0;
@@ -620,8 +621,11 @@ void zn_bnxt_rxq_drain(struct bnxt_rxq *q)
 void zn_bnxt_rxq_release_bufs(struct bnxt_rxq *q)
 {
 	zn_bnxt_tpa_release(q);
+	/* a slot TPA completed out of order holds no buffer of the ring's any more */
 	while (q->pos.agg_cons != q->pos.agg_prod) {
-		q->put(q->prov_ctx, &q->agg_sw[q->pos.agg_cons & q->c.agg_mask].buf_id, 1);
+		if (!zn_bnxt_agg_done(q, q->pos.agg_cons))
+			q->put(q->prov_ctx, &q->agg_sw[q->pos.agg_cons & q->c.agg_mask].buf_id, 1);
 		q->pos.agg_cons++;
 	}
+	zn_bnxt_agg_done_reset(q);
 }
