@@ -209,6 +209,7 @@ struct bnxt_rxq {
 	 * of ring order (bit = slot): agg_cons steps over them once the slots
 	 * before them complete too (bnxt_tpa.c). NULL without TPA. */
 	uint64_t *agg_done;
+	uint32_t agg_ahead;		/* bits set in agg_done */
 	uint32_t tpa_segs;		/* VNIC_TPA_CFG max_agg_segs; 0: no TPA */
 	uint32_t burst_seq;		/* bursts so far, never 0 */
 	uint16_t steer_vnic;		/* per-queue VNIC for n-tuple rules, or 0xffff */
@@ -431,6 +432,11 @@ void zn_bnxt_tpa_release(struct bnxt_rxq *q);
 void zn_bnxt_agg_done_reset(struct bnxt_rxq *q);
 /* Did TPA complete AGG slot `slot` ahead of pos.agg_cons? */
 bool zn_bnxt_agg_done(const struct bnxt_rxq *q, uint32_t slot);
+/* Where the AGG slots a plain RX completion may take from cons on end: at
+ * the first one TPA completed ahead, else at prod. */
+uint32_t zn_bnxt_agg_plain_end(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod);
+/* pos->agg_cons past the slots TPA completed ahead of it. */
+void zn_bnxt_agg_skip(struct bnxt_rxq *q, struct bnxt_rx_pos *pos);
 int zn_bnxt_vnic_tpa(struct bnxt *bp, uint16_t vnic, uint32_t segs);
 /* A TPA record (type) at pos->cq_raw: the slots it took (pos advanced
  * past the RX/AGG slots it consumed), 0 when incomplete or to be taken by

@@ -346,7 +346,13 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 			return k;
 		}
 	}
-	k = bnxt_rx_decode(&q->c, pos, p, &res);
+	/* a plain completion's AGG slots stop short of one TPA completed ahead */
+	{
+		struct bnxt_rx_pos lim = *pos;
+
+		lim.agg_prod = zn_bnxt_agg_plain_end(q, pos->agg_cons, pos->agg_prod);
+		k = bnxt_rx_decode(&q->c, &lim, p, &res);
+	}
 	if (!k)
 		return 0;
 	if (res.kind == BNXT_CK_PKT) {
@@ -356,11 +362,21 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 	} else {
 		rx_other(q, pos, &res, pos->cq_raw);
 	}
+	zn_bnxt_agg_skip(q, pos);
 	pos->cq_raw += k;
 	return k;
 }
 
 #define RX_SIGN 0x80000000u
+
+/* The fast path's AGG limit: agg_prod, or short of a slot TPA completed
+ * ahead (a frame ending there goes to rx_slow, which steps over it). */
+static inline uint32_t fast_agg_lim(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod)
+{
+	uint32_t lim = zn_bnxt_agg_plain_end(q, cons, prod);
+
+	return lim == prod ? prod : lim - 1u;
+}
 
 /* The burst writes va + buf_id + off with one 16-byte copy from the AGG
  * slot, and hdr_len + queue with one store. */
@@ -428,7 +444,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 	const struct bnxt_agg_slot *const agg_sw = q->agg_sw;
 	const uint32_t qid_hi = (uint32_t)q->c.qid << 16;
 	uint32_t raw = q->pos.cq_raw, rx_cons = q->pos.rx_cons, agg_cons = q->pos.agg_cons;
-	const uint32_t agg_prod = q->pos.agg_prod, agg_prod_m1 = agg_prod - 1u;
+	const uint32_t agg_prod = q->pos.agg_prod;
+	uint32_t agg_lim = fast_agg_lim(q, agg_cons, agg_prod), agg_prod_m1 = agg_lim - 1u;
 	const uint32_t rx_start = rx_cons, cq_start = raw, rx_prod = q->pos.rx_prod;
 	/* A good frame takes 2 + k slots, 1 RX and k AGG: raw is not kept in
 	 * the loop but derived, raw = raw_bias + 2 * rx_cons + agg_cons. */
@@ -491,7 +508,7 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 			p->seg[0].len = al;
 		} else if (k) {
 			struct agg_res r = agg_more(lo, q, agg_cons & agg_mask, k,
-						      agg_prod - agg_cons, p, total);
+						      agg_lim - agg_cons, p, total);
 
 			bad |= r.bad;
 			total = r.total;
@@ -536,6 +553,8 @@ slow:
 			rx_cons = pos.rx_cons;
 			agg_cons = pos.agg_cons;
 			raw_bias = raw - 2 * rx_cons - agg_cons;
+			agg_lim = fast_agg_lim(q, agg_cons, agg_prod);
+			agg_prod_m1 = agg_lim - 1u;
 			lo = cq + (size_t)(raw & cq_mask) * BNXT_CMPL_SIZE;
 			ph = ~(raw >> cq_shift) & 1u;
 			if (!k)

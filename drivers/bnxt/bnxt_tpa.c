@@ -141,6 +141,7 @@ void zn_bnxt_agg_done_reset(struct bnxt_rxq *q)
 {
 	if (q->agg_done)
 		memset(q->agg_done, 0, (q->c.agg_mask + 64) / 64 * sizeof(*q->agg_done));
+	q->agg_ahead = 0;
 }
 
 static uint32_t tpa_bad(struct bnxt_rxq *q, uint32_t raw, const char *why, uint32_t slots)
@@ -161,6 +162,29 @@ static bool agg_done_test(const struct bnxt_rxq *q, uint32_t slot)
 	return q->agg_done[slot / 64] >> (slot % 64) & 1u;
 }
 
+static void agg_done_clear(struct bnxt_rxq *q, uint32_t slot)
+{
+	q->agg_done[slot / 64] &= ~(1ull << (slot % 64));
+	q->agg_ahead--;
+}
+
+void zn_bnxt_agg_skip(struct bnxt_rxq *q, struct bnxt_rx_pos *pos)
+{
+	while (q->agg_ahead && pos->agg_cons != pos->agg_prod &&
+	       agg_done_test(q, pos->agg_cons & q->c.agg_mask)) {
+		agg_done_clear(q, pos->agg_cons & q->c.agg_mask);
+		pos->agg_cons++;
+	}
+}
+
+uint32_t zn_bnxt_agg_plain_end(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod)
+{
+	for (uint32_t r = cons; q->agg_ahead && r != prod; r++)
+		if (agg_done_test(q, r & q->c.agg_mask))
+			return r;
+	return prod;
+}
+
 /*
  * Takes AGG slot `slot` as completed: false when it is not posted (outside
  * agg_cons..agg_prod) or completed already.
@@ -174,14 +198,11 @@ static bool agg_take(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t slot)
 		return false;
 	if (slot != (pos->agg_cons & mask)) {
 		q->agg_done[slot / 64] |= 1ull << (slot % 64);
+		q->agg_ahead++;
 		return true;
 	}
 	pos->agg_cons++;
-	while (pos->agg_cons != pos->agg_prod && agg_done_test(q, pos->agg_cons & mask)) {
-		slot = pos->agg_cons & mask;
-		q->agg_done[slot / 64] &= ~(1ull << (slot % 64));
-		pos->agg_cons++;
-	}
+	zn_bnxt_agg_skip(q, pos);
 	return true;
 }
 
