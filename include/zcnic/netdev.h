@@ -81,9 +81,10 @@ struct zn_netdev_conf {
 	 * Ask the port for TCP receive aggregation (ZN_RX_OFFLOAD_TCP_AGG,
 	 * when it has it): one completion per aggregate. Losses under it no
 	 * longer cost timeouts (the SACK scoreboard and RACK-TLP recover from
-	 * an aggregate's one ACK). Off by default for now: on bnxt, TPA
-	 * aggregations of several flows open at once on one ring hand out AGG
-	 * buffers out of ring order, which the driver rejects.
+	 * an aggregate's one ACK). Off by default for now: on bnxt, while
+	 * a TPA aggregation holds an AGG buffer, a frame TPA does not take may
+	 * complete later AGG slots (out of ring order), and the driver's plain
+	 * RX path still rejects that (TPA_AGG records are taken in any order).
 	 */
 	bool rx_agg;
 	/* Queue pairs for zn_netdev_queue_open, RSS over their RX queues; 0: none.
