@@ -152,6 +152,9 @@ struct bnxt_rx_ctx {
 	uint32_t max_frame;		/* MRU: longest frame accepted */
 	const uint8_t *hdr_va;		/* header buffer of RX slot i: hdr_va + i * hdr_buf_size */
 	const struct bnxt_agg_slot *agg_sw;
+	/* With TPA, AGG slots complete out of ring order: the slots completed
+	 * ahead of agg_cons (bnxt_tpa.c). NULL: in ring order only. */
+	const uint64_t *agg_done;
 	uint16_t qid;
 };
 
@@ -437,6 +440,8 @@ bool zn_bnxt_agg_done(const struct bnxt_rxq *q, uint32_t slot);
 uint32_t zn_bnxt_agg_plain_end(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod);
 /* pos->agg_cons past the slots TPA completed ahead of it. */
 void zn_bnxt_agg_skip(struct bnxt_rxq *q, struct bnxt_rx_pos *pos);
+/* AGG slot `slot` completed, in any order: false if not posted or taken. */
+bool zn_bnxt_agg_take(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t slot);
 int zn_bnxt_vnic_tpa(struct bnxt *bp, uint16_t vnic, uint32_t segs);
 /* A TPA record (type) at pos->cq_raw: the slots it took (pos advanced
  * past the RX/AGG slots it consumed), 0 when incomplete or to be taken by

@@ -346,16 +346,23 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 			return k;
 		}
 	}
-	/* a plain completion's AGG slots stop short of one TPA completed ahead */
-	{
-		struct bnxt_rx_pos lim = *pos;
-
-		lim.agg_prod = zn_bnxt_agg_plain_end(q, pos->agg_cons, pos->agg_prod);
-		k = bnxt_rx_decode(&q->c, &lim, p, &res);
-	}
+	k = bnxt_rx_decode(&q->c, pos, p, &res);
 	if (!k)
 		return 0;
-	if (res.kind == BNXT_CK_PKT) {
+	if (q->c.agg_done && (res.kind == BNXT_CK_PKT || res.kind == BNXT_CK_PKT_ERR)) {
+		/* AGG slots named by opaque, in any order (bnxt_agg_slot_ok) */
+		for (uint32_t i = 0; i < res.nagg; i++) {
+			const struct bnxt_rx_agg_cmpl *a = bnxt_cq_slot(&q->c, pos->cq_raw + 2 + i);
+
+			zn_bnxt_agg_take(q, pos, a->opaque);
+			if (res.kind == BNXT_CK_PKT_ERR)
+				q->put(q->prov_ctx, &q->agg_sw[a->opaque].buf_id, 1);
+		}
+		pos->rx_cons++;
+		if (res.kind == BNXT_CK_PKT_ERR)
+			q->st.errors++;
+		*got = res.kind == BNXT_CK_PKT;
+	} else if (res.kind == BNXT_CK_PKT) {
 		pos->rx_cons++;
 		pos->agg_cons += res.nagg;
 		*got = true;

@@ -69,6 +69,7 @@ int zn_bnxt_tpa_alloc(struct bnxt_rxq *q, uint32_t segs)
 		zn_bnxt_tpa_free(q);
 		return -ENOMEM;
 	}
+	q->c.agg_done = q->agg_done;
 	q->tpa_segs = segs;
 	return 0;
 }
@@ -81,6 +82,7 @@ void zn_bnxt_tpa_free(struct bnxt_rxq *q)
 	q->tpa = NULL;
 	q->tpa_hdr = NULL;
 	q->agg_done = NULL;
+	q->c.agg_done = NULL;
 }
 
 /* VNIC_TPA_CFG for vnic: GRO mode with Linux's flags, or off (segs 0). */
@@ -189,7 +191,7 @@ uint32_t zn_bnxt_agg_plain_end(const struct bnxt_rxq *q, uint32_t cons, uint32_t
  * Takes AGG slot `slot` as completed: false when it is not posted (outside
  * agg_cons..agg_prod) or completed already.
  */
-static bool agg_take(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t slot)
+bool zn_bnxt_agg_take(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t slot)
 {
 	const uint32_t mask = q->c.agg_mask;
 
@@ -226,7 +228,7 @@ uint32_t zn_bnxt_tpa_rx(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t ty
 
 		id = (a->v & BNXT_RX_TPA_AGG_ID_MASK_P5) >> BNXT_RX_TPA_AGG_ID_SFT_P5;
 		/* the device filled the buffer: it is consumed whatever else is wrong */
-		if (!agg_take(q, pos, slot))
+		if (!zn_bnxt_agg_take(q, pos, slot))
 			return tpa_bad(q, raw, "TPA_AGG names no posted AGG slot, or one completed "
 				       "already", 1);
 		t = id < BNXT_TPA_AGGS ? &q->tpa[id] : NULL;
