@@ -876,6 +876,17 @@ static void test_tpa_agg_out_of_order(void **state)
 	t->agg_cons = base + 8;
 	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
 	assert_true(zn_bnxt_agg_done(t->q, base + 7));
+	/* a plain frame past the gap too: base + 8, base + 6 still out */
+	fill(pb, 1000, 24);
+	dev_frame(t, pb, 54, 1000, NULL);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 1);
+	assert_int_equal(p[0].nseg, 1);
+	gather(t, &p[0], out);
+	assert_memory_equal(out, pb, 1000);
+	assert_int_equal(t->q->pos.agg_cons, base + 6);
+	assert_true(zn_bnxt_agg_done(t->q, base + 8));
+	assert_int_equal(t->q->st.bad_cmpl, 2);
+	give_back(t, p, 1);
 	rxt_free(t);
 }
 
