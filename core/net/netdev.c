@@ -97,7 +97,7 @@ static int bring_up(struct zn_netdev *d, const char *spec)
 	if (rc < 0)
 		return rc;
 	zn_port_info(d->port, &info);
-	rq.offloads = info.rx_offloads & (c->rx_agg ? ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG :
+	rq.offloads = info.rx_offloads & (!c->no_rx_agg ? ZN_RX_OFFLOAD_CSUM | ZN_RX_OFFLOAD_TCP_AGG :
 					  ZN_RX_OFFLOAD_CSUM);
 	rc = zn_port_configure(d->port, &pc);
 	for (uint16_t q = 0; rc == 0 && q < pc.nb_rxq; q++) {

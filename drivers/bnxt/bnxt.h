@@ -154,6 +154,9 @@ struct bnxt_rx_ctx {
 	uint32_t max_frame;		/* MRU: longest frame accepted */
 	const uint8_t *hdr_va;		/* header buffer of RX slot i: hdr_va + i * hdr_buf_size */
 	const struct bnxt_agg_slot *agg_sw;
+	/* With TPA, AGG slots complete out of ring order: the slots completed
+	 * ahead of agg_cons (bnxt_tpa.c). NULL: in ring order only. */
+	const uint64_t *agg_done;
 	uint16_t qid;
 };
 
@@ -207,6 +210,11 @@ struct bnxt_rxq {
 	uint32_t hds_thresh;
 	struct bnxt_tpa *tpa;		/* BNXT_TPA_AGGS, NULL without TPA */
 	uint8_t *tpa_hdr;
+	/* AGG slots in (pos.agg_cons, pos.agg_prod) that TPA_AGG completed out
+	 * of ring order (bit = slot): agg_cons steps over them once the slots
+	 * before them complete too (bnxt_tpa.c). NULL without TPA. */
+	uint64_t *agg_done;
+	uint32_t agg_ahead;		/* bits set in agg_done */
 	uint32_t tpa_segs;		/* VNIC_TPA_CFG max_agg_segs; 0: no TPA */
 	uint32_t burst_seq;		/* bursts so far, never 0 */
 	uint16_t steer_vnic;		/* per-queue VNIC for n-tuple rules, or 0xffff */
@@ -439,6 +447,16 @@ uint32_t zn_bnxt_tpa_segs(uint32_t buf, uint32_t mtu, uint32_t want);
 int zn_bnxt_tpa_alloc(struct bnxt_rxq *q, uint32_t segs);
 void zn_bnxt_tpa_free(struct bnxt_rxq *q);
 void zn_bnxt_tpa_release(struct bnxt_rxq *q);
+void zn_bnxt_agg_done_reset(struct bnxt_rxq *q);
+/* Did TPA complete AGG slot `slot` ahead of pos.agg_cons? */
+bool zn_bnxt_agg_done(const struct bnxt_rxq *q, uint32_t slot);
+/* Where the AGG slots a plain RX completion may take from cons on end: at
+ * the first one TPA completed ahead, else at prod. */
+uint32_t zn_bnxt_agg_plain_end(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod);
+/* pos->agg_cons past the slots TPA completed ahead of it. */
+void zn_bnxt_agg_skip(struct bnxt_rxq *q, struct bnxt_rx_pos *pos);
+/* AGG slot `slot` completed, in any order: false if not posted or taken. */
+bool zn_bnxt_agg_take(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t slot);
 int zn_bnxt_vnic_tpa(struct bnxt *bp, uint16_t vnic, uint32_t segs);
 /* A TPA record (type) at pos->cq_raw: the slots it took (pos advanced
  * past the RX/AGG slots it consumed), 0 when incomplete or to be taken by

@@ -136,6 +136,23 @@ static inline uint32_t bnxt_rx_bad(struct bnxt_cmpl_res *res, enum bnxt_cmpl_bad
  * advances by that much whatever the kind), or 0 when it is not complete
  * yet. For BNXT_CK_PKT, *pkt is filled.
  */
+/*
+ * With TPA (c->agg_done), the i-th AGG record of the group at raw may name
+ * any AGG slot that is posted, not completed ahead already, and not named by
+ * an earlier record of the group (hw-docs/bnxt.md 9.4).
+ */
+static inline bool bnxt_agg_slot_ok(const struct bnxt_rx_ctx *c, const struct bnxt_rx_pos *pos,
+				    uint32_t raw, uint32_t i, uint32_t slot)
+{
+	if (slot > c->agg_mask || ((slot - pos->agg_cons) & c->agg_mask) >= pos->agg_prod - pos->agg_cons ||
+	    (c->agg_done[slot / 64] >> (slot % 64) & 1u))
+		return false;
+	for (uint32_t j = 0; j < i; j++)
+		if (((const struct bnxt_rx_agg_cmpl *)bnxt_cq_slot(c, raw + 2 + j))->opaque == slot)
+			return false;
+	return true;
+}
+
 static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct bnxt_rx_pos *pos,
 				      struct zn_rx_pkt *pkt, struct bnxt_cmpl_res *res)
 {
@@ -203,14 +220,17 @@ static inline uint32_t bnxt_rx_decode(const struct bnxt_rx_ctx *c, const struct 
 
 		if ((a->type & BNXT_CMPL_TYPE_MASK) != BNXT_CMPL_TYPE_RX_AGG)
 			return bnxt_rx_bad(res, BNXT_BAD_AGG_TYPE, 2);
-		if (a->opaque != ((pos->agg_cons + i) & c->agg_mask))
+		if (c->agg_done ? !bnxt_agg_slot_ok(c, pos, raw, i, a->opaque) :
+		    a->opaque != ((pos->agg_cons + i) & c->agg_mask))
 			return bnxt_rx_bad(res, BNXT_BAD_AGG_OPAQUE, 2);
 		if (a->len - 1u >= c->agg_buf_size && !err)
 			return bnxt_rx_bad(res, BNXT_BAD_AGG_LEN, 2);
 		total += a->len;
 		if (pkt) {
-			pkt->seg[i].va = c->agg_sw[(pos->agg_cons + i) & c->agg_mask].va;
-			pkt->seg[i].buf_id = c->agg_sw[(pos->agg_cons + i) & c->agg_mask].buf_id;
+			const uint32_t sl = c->agg_done ? a->opaque : (pos->agg_cons + i) & c->agg_mask;
+
+			pkt->seg[i].va = c->agg_sw[sl].va;
+			pkt->seg[i].buf_id = c->agg_sw[sl].buf_id;
 			pkt->seg[i].off = 0;
 			pkt->seg[i].len = a->len;
 		}

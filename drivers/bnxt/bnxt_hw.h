@@ -2714,7 +2714,10 @@ BNXT_ASSERT_OFF(bnxt_rx_agg_cmpl, v, 8);
  * aggregation is: TPA_START (32 bytes, the first packet's header in the RX
  * buffer it names), standalone RX_TPA_AGG records (16 bytes, type 0x16,
  * struct bnxt_rx_agg_cmpl with the agg_id in v 27:16) as AGG buffers fill,
- * then TPA_END (32 bytes) with the count of those AGG records. */
+ * then TPA_END (32 bytes) with the count of those AGG records. With several
+ * aggregations open on a ring, RX_TPA_AGG records name AGG slots (opaque)
+ * out of ring order: [L] bnxt.c tracks AGG slots with rx_agg_bmap and takes
+ * each one from rx_agg_cmp_opaque (hw-docs/bnxt.md 9.4). */
 
 struct bnxt_rx_tpa_start_cmpl {
 	uint16_t flags_type;	/* type 0x13 | BNXT_RX_CMPL_FLAGS_* (placement GRO_*) */

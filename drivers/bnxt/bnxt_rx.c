@@ -274,6 +274,7 @@ void zn_bnxt_rxq_prepare_rings(struct bnxt_rxq *q)
 	}
 	q->pos.rx_cons = 0;
 	q->pos.agg_cons = 0;
+	zn_bnxt_agg_done_reset(q);
 	q->pos.rx_prod = q->rx.size - 1;
 	q->pos.agg_prod = agg_refill(q, 0, q->agg.size - 1);
 }
@@ -355,18 +356,41 @@ static __attribute__((noinline)) uint32_t rx_slow(struct bnxt_rxq *q, struct bnx
 	k = bnxt_rx_decode(&q->c, pos, p, &res);
 	if (!k)
 		return 0;
-	if (res.kind == BNXT_CK_PKT) {
+	if (q->c.agg_done && (res.kind == BNXT_CK_PKT || res.kind == BNXT_CK_PKT_ERR)) {
+		/* AGG slots named by opaque, in any order (bnxt_agg_slot_ok) */
+		for (uint32_t i = 0; i < res.nagg; i++) {
+			const struct bnxt_rx_agg_cmpl *a = bnxt_cq_slot(&q->c, pos->cq_raw + 2 + i);
+
+			zn_bnxt_agg_take(q, pos, a->opaque);
+			if (res.kind == BNXT_CK_PKT_ERR)
+				q->put(q->prov_ctx, &q->agg_sw[a->opaque].buf_id, 1);
+		}
+		pos->rx_cons++;
+		if (res.kind == BNXT_CK_PKT_ERR)
+			q->st.errors++;
+		*got = res.kind == BNXT_CK_PKT;
+	} else if (res.kind == BNXT_CK_PKT) {
 		pos->rx_cons++;
 		pos->agg_cons += res.nagg;
 		*got = true;
 	} else {
 		rx_other(q, pos, &res, pos->cq_raw);
 	}
+	zn_bnxt_agg_skip(q, pos);
 	pos->cq_raw += k;
 	return k;
 }
 
 #define RX_SIGN 0x80000000u
+
+/* The fast path's AGG limit: agg_prod, or short of a slot TPA completed
+ * ahead (a frame ending there goes to rx_slow, which steps over it). */
+static inline uint32_t fast_agg_lim(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod)
+{
+	uint32_t lim = zn_bnxt_agg_plain_end(q, cons, prod);
+
+	return lim == prod ? prod : lim - 1u;
+}
 
 /* The burst writes va + buf_id + off with one 16-byte copy from the AGG
  * slot, and hdr_len + queue with one store. */
@@ -434,7 +458,8 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 	const struct bnxt_agg_slot *const agg_sw = q->agg_sw;
 	const uint32_t qid_hi = (uint32_t)q->c.qid << 16;
 	uint32_t raw = q->pos.cq_raw, rx_cons = q->pos.rx_cons, agg_cons = q->pos.agg_cons;
-	const uint32_t agg_prod = q->pos.agg_prod, agg_prod_m1 = agg_prod - 1u;
+	const uint32_t agg_prod = q->pos.agg_prod;
+	uint32_t agg_lim = fast_agg_lim(q, agg_cons, agg_prod), agg_prod_m1 = agg_lim - 1u;
 	const uint32_t rx_start = rx_cons, cq_start = raw, rx_prod = q->pos.rx_prod;
 	/* A good frame takes 2 + k slots, 1 RX and k AGG: raw is not kept in
 	 * the loop but derived, raw = raw_bias + 2 * rx_cons + agg_cons. */
@@ -497,7 +522,7 @@ uint32_t zn_bnxt_rx_burst(struct bnxt_rxq *q, struct zn_rx_pkt *pkts, uint32_t n
 			p->seg[0].len = al;
 		} else if (k) {
 			struct agg_res r = agg_more(lo, q, agg_cons & agg_mask, k,
-						      agg_prod - agg_cons, p, total);
+						      agg_lim - agg_cons, p, total);
 
 			bad |= r.bad;
 			total = r.total;
@@ -542,6 +567,8 @@ slow:
 			rx_cons = pos.rx_cons;
 			agg_cons = pos.agg_cons;
 			raw_bias = raw - 2 * rx_cons - agg_cons;
+			agg_lim = fast_agg_lim(q, agg_cons, agg_prod);
+			agg_prod_m1 = agg_lim - 1u;
 			lo = cq + (size_t)(raw & cq_mask) * BNXT_CMPL_SIZE;
 			ph = ~(raw >> cq_shift) & 1u;
 			if (!k)
@@ -627,8 +654,11 @@ void zn_bnxt_rxq_drain(struct bnxt_rxq *q)
 void zn_bnxt_rxq_release_bufs(struct bnxt_rxq *q)
 {
 	zn_bnxt_tpa_release(q);
+	/* a slot TPA completed out of order holds no buffer of the ring's any more */
 	while (q->pos.agg_cons != q->pos.agg_prod) {
-		q->put(q->prov_ctx, &q->agg_sw[q->pos.agg_cons & q->c.agg_mask].buf_id, 1);
+		if (!zn_bnxt_agg_done(q, q->pos.agg_cons))
+			q->put(q->prov_ctx, &q->agg_sw[q->pos.agg_cons & q->c.agg_mask].buf_id, 1);
 		q->pos.agg_cons++;
 	}
+	zn_bnxt_agg_done_reset(q);
 }

@@ -7,8 +7,13 @@
  *   TPA_START  names the next RX slot: the first frame's headers. They are
  *              copied to the aggregation's state (agg_id), since the RX slot
  *              is posted again long before TPA_END.
- *   TPA_AGG    one per AGG buffer, in AGG ring order: the buffer joins the
- *              aggregation (at most ZN_RX_MAX_SEGS of them).
+ *   TPA_AGG    one per AGG buffer: the buffer joins the aggregation (at
+ *              most ZN_RX_MAX_SEGS of them). Its opaque names the slot, and
+ *              with several aggregations open the slots complete out of
+ *              ring order (hw-docs/bnxt.md §9.4): any posted slot not yet
+ *              completed is accepted; agg_done marks those completed ahead
+ *              of agg_cons, which steps over them once the gap closes, so
+ *              the refill (behind agg_cons) only reposts completed slots.
  *   TPA_END    the aggregation is one zn_rx_pkt with ZN_RX_F_AGG: headers
  *              from the state with the IP length (and the IPv4 checksum)
  *              rewritten for the whole, the AGG buffers as segments,
@@ -59,6 +64,12 @@ int zn_bnxt_tpa_alloc(struct bnxt_rxq *q, uint32_t segs)
 		q->tpa = NULL;
 		return -ENOMEM;
 	}
+	q->agg_done = calloc((q->c.agg_mask + 64) / 64, sizeof(*q->agg_done));
+	if (!q->agg_done) {
+		zn_bnxt_tpa_free(q);
+		return -ENOMEM;
+	}
+	q->c.agg_done = q->agg_done;
 	q->tpa_segs = segs;
 	return 0;
 }
@@ -67,8 +78,11 @@ void zn_bnxt_tpa_free(struct bnxt_rxq *q)
 {
 	free(q->tpa);
 	free(q->tpa_hdr);
+	free(q->agg_done);
 	q->tpa = NULL;
 	q->tpa_hdr = NULL;
+	q->agg_done = NULL;
+	q->c.agg_done = NULL;
 }
 
 /* VNIC_TPA_CFG for vnic: GRO mode with Linux's flags, or off (segs 0). */
@@ -124,6 +138,14 @@ void zn_bnxt_tpa_release(struct bnxt_rxq *q)
 			tpa_drop(q, &q->tpa[i]);
 }
 
+/* Slots completed out of order are forgotten (the ring starts over). */
+void zn_bnxt_agg_done_reset(struct bnxt_rxq *q)
+{
+	if (q->agg_done)
+		memset(q->agg_done, 0, (q->c.agg_mask + 64) / 64 * sizeof(*q->agg_done));
+	q->agg_ahead = 0;
+}
+
 static uint32_t tpa_bad(struct bnxt_rxq *q, uint32_t raw, const char *why, uint32_t slots)
 {
 	q->st.bad_cmpl++;
@@ -137,6 +159,60 @@ static bool valid2(const struct bnxt_rxq *q, uint32_t raw)
 	return bnxt_cmpl_valid(bnxt_cq_slot(&q->c, raw + 1), raw + 1, q->c.cq_size);
 }
 
+static bool agg_done_test(const struct bnxt_rxq *q, uint32_t slot)
+{
+	return q->agg_done[slot / 64] >> (slot % 64) & 1u;
+}
+
+static void agg_done_clear(struct bnxt_rxq *q, uint32_t slot)
+{
+	q->agg_done[slot / 64] &= ~(1ull << (slot % 64));
+	q->agg_ahead--;
+}
+
+void zn_bnxt_agg_skip(struct bnxt_rxq *q, struct bnxt_rx_pos *pos)
+{
+	while (q->agg_ahead && pos->agg_cons != pos->agg_prod &&
+	       agg_done_test(q, pos->agg_cons & q->c.agg_mask)) {
+		agg_done_clear(q, pos->agg_cons & q->c.agg_mask);
+		pos->agg_cons++;
+	}
+}
+
+uint32_t zn_bnxt_agg_plain_end(const struct bnxt_rxq *q, uint32_t cons, uint32_t prod)
+{
+	for (uint32_t r = cons; q->agg_ahead && r != prod; r++)
+		if (agg_done_test(q, r & q->c.agg_mask))
+			return r;
+	return prod;
+}
+
+/*
+ * Takes AGG slot `slot` as completed: false when it is not posted (outside
+ * agg_cons..agg_prod) or completed already.
+ */
+bool zn_bnxt_agg_take(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t slot)
+{
+	const uint32_t mask = q->c.agg_mask;
+
+	if (slot > mask || ((slot - pos->agg_cons) & mask) >= pos->agg_prod - pos->agg_cons ||
+	    agg_done_test(q, slot))
+		return false;
+	if (slot != (pos->agg_cons & mask)) {
+		q->agg_done[slot / 64] |= 1ull << (slot % 64);
+		q->agg_ahead++;
+		return true;
+	}
+	pos->agg_cons++;
+	zn_bnxt_agg_skip(q, pos);
+	return true;
+}
+
+bool zn_bnxt_agg_done(const struct bnxt_rxq *q, uint32_t slot)
+{
+	return q->agg_done && agg_done_test(q, slot & q->c.agg_mask);
+}
+
 uint32_t zn_bnxt_tpa_rx(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t type,
 			struct zn_rx_pkt *p, bool *got)
 {
@@ -148,13 +224,13 @@ uint32_t zn_bnxt_tpa_rx(struct bnxt_rxq *q, struct bnxt_rx_pos *pos, uint32_t ty
 	*got = false;
 	if (type == BNXT_CMPL_TYPE_RX_TPA_AGG) {
 		const struct bnxt_rx_agg_cmpl *a = lo;
-		const uint32_t slot = pos->agg_cons & q->c.agg_mask;
+		const uint32_t slot = a->opaque;
 
 		id = (a->v & BNXT_RX_TPA_AGG_ID_MASK_P5) >> BNXT_RX_TPA_AGG_ID_SFT_P5;
-		if (pos->agg_prod == pos->agg_cons || a->opaque != slot)
-			return tpa_bad(q, raw, "TPA_AGG names no posted AGG slot in order", 1);
 		/* the device filled the buffer: it is consumed whatever else is wrong */
-		pos->agg_cons++;
+		if (!zn_bnxt_agg_take(q, pos, slot))
+			return tpa_bad(q, raw, "TPA_AGG names no posted AGG slot, or one completed "
+				       "already", 1);
 		t = id < BNXT_TPA_AGGS ? &q->tpa[id] : NULL;
 		if (!t || !t->open || a->len - 1u >= q->c.agg_buf_size ||
 		    t->nseg == ZN_RX_MAX_SEGS) {

@@ -78,14 +78,12 @@ struct zn_netdev_conf {
 	 * they save. RX checksum flags are read either way. */
 	bool no_offload;
 	/*
-	 * Ask the port for TCP receive aggregation (ZN_RX_OFFLOAD_TCP_AGG,
-	 * when it has it): one completion per aggregate. Losses under it no
-	 * longer cost timeouts (the SACK scoreboard and RACK-TLP recover from
-	 * an aggregate's one ACK). Off by default for now: on bnxt, TPA
-	 * aggregations of several flows open at once on one ring hand out AGG
-	 * buffers out of ring order, which the driver rejects.
+	 * TCP receive aggregation (ZN_RX_OFFLOAD_TCP_AGG, when the port has
+	 * it) is asked for unless this is set: one completion per aggregate.
+	 * Losses under it do not cost timeouts (the SACK scoreboard and
+	 * RACK-TLP recover from an aggregate's one ACK).
 	 */
-	bool rx_agg;
+	bool no_rx_agg;
 	/* Queue pairs for zn_netdev_queue_open, RSS over their RX queues; 0: none.
 	 * nb_rxq + queues and 1 + queues at most ZN_PORT_MAX_QUEUES. */
 	uint16_t queues;

@@ -2,7 +2,7 @@
 /*
  * cost_tcp: a fixed TCP workload for callgrind (scripts/cost.sh), over an
  * in-process bnxt model pair with the offloads on: LSO on B's sends, TPA
- * (zn_netdev_conf rx_agg) on A's receive. Each end has its own ring in
+ * (zn_netdev_conf, unless no_rx_agg) on A's receive. Each end has its own ring in
  * this thread, so a ring's progress pass polls its own netdev only:
  *   B: SEND_ZC of BATCH 4 KiB requests from a registered buffer per round
  *   A: one RECV_ZC multishot into a zcrx area on RX queue 1 (an n-tuple

@@ -677,6 +677,22 @@ static void tpa_start(struct rxt *t, uint32_t id, const uint8_t *hdr, uint32_t h
 	t->rx_cons++;
 }
 
+/* A TPA_AGG record for the AGG buffer at raw ring index `raw`, in any order. */
+static void tpa_agg_at(struct rxt *t, uint32_t id, uint32_t raw, const uint8_t *data,
+		       uint32_t len)
+{
+	uint8_t rec[1][16] = { { 0 } };
+	struct bnxt_rx_agg_cmpl *a = (void *)rec[0];
+	const struct bnxt_rx_bd *ab = agg_bd(t, raw);
+
+	memcpy((void *)(uintptr_t)ab->addr, data, len);
+	a->type = BNXT_CMPL_TYPE_RX_TPA_AGG;
+	a->len = (uint16_t)len;
+	a->opaque = ab->opaque;
+	a->v = id << BNXT_RX_TPA_AGG_ID_SFT_P5;
+	dev_write(t, (const uint8_t (*)[16])rec, 1);
+}
+
 static void tpa_agg(struct rxt *t, uint32_t id, const uint8_t *data, uint32_t len)
 {
 	uint8_t rec[1][16] = { { 0 } };
@@ -782,6 +798,98 @@ static void test_tpa(void **state)
 	rxt_free(t);
 }
 
+/*
+ * Two aggregations open at once, each filling the AGG buffer it took before
+ * reporting it: their TPA_AGG records name slots out of ring order
+ * (hw-docs/bnxt.md §9.4). Every byte arrives, every buffer comes back, and
+ * a slot not posted or completed twice is still refused.
+ */
+static void test_tpa_agg_out_of_order(void **state)
+{
+	struct rxt *t = rxt_new_ex(64, 0, 512, ZN_RX_OFFLOAD_TCP_AGG);
+	uint8_t hdr[54], pa[2000], pb[2000], out[4000];
+	struct zn_rx_pkt p[4];
+	const uint32_t base = t->agg_cons;
+	uint32_t posted;
+
+	(void)state;
+	tpa_hdr(hdr);
+	fill(pa, sizeof(pa), 21);
+	fill(pb, sizeof(pb), 22);
+	tpa_start(t, 1, hdr, 54);		/* A takes slots base, base + 2 */
+	tpa_start(t, 2, hdr, 54);		/* B takes slots base + 1, base + 3 */
+	tpa_agg_at(t, 2, base + 1, pb, 1000);
+	tpa_agg_at(t, 1, base + 2, pa, 1000);	/* A's second buffer fills first */
+	tpa_agg_at(t, 1, base, pa + 1000, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	/* base + 1 and base + 2 wait for base: now all three are behind cons */
+	assert_int_equal(t->q->pos.agg_cons, base + 3);
+	posted = t->q->pos.agg_prod - t->q->pos.agg_cons;
+	tpa_agg_at(t, 2, base + 3, pb + 1000, 1000);
+	tpa_end(t, 1, 2, 2, 1000);
+	tpa_end(t, 2, 2, 2, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 2);
+	assert_int_equal(t->q->st.bad_cmpl, 0);
+	assert_int_equal(t->q->st.agg, 2);
+	assert_int_equal(p[0].nseg, 2);
+	assert_int_equal(p[1].nseg, 2);
+	assert_int_equal(p[0].pkt_len, 2054);
+	assert_int_equal(p[1].pkt_len, 2054);
+	gather(t, &p[0], out);			/* A: its buffers in completion order */
+	assert_memory_equal(out + 54, pa, 2000);
+	gather(t, &p[1], out);
+	assert_memory_equal(out + 54, pb, 2000);
+	give_back(t, p, 2);
+	/* the four slots were reposted: the ring is as full as before */
+	assert_int_equal(t->q->pos.agg_cons, base + 4);
+	assert_int_equal(t->q->pos.agg_prod - t->q->pos.agg_cons, posted);
+
+	/* C completes base + 5 ahead of base + 4 */
+	tpa_start(t, 3, hdr, 54);
+	tpa_agg_at(t, 3, base + 5, pa, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	assert_int_equal(t->q->pos.agg_cons, base + 4);
+	assert_true(zn_bnxt_agg_done(t->q, base + 5));
+	/* base + 5 again: completed already */
+	tpa_agg_at(t, 3, base + 5, pa, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	assert_int_equal(t->q->st.bad_cmpl, 1);
+	/* the producer's slot, the one the full ring leaves empty: not posted */
+	tpa_agg_at(t, 3, t->q->pos.agg_prod, pa, 1000);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	assert_int_equal(t->q->st.bad_cmpl, 2);
+	assert_int_equal(t->q->pos.agg_cons, base + 4);
+	/* a plain frame takes base + 4 (it may not take base + 5): the gap
+	 * closes and the consumer steps over base + 5 */
+	t->agg_cons = base + 4;
+	fill(out, 1000, 23);
+	dev_frame(t, out, 54, 1000, NULL);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 1);
+	assert_int_equal(p[0].pkt_len, 1000);
+	assert_int_equal(p[0].nseg, 1);
+	assert_int_equal(t->q->pos.agg_cons, base + 6);
+	assert_false(zn_bnxt_agg_done(t->q, base + 5));
+	give_back(t, p, 1);
+	/* C still open at teardown, base + 7 completed ahead of base + 6:
+	 * rxt_free checks that every buffer comes back exactly once */
+	tpa_agg_at(t, 3, base + 7, pa, 1000);
+	t->agg_cons = base + 8;
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 0);
+	assert_true(zn_bnxt_agg_done(t->q, base + 7));
+	/* a plain frame past the gap too: base + 8, base + 6 still out */
+	fill(pb, 1000, 24);
+	dev_frame(t, pb, 54, 1000, NULL);
+	assert_int_equal(zn_bnxt_rx_burst(t->q, p, 4), 1);
+	assert_int_equal(p[0].nseg, 1);
+	gather(t, &p[0], out);
+	assert_memory_equal(out, pb, 1000);
+	assert_int_equal(t->q->pos.agg_cons, base + 6);
+	assert_true(zn_bnxt_agg_done(t->q, base + 8));
+	assert_int_equal(t->q->st.bad_cmpl, 2);
+	give_back(t, p, 1);
+	rxt_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_provider_dry),
 		cmocka_unit_test(test_parse_function),
 		cmocka_unit_test(test_tpa),
+		cmocka_unit_test(test_tpa_agg_out_of_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

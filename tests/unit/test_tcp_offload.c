@@ -62,7 +62,7 @@ static void transfer(const char *model, bool offload, struct run *r)
 	struct mtc_sim sim;
 	struct ndp n = { 0 };
 	struct zn_netdev_conf c = { .prefix_len = 24, .nb_rxq = 1, .rx_ring = 1024,
-				    .tx_ring = 1024, .no_offload = !offload, .rx_agg = offload };
+				    .tx_ring = 1024, .no_offload = !offload, .no_rx_agg = !offload };
 	struct zn_tcp *ta, *tb;
 	struct zn_tcp_conn *ca, *lb, *cb = NULL;
 	struct zn_addr4 dst;

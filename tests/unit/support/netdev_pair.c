@@ -25,7 +25,7 @@ static int open_both(struct ndp *n, const char *p0, const char *p1, uint32_t mtu
 {
 	struct zn_netdev_conf c = { .prefix_len = 24, .nb_rxq = NDP_RXQ,
 				    .rx_ring = rx_ring ? rx_ring : 256, .tx_ring = 256, .mtu = mtu,
-				    .rx_agg = rx_agg };
+				    .no_rx_agg = !rx_agg };
 	char spec[128];
 	int rc;
 
