@@ -8,11 +8,16 @@
 
 #define PICK_TRIES	4096
 
-const uint8_t zn_rss_default_key[ZN_RSS_KEY_LEN] = {
+static const uint8_t default_key[ZN_RSS_KEY_LEN] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
 	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
 	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
 };
+
+const uint8_t *zn_rss_default_key(void)
+{
+	return default_key;
+}
 
 uint32_t zn_rss_toeplitz(const uint8_t key[ZN_RSS_KEY_LEN], const uint8_t *in, size_t len)
 {
@@ -56,7 +61,7 @@ int zn_rss_spread(struct zn_rss_conf *rss, uint32_t dev_entries, uint16_t first,
 	if (!n || (uint32_t)first + n > ZN_PORT_MAX_QUEUES || dev_entries % size)
 		return -EINVAL;
 	memset(rss, 0, sizeof(*rss));
-	memcpy(rss->key, zn_rss_default_key, ZN_RSS_KEY_LEN);
+	memcpy(rss->key, default_key, ZN_RSS_KEY_LEN);
 	rss->hash_types = ZN_RSS_IPV4 | ZN_RSS_IPV4_TCP | ZN_RSS_IPV4_UDP | ZN_RSS_IPV6 |
 			  ZN_RSS_IPV6_TCP | ZN_RSS_IPV6_UDP;
 	rss->table_size = size;

@@ -169,7 +169,9 @@ int zn_uring_files_update(struct zn_uring *r, unsigned off, const int *handles, 
 	for (done = 0; done < nr; done++) {
 		int h;
 
-		if (zn_ucopy_from(&h, handles + done, sizeof(h))) {
+		/* user memory: NULL is -EFAULT, not pointer arithmetic */
+		if (zn_ucopy_from(&h, (const void *)((uintptr_t)handles + done * sizeof(h)),
+				  sizeof(h))) {
 			err = -EFAULT;
 			break;
 		}

@@ -31,7 +31,7 @@
 
 /* The key zcnic programs: Microsoft's verification key, Linux's and DPDK's
  * long-time default too. */
-extern const uint8_t zn_rss_default_key[ZN_RSS_KEY_LEN];
+const uint8_t *zn_rss_default_key(void);
 
 uint32_t zn_rss_toeplitz(const uint8_t key[ZN_RSS_KEY_LEN], const uint8_t *in, size_t len);
 /* The IPv4 4-tuple hash (UDP, TCP); addresses and ports in network order. */
