@@ -102,6 +102,15 @@ static int bring_up(struct zn_netdev *d, const char *spec)
 	rc = zn_port_configure(d->port, &pc);
 	for (uint16_t q = 0; rc == 0 && q < pc.nb_rxq; q++) {
 		rc = zn_port_rxq_setup(d->port, q, &rq);
+		if (rc == -EINVAL && (rq.offloads & ZN_RX_OFFLOAD_TCP_AGG)) {
+			/* aggregation is on by default, and an optimisation: a
+			 * device that cannot aggregate at this MTU and buffer
+			 * size receives without it */
+			ZN_INFO(NETDEV_LOG, "%s: receive aggregation off: the device refuses it "
+				"with MTU %u and %u-byte buffers", spec, c->mtu, c->buf_size);
+			rq.offloads &= ~(uint32_t)ZN_RX_OFFLOAD_TCP_AGG;
+			rc = zn_port_rxq_setup(d->port, q, &rq);
+		}
 		if (q < c->nb_rxq)
 			nc.rxq[q] = q;
 	}

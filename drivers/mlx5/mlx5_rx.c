@@ -529,7 +529,8 @@ int zn_mlx5_rxq_create(struct mlx5 *m, uint16_t q, const struct zn_rxq_conf *con
 		return -EINVAL;
 	}
 	if (cyclic && (conf->offloads & ZN_RX_OFFLOAD_TCP_AGG)) {
-		ZN_ERR(MLX5_LOG, "%s: rxq %u: HW-GRO needs the striding RQ: payload buffers of a "
+		/* -EINVAL tells the caller; it may well set up without */
+		ZN_INFO(MLX5_LOG, "%s: rxq %u: HW-GRO needs the striding RQ: payload buffers of a "
 		       "power of two in %u..%u bytes holding a %u-byte frame, not %u", m->name, q,
 		       1u << min_res, 1u << cap->shampo_log_max_res, frame, prov->buf_size);
 		return -EINVAL;

@@ -200,6 +200,8 @@ static void msim_reset(void *opaque, enum zn_vfu_reset_why why)
 	msim_free_objects(m);
 	MSIM_ADD(m, pages_lost_reset, m->npages);
 	m->npages = 0;
+	/* frames behind CQEs still held back never reach the host: drops */
+	MSIM_ADD(m, rx_dropped, m->held_frames);
 	m->cqe_held = false;
 	m->held_frames = m->held_bytes = 0;
 	m->state = MS_DISABLED;
