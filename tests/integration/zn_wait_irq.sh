@@ -20,9 +20,7 @@ TICK=$(getconf CLK_TCK)
 IRQ_MAX_TICKS=$((IDLE_S * TICK / 10))
 
 n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+. tests/integration/lib/tap.sh
 
 tmp=$(mktemp -d /tmp/zn-wait-irq.XXXXXX)
 pids=()
@@ -31,15 +29,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-wait_for() {
-	local i
-	for ((i = 0; i < WAIT_S * 20; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 # utime + stime of a process, in clock ticks
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
