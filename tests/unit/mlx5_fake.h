@@ -348,4 +348,36 @@ FAKE_STATIC void fake_driver_free(struct mlx5 *m)
 	free(m);
 }
 
+/* A CMocka fixture: a fake device and a driver on it, logs captured. The
+ * including test has <cmocka.h> in scope. */
+struct fake_ctx {
+	struct fake_mlx5 *f;
+	struct mlx5 *m;
+};
+
+FAKE_STATIC int fake_setup(void **state)
+{
+	struct fake_ctx *c = calloc(1, sizeof(*c));
+
+	assert_non_null(c);
+	c->f = fake_new();
+	assert_non_null(c->f);
+	c->m = fake_driver(c->f);
+	assert_non_null(c->m);
+	fake_logs_start();
+	*state = c;
+	return 0;
+}
+
+FAKE_STATIC int fake_teardown(void **state)
+{
+	struct fake_ctx *c = *state;
+
+	fake_driver_free(c->m);
+	free(c->f);
+	free(c);
+	zn_log_set_sink(NULL, NULL);
+	return 0;
+}
+
 #endif

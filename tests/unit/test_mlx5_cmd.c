@@ -17,35 +17,6 @@
 
 #include "mlx5_fake.h"
 
-struct ctx {
-	struct fake_mlx5 *f;
-	struct mlx5 *m;
-};
-
-static int setup(void **state)
-{
-	struct ctx *c = calloc(1, sizeof(*c));
-
-	c->f = fake_new();
-	assert_non_null(c->f);
-	c->m = fake_driver(c->f);
-	assert_non_null(c->m);
-	fake_logs_start();
-	*state = c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct ctx *c = *state;
-
-	fake_driver_free(c->m);
-	free(c->f);
-	free(c);
-	zn_log_set_sink(NULL, NULL);
-	return 0;
-}
-
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -57,7 +28,7 @@ static uint64_t now_ms(void)
 /* §4 step 4: the queue address as the device reads it, high half first. */
 static void test_cmdq_address(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint64_t a = (uint64_t)zn_mlx5_ld_be32(c->f->bar0 + ZN_MLX5_ISEG_CMDQ_ADDR_H) << 32 |
 		     (zn_mlx5_ld_be32(c->f->bar0 + ZN_MLX5_ISEG_CMDQ_ADDR_L_SZ) & 0xfffff000u);
 
@@ -69,7 +40,7 @@ static void test_cmdq_address(void **state)
 /* A 16-byte command: everything inline, no mailbox pointers, owner back to 0. */
 static void test_inline_entry_bytes(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 	const struct zn_mlx5_cmd_entry *e = c->m->cmdq.entry;
 
@@ -99,7 +70,7 @@ static void test_inline_entry_bytes(void **state)
 /* SET_HCA_CAP: 4112 input bytes = 16 inline + 8 blocks, every byte intact. */
 static void test_long_input_chain(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	static uint8_t in[ZN_MLX5_SZ_SET_HCA_CAP_IN];
 	uint8_t out[16];
 	const struct zn_mlx5_cmd_mbox *b;
@@ -128,7 +99,7 @@ static void test_long_input_chain(void **state)
 /* QUERY_HCA_CAP: a 4112-byte output read back from the output chain. */
 static void test_long_output_chain(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 };
 	static uint8_t out[ZN_MLX5_SZ_QUERY_HCA_CAP_OUT];
 
@@ -144,7 +115,7 @@ static void test_long_output_chain(void **state)
 /* Tokens run 1..255 and never 0. */
 static void test_tokens(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 
 	ZN_MLX5_SET(in, IN_OPCODE, ZN_MLX5_CMD_OP_ALLOC_UAR);
@@ -159,7 +130,7 @@ static void test_tokens(void **state)
 /* A failed command: one line naming opcode (name, number), status (name), syndrome. */
 static void test_status_one_line(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 
 	c->f->mis_status = ZN_MLX5_CMD_STAT_BAD_PARAM_ERR;
@@ -205,7 +176,7 @@ static void test_status_table(void **state)
 /* A delivery status: the command was not executed; one line says which. */
 static void test_delivery_status(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 
 	c->f->mis_dstat = ZN_MLX5_DSTAT_TOK_ERR;
@@ -223,7 +194,7 @@ static void test_delivery_status(void **state)
 /* No completion: -ETIMEDOUT after the timeout, the channel closed for good. */
 static void test_timeout(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 	uint64_t t0;
 	unsigned db;
@@ -248,7 +219,7 @@ static void test_timeout(void **state)
 /* A fatal syndrome while a command waits ends the wait at once, with the reason. */
 static void test_fatal_while_waiting(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 	uint64_t t0;
 
@@ -269,7 +240,7 @@ static void test_fatal_while_waiting(void **state)
 /* Health: a counter that stands still for three polls kills the device. */
 static void test_health_counter_stall(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 
 	for (int i = 0; i < ZN_MLX5_HEALTH_MAX_MISSES; i++) {
 		c->m->health_next_ms = 0;
@@ -293,7 +264,7 @@ static void test_health_counter_stall(void **state)
 /* §6: give what QUERY_PAGES asks (chunked), take everything back; books balance. */
 static void test_page_books(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	struct mlx5_pages *p = &c->m->pages;
 	unsigned gives = 0;
 
@@ -336,7 +307,7 @@ static void test_page_books(void **state)
  * one line says so; the most negative count takes nothing, without overflow. */
 static void test_page_request_bounds(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	struct mlx5_pages *p = &c->m->pages;
 
 	c->f->want_pages[ZN_MLX5_PAGES_REGULAR] = INT32_MAX;
@@ -355,7 +326,7 @@ static void test_page_request_bounds(void **state)
 /* A create that finds no pages: pages served, the create retried once, silently. */
 static void test_no_res_retry(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 
 	c->m->hca_inited = true;
@@ -387,7 +358,7 @@ static void test_no_res_retry(void **state)
 /* Messages longer than the chains are refused before anything is written. */
 static void test_too_long(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	static uint8_t in[MLX5_CMD_MAX_MSG + 512];
 	uint8_t out[16];
 
@@ -400,21 +371,21 @@ static void test_too_long(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_cmdq_address, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_inline_entry_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_long_input_chain, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_long_output_chain, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_one_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cmdq_address, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_inline_entry_bytes, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_long_input_chain, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_long_output_chain, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_tokens, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_status_one_line, fake_setup, fake_teardown),
 		cmocka_unit_test(test_status_table),
-		cmocka_unit_test_setup_teardown(test_delivery_status, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fatal_while_waiting, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_health_counter_stall, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_page_request_bounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_page_books, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_res_retry, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_too_long, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delivery_status, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_timeout, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_while_waiting, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_health_counter_stall, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_page_request_bounds, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_page_books, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_no_res_retry, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_too_long, fake_setup, fake_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,35 +21,6 @@
 
 #include "mlx5_fake.h"
 
-struct ctx {
-	struct fake_mlx5 *f;
-	struct mlx5 *m;
-};
-
-static int setup(void **state)
-{
-	struct ctx *c = calloc(1, sizeof(*c));
-
-	c->f = fake_new();
-	assert_non_null(c->f);
-	c->m = fake_driver(c->f);
-	assert_non_null(c->m);
-	fake_logs_start();
-	*state = c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct ctx *c = *state;
-
-	fake_driver_free(c->m);
-	free(c->f);
-	free(c);
-	zn_log_set_sink(NULL, NULL);
-	return 0;
-}
-
 /* What the device shows after a function reset: the queue address gone. */
 static void flr(struct fake_mlx5 *f)
 {
@@ -61,7 +32,7 @@ static void flr(struct fake_mlx5 *f)
  * yet (the recovery's line says it), no command goes out meanwhile. */
 static void test_reset_seen(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 	unsigned db = c->f->doorbells;
 
@@ -90,7 +61,7 @@ static void *flr_later(void *arg)
  * as a reset, with no "abandoned" or timeout line. */
 static void test_reset_while_waiting(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 	struct timespec t0, t1;
 	pthread_t th;
@@ -116,7 +87,7 @@ static void test_reset_while_waiting(void **state)
 /* A timeout: one line, and a reset may bring the device back. */
 static void test_timeout_recoverable(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	uint8_t in[16] = { 0 }, out[16];
 
 	c->m->cmdq.timeout_ms = 50;
@@ -134,7 +105,7 @@ static void test_timeout_recoverable(void **state)
 /* A fatal syndrome is not recovered: -EIO, its one line, no reset asked. */
 static void test_fatal_not_recoverable(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 
 	zn_mlx5_st_be32(c->f->bar0 + ZN_MLX5_ISEG_HEALTH_SYND_DW,
 			ZN_MLX5_HEALTH_SYND_FW_INTERNAL_ERR << 16);
@@ -152,7 +123,7 @@ static void test_fatal_not_recoverable(void **state)
  * device stays alive (the port op keeps the last link state). */
 static void test_link_query_refused(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 	struct zn_link link;
 
 	c->f->mis_op = ZN_MLX5_CMD_OP_QUERY_VPORT_STATE;
@@ -174,7 +145,7 @@ static void test_link_query_refused(void **state)
  * port stays given up (no second attempt, no more lines). */
 static void test_recover_fails(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 
 	flr(c->f);
 	assert_int_equal(zn_mlx5_ensure_alive(c->m), -ENODEV);
@@ -199,7 +170,7 @@ static void test_recover_fails(void **state)
  * line, the function reset (so nothing runs on into freed memory), gone. */
 static void test_recover_streak(void **state)
 {
-	struct ctx *c = *state;
+	struct fake_ctx *c = *state;
 
 	c->m->recover_streak = MLX5_RECOVER_MAX;
 	c->m->recover_ms = zn_mlx5_now_ms();
@@ -216,13 +187,13 @@ static void test_recover_streak(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_reset_seen, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reset_while_waiting, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_timeout_recoverable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fatal_not_recoverable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_query_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_recover_fails, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_recover_streak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reset_seen, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_reset_while_waiting, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_recoverable, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_not_recoverable, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_link_query_refused, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_recover_fails, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_recover_streak, fake_setup, fake_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
