@@ -353,6 +353,12 @@ uint32_t zn_mlx5_rxq_refill(struct mlx5_rxq *rxq);
 /* Give back every buffer the driver holds (queue stopped). */
 void zn_mlx5_rxq_release_bufs(struct mlx5_rxq *rxq);
 void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq);
+/* The RQ side only (WQEs, buffers, positions), for a queue whose CQ lives on. */
+void zn_mlx5_rxq_reset_wq(struct mlx5_rxq *rxq);
+/* Frames in CQEs the data path has not read; *ncqe the CQEs they span. */
+uint32_t zn_mlx5_rx_unread(const struct mlx5_rxq *rxq, uint32_t *ncqe);
+/* zn_port_ops.rxq_restart (mlx5_rxq_restart.c). */
+int zn_mlx5_rxq_restart(struct mlx5 *m, uint16_t qid);
 uint32_t zn_mlx5_rx_burst(struct mlx5_rxq *rxq, struct zn_rx_pkt *pkts, uint32_t n);
 /* Data segment j of a WQE: after the striding WQE's next segment, or after
  * the cyclic WQE's header slot (both are segment 0). */
@@ -458,6 +464,7 @@ int zn_mlx5_sq_create(struct mlx5 *m, struct mlx5_txq *txq);
 uint32_t zn_mlx5_pas_fill(void *pas, uint64_t iova, size_t len);
 int zn_mlx5_destroy_obj(struct mlx5 *m, uint16_t opcode, uint32_t id);
 int zn_mlx5_queues_start(struct mlx5 *m);
+int zn_mlx5_rq_modify(struct mlx5 *m, uint32_t rqn, unsigned from, unsigned to);
 void zn_mlx5_queues_stop(struct mlx5 *m);
 
 /* ---- steering (mlx5_steer.c) ------------------------------------------ */

@@ -419,6 +419,22 @@ static int mlx5_txq_stats_op(struct zn_port *p, uint16_t q, struct zn_queue_stat
 	return 0;
 }
 
+static int mlx5_rxq_restart_op(struct zn_port *p, uint16_t q)
+{
+	struct mlx5 *m = to_m(p);
+	int rc = zn_mlx5_ensure_alive(m);
+
+	if (rc == 0)
+		rc = zn_mlx5_rxq_restart(m, q);
+	/* a reset under the restart: recovery posts from the current provider */
+	if (rc < 0 && zn_mlx5_recoverable(m))
+		rc = zn_mlx5_ensure_alive(m);
+	if (rc < 0)
+		ZN_ERR(MLX5_LOG, "%s: rxq %u: restart failed (%s): the queue may receive "
+		       "nothing until the port restarts", m->name, q, strerror(-rc));
+	return rc;
+}
+
 static void mlx5_close(struct zn_port *p)
 {
 	struct mlx5 *m = to_m(p);
@@ -466,6 +482,7 @@ static const struct zn_port_ops mlx5_ops = {
 	.link = mlx5_link_op,
 	.rxq_stats = mlx5_rxq_stats_op,
 	.txq_stats = mlx5_txq_stats_op,
+	.rxq_restart = mlx5_rxq_restart_op,
 	.close = mlx5_close,
 	.irq_vectors = mlx5_irq_vectors_op,
 	.irq_vector = mlx5_irq_vector_op,

@@ -306,6 +306,11 @@ static int rxq_start(struct mlx5 *m, struct mlx5_rxq *rxq)
 	return modify_state(m, false, rxq->rqn, ZN_MLX5_QSTATE_RST, ZN_MLX5_QSTATE_RDY);
 }
 
+int zn_mlx5_rq_modify(struct mlx5 *m, uint32_t rqn, unsigned from, unsigned to)
+{
+	return modify_state(m, false, rqn, from, to);
+}
+
 static int txq_start(struct mlx5 *m, struct mlx5_txq *txq)
 {
 	int rc = zn_mlx5_cq_create(m, &txq->cq);

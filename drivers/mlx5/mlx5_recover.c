@@ -30,12 +30,12 @@
 /* Frames the device completed that the data path had not read: the reset
  * takes them with the ring, counted as drops rather than lost silently.
  * The CQ is walked as the burst walks it (mlx5_rx.c), frames only. */
-static uint32_t rx_unread(const struct mlx5_rxq *rxq)
+uint32_t zn_mlx5_rx_unread(const struct mlx5_rxq *rxq, uint32_t *ncqe)
 {
 	struct mlx5_rx_pos pos = rxq->pos;
-	uint32_t n = 0, ci = rxq->cq.ci, size = 1u << rxq->cq.log_sz;
+	uint32_t n = 0, ci = rxq->cq.ci, size = 1u << rxq->cq.log_sz, i;
 
-	for (uint32_t i = 0; i < size; i++, ci++) {
+	for (i = 0; i < size; i++, ci++) {
 		const struct zn_mlx5_cqe64 *cqe = &rxq->cq.cqe[ci & (size - 1)];
 		struct mlx5_rx_cqe_info info;
 		enum mlx5_rx_kind k;
@@ -54,6 +54,8 @@ static uint32_t rx_unread(const struct mlx5_rxq *rxq)
 			}
 		}
 	}
+	if (ncqe)
+		*ncqe = i;
 	return n;
 }
 
@@ -63,7 +65,7 @@ static void forget_device(struct mlx5 *m)
 {
 	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
 		if (m->rxq[q] && m->started)
-			m->rxq[q]->st.nobuf += rx_unread(m->rxq[q]);
+			m->rxq[q]->st.nobuf += zn_mlx5_rx_unread(m->rxq[q], NULL);
 	/* TX work the reset took completes now (the caller's buffers are free
 	 * again), in flight counted as errors */
 	for (uint16_t q = 0; q < m->conf.nb_txq; q++)

@@ -429,17 +429,22 @@ void zn_mlx5_rxq_reset(struct mlx5_rxq *rxq)
 {
 	uint32_t ncqe = 1u << rxq->cq.log_sz;
 
+	for (uint32_t i = 0; i < ncqe; i++)
+		rxq->cq.cqe[i].op_own = ZN_MLX5_CQE_OP_OWN_INIT;
+	rxq->cq.ci = 0;
+	rxq->cq.dbr[0] = 0;
+	rxq->cq.dbr[1] = 0;
+	zn_mlx5_rxq_reset_wq(rxq);
+}
+
+void zn_mlx5_rxq_reset_wq(struct mlx5_rxq *rxq)
+{
 	zn_mlx5_rxq_release_bufs(rxq);
 	zn_mlx5_agg_release(rxq);
 	memset(&rxq->pos, 0, sizeof(rxq->pos));
 	rxq->nfill = (rxq->c.wq_mask + 1) * rxq->c.nbuf;
 	rxq->log_hdr_entry = log2u(rxq->c.hdr_entry);
 	rx_flags_table(rxq->flags_tbl);
-	for (uint32_t i = 0; i < ncqe; i++)
-		rxq->cq.cqe[i].op_own = ZN_MLX5_CQE_OP_OWN_INIT;
-	rxq->cq.ci = 0;
-	rxq->cq.dbr[0] = 0;
-	rxq->cq.dbr[1] = 0;
 	rxq->rq_dbr[0] = 0;
 	rxq->rq_dbr[1] = 0;
 	memset(rxq->wq, 0, (size_t)(rxq->c.wq_mask + 1) << rxq->c.log_wqe);

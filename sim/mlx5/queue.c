@@ -229,6 +229,9 @@ static int modify_wq(struct msim *m, struct msim_cmd *c, struct msim_wq *q, uint
 	if (!legal(cur, to))
 		return msim_fail(m, c, ZN_MLX5_CMD_STAT_BAD_QP_STATE_ERR, 3, "illegal transition");
 	if (to == ZN_MLX5_QSTATE_RST) {
+		/* The RQ's CQEs are all visible before the command completes:
+		 * the driver drains the CQ once it sees the RST. */
+		msim_cqe_release(m);
 		/* The device forgets its progress. */
 		q->cc = 0;
 		q->rcv = 0;
