@@ -127,7 +127,9 @@ void zn_netif_destroy(struct zn_netif *nif)
 
 	if (!nif)
 		return;
-	zn_owner_reset(&nif->owner);	/* the caller's now: its poller is gone */
+	/* the caller's now, and its port's queues: its poller is gone */
+	zn_owner_reset(&nif->owner);
+	zn_port_owner_reset(nif->port);
 	zn_udp_ep_free_all(nif);
 	/* The NIC may still read frames from the slab (and TCP's from the
 	 * senders' buffers): wait (bounded) for their completions before it

@@ -284,6 +284,12 @@ void zn_port_stop(struct zn_port *p)
 	p->core->started = false;
 }
 
+void zn_port_owner_reset(struct zn_port *p)
+{
+	if (p && p->ops->owner_reset)
+		p->ops->owner_reset(p);
+}
+
 struct zn_rxq *zn_port_rxq(struct zn_port *p, uint16_t q)
 {
 	if (!p || !p->core->configured || q >= p->core->conf.nb_rxq) {

@@ -18,10 +18,12 @@
  *    CPU that is not online);
  *  - the thread does not run a ring created R_DISABLED until it is
  *    enabled.
- * zcnic differences: the thread never sleeps while requests are in flight
- * on a ring with a busy hook (a NIC queue without interrupts), because
- * nothing else would poll the NIC for them; and while a timer is armed it
- * sleeps no longer than to its deadline. Register calls from the
+ * zcnic differences: while requests are in flight on a ring with a busy
+ * hook (a NIC queue), nothing else would poll the NIC for them: in poll
+ * mode the thread never sleeps then; in interrupt mode (zn_uring_set_wait,
+ * ZN_URING_WAIT=irq) it sleeps on the queues' MSI-X eventfds after the
+ * spin time, with IORING_SQ_NEED_WAKEUP set so that a submit wakes it.
+ * While a timer is armed it sleeps no longer than to its deadline. Register calls from the
  * application park the thread (a mutex held for each pass) so that it
  * never sees a half-changed ring; the kernel's uring_lock does the same.
  */
@@ -54,6 +56,8 @@ struct zn_sqpoll {
 	_Atomic uint32_t cq_seq;	/* futex: CQEs for a waiting application */
 	_Atomic uint32_t cq_waiters;
 	const void *tag;		/* the thread's zn_uring_thread_tag */
+	_Atomic uint32_t parking;	/* register calls waiting for the lock */
+	uint64_t irq_failed_at;		/* last_work when an interrupt sleep could not be */
 	unsigned fork_gen;		/* zn_uring_fork_gen when it started */
 };
 
@@ -104,6 +108,34 @@ static unsigned pass(struct zn_uring *r)
 	return work;
 }
 
+/*
+ * NIC requests in flight, nothing to do: in interrupt mode, sleep on the
+ * queues' interrupts. NEED_WAKEUP first, then the SQ looked at once more
+ * (the kernel's order for its idle sleep), so that a submit that comes in
+ * between either is seen here or wakes the sleep (zn_sqpoll_wake).
+ */
+static int irq_sleep(struct zn_sqpoll *sp, uint64_t last_work)
+{
+	struct zn_uring *r = sp->r;
+	int rc = -EAGAIN;
+
+	if (sq_pending(r) || last_work == sp->irq_failed_at)
+		return rc;
+	__atomic_fetch_or(&r->sh->sq_flags, IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+	zn_smp_mb();
+	if (!sq_pending(r) && !atomic_load(&sp->stop)) {
+		pthread_mutex_lock(&sp->lock);
+		if (!atomic_load(&sp->parking))
+			rc = zn_uring_irq_idle(r, last_work);
+		pthread_mutex_unlock(&sp->lock);
+	}
+	__atomic_fetch_and(&r->sh->sq_flags, ~IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+	/* a queue without an interrupt: poll, and try again after some work */
+	if (rc < 0 && rc != -EAGAIN)
+		sp->irq_failed_at = last_work;
+	return rc;
+}
+
 /* May the thread sleep? Not while a NIC must be polled for requests. */
 static bool may_sleep(const struct zn_uring *r)
 {
@@ -134,6 +166,10 @@ static void *sq_thread(void *arg)
 		}
 		if (!atomic_load(&r->disabled) &&
 		    (zn_now_ns() - last_work < sp->idle_ns || !may_sleep(r))) {
+			if (!may_sleep(r) && irq_sleep(sp, last_work) == 0) {
+				idle = 0;
+				continue;
+			}
 			if (++idle >= SQPOLL_YIELD_AFTER)
 				sched_yield();
 			else
@@ -206,6 +242,7 @@ void zn_sqpoll_stop(struct zn_uring *r)
 		return;
 	atomic_store(&sp->stop, 1);
 	futex_wake(&sp->wake_seq);
+	zn_uring_irq_kick(r);
 	pthread_join(sp->thread, NULL);
 	pthread_mutex_destroy(&sp->lock);
 	r->sqp = NULL;
@@ -216,20 +253,33 @@ void zn_sqpoll_wake(struct zn_uring *r)
 {
 	struct zn_sqpoll *sp = r->sqp;
 
-	if (sp)
-		futex_wake(&sp->wake_seq);
+	if (!sp)
+		return;
+	futex_wake(&sp->wake_seq);
+	/* asleep on its NICs' interrupts (NEED_WAKEUP set), or about to be */
+	if (__atomic_load_n(&r->sh->sq_flags, __ATOMIC_ACQUIRE) & IORING_SQ_NEED_WAKEUP)
+		zn_uring_irq_kick(r);
 }
 
 void zn_sqpoll_park(struct zn_uring *r)
 {
-	if (r->sqp && r->sqp->tag != zn_uring_thread_tag())
+	if (r->sqp && r->sqp->tag != zn_uring_thread_tag()) {
+		/* an interrupt sleep holds the lock: it sees parking, or we see
+		 * the NEED_WAKEUP it set before it looked, and end it */
+		atomic_fetch_add(&r->sqp->parking, 1);
+		zn_smp_mb();
+		if (__atomic_load_n(&r->sh->sq_flags, __ATOMIC_ACQUIRE) & IORING_SQ_NEED_WAKEUP)
+			zn_uring_irq_kick(r);
 		pthread_mutex_lock(&r->sqp->lock);
+	}
 }
 
 void zn_sqpoll_unpark(struct zn_uring *r)
 {
-	if (r->sqp && r->sqp->tag != zn_uring_thread_tag())
+	if (r->sqp && r->sqp->tag != zn_uring_thread_tag()) {
 		pthread_mutex_unlock(&r->sqp->lock);
+		atomic_fetch_sub(&r->sqp->parking, 1);
+	}
 }
 
 bool zn_sqpoll_is_thread(const struct zn_uring *r)

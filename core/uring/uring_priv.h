@@ -260,6 +260,9 @@ int zn_uring_pbuf_status(struct zn_uring *r, struct io_uring_buf_status *st);
 void zn_uring_evfd_signal(struct zn_uring *r, bool from_submit);
 /* Another thread posted into r's inbox (TASKRUN flag, eventfd, SQPOLL). */
 void zn_uring_notify(struct zn_uring *r);
+/* wait.c: the SQPOLL thread's sleep on its NICs' interrupts, and its wake-up */
+int zn_uring_irq_idle(struct zn_uring *r, uint64_t last_work_ns);
+void zn_uring_irq_kick(struct zn_uring *r);
 /* sqpoll.c */
 int zn_sqpoll_start(struct zn_uring *r, const struct io_uring_params *p);
 void zn_sqpoll_stop(struct zn_uring *r);

@@ -28,6 +28,7 @@
  * the next sleep early, once: nothing is lost, at worst a pass is spent.
  */
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <poll.h>
 #include <sched.h>
@@ -336,4 +337,36 @@ int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete
 	else
 		zn_uring_get_events(r);	/* progress even for a plain submit */
 	return submitted ? submitted : ret;
+}
+
+/*
+ * SQPOLL (sqpoll.c): the polling thread of a ring in interrupt mode, with
+ * requests in flight on its NIC queues and nothing to do for the spin
+ * time, sleeps on the queues' MSI-X eventfds as a waiter does. 0: slept
+ * (or found work on the way); -EAGAIN: not yet (poll mode, or still in
+ * the spin time); another negative errno: it cannot sleep (a queue has no
+ * interrupt).
+ */
+int zn_uring_irq_idle(struct zn_uring *r, uint64_t last_work_ns)
+{
+	uint64_t spin;
+
+	if (!r->wait_env_read)
+		wait_env(r);
+	if (r->wait_mode != ZN_URING_WAIT_IRQ)
+		return -EAGAIN;
+	spin = r->wait_spin_ns ? r->wait_spin_ns : ZN_URING_SPIN_NS;
+	if (zn_now_ns() - last_work_ns < spin)
+		return -EAGAIN;
+	return sleep_irq(r, 0, UINT_MAX);
+}
+
+/* Ends an interrupt-mode sleep of the ring's thread now or, if it is not
+ * asleep yet, its next one at once (an eventfd keeps the count). */
+void zn_uring_irq_kick(struct zn_uring *r)
+{
+	int wfd = atomic_load(&r->wake_fd1) - 1;
+
+	if (wfd >= 0)
+		eventfd_write(wfd, 1);
 }

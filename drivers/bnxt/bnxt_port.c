@@ -341,6 +341,18 @@ static int bnxt_rxq_restart_op(struct zn_port *p, uint16_t q)
 	return zn_bnxt_rxq_restart(to_bp(p), q);
 }
 
+static void bnxt_owner_reset_op(struct zn_port *p)
+{
+	struct bnxt *bp = to_bp(p);
+
+	for (uint16_t q = 0; q < bp->conf.nb_rxq; q++)
+		if (bp->rxq[q])
+			zn_owner_reset(&bp->rxq[q]->owner);
+	for (uint16_t q = 0; q < bp->conf.nb_txq; q++)
+		if (bp->txq[q])
+			zn_owner_reset(&bp->txq[q]->owner);
+}
+
 static void bnxt_close(struct zn_port *p)
 {
 	struct bnxt *bp = to_bp(p);
@@ -390,6 +402,7 @@ static const struct zn_port_ops bnxt_ops = {
 	.rxq_stats = bnxt_rxq_stats_op,
 	.txq_stats = bnxt_txq_stats_op,
 	.rxq_restart = bnxt_rxq_restart_op,
+	.owner_reset = bnxt_owner_reset_op,
 	.close = bnxt_close,
 	.irq_vectors = bnxt_irq_vectors_op,
 	.irq_vector = bnxt_irq_vector_op,

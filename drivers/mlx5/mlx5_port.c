@@ -180,15 +180,27 @@ static void mlx5_stop_op(struct zn_port *p)
 	zn_mlx5_port_stop(to_m(p));
 }
 
+static void owner_reset(struct mlx5 *m)
+{
+	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
+		if (m->rxq[q])
+			zn_owner_reset(&m->rxq[q]->owner);
+	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
+		if (m->txq[q])
+			zn_owner_reset(&m->txq[q]->owner);
+}
+
+static void mlx5_owner_reset_op(struct zn_port *p)
+{
+	owner_reset(to_m(p));
+}
+
 int zn_mlx5_port_start(struct mlx5 *m)
 {
 	int rc;
 
 	/* A started port's queues may go to any thread (core/debug/owner.h). */
-	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
-		zn_owner_reset(&m->rxq[q]->owner);
-	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
-		zn_owner_reset(&m->txq[q]->owner);
+	owner_reset(m);
 	m->started = true;	/* so that stop undoes a partial start */
 	rc = zn_mlx5_vport_config(m);
 	if (rc == 0 && zn_mlx5_irq_start(m) < 0) {
@@ -483,6 +495,7 @@ static const struct zn_port_ops mlx5_ops = {
 	.rxq_stats = mlx5_rxq_stats_op,
 	.txq_stats = mlx5_txq_stats_op,
 	.rxq_restart = mlx5_rxq_restart_op,
+	.owner_reset = mlx5_owner_reset_op,
 	.close = mlx5_close,
 	.irq_vectors = mlx5_irq_vectors_op,
 	.irq_vector = mlx5_irq_vector_op,

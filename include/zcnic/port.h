@@ -339,6 +339,12 @@ struct zn_port_ops {
 	 * errno (the queue may then receive nothing until the port restarts).
 	 */
 	int (*rxq_restart)(struct zn_port *p, uint16_t q);
+	/*
+	 * Optional: the thread that ran the data path is gone (an SQPOLL
+	 * thread, a worker that exited) and the caller's thread takes the
+	 * queues over: the debug owner checks (core/debug/owner.h) forget it.
+	 */
+	void (*owner_reset)(struct zn_port *p);
 	void (*close)(struct zn_port *p);
 	/*
 	 * Interrupts (optional: NULL in a driver that only polls). On a
@@ -384,6 +390,9 @@ int zn_port_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *c
 int zn_port_txq_setup(struct zn_port *p, uint16_t q, const struct zn_txq_conf *conf);
 int zn_port_start(struct zn_port *p);
 void zn_port_stop(struct zn_port *p);
+/* The calling thread takes over the data path of a started port whose
+ * polling thread is gone (ops.owner_reset). */
+void zn_port_owner_reset(struct zn_port *p);
 int zn_port_flow_add(struct zn_port *p, const struct zn_flow_match *m, uint16_t q,
 		     uint32_t *rule_id);
 int zn_port_flow_del(struct zn_port *p, uint32_t rule_id);

@@ -149,7 +149,8 @@ void zn_uring_wake(struct zn_uring *r);
  *     then arms the queues' interrupts and sleeps on their MSI-X eventfds
  *     (and on MSG_RING wake-ups, timeouts and protocol timers), and polls
  *     again when woken. Where some source has no interrupt (a transport
- *     without MSI-X, a POLL_ADD) the ring keeps polling.
+ *     without MSI-X, a POLL_ADD) the ring keeps polling. An SQPOLL ring's
+ *     thread does the same, with IORING_SQ_NEED_WAKEUP set while it sleeps.
  * The environment variable ZN_URING_WAIT=irq or =poll sets the mode of
  * rings that never call this (unchanged liburing programs). Owner thread
  * only. 0 or -EINVAL.

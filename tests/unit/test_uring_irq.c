@@ -5,7 +5,8 @@
  * the wait) and wakes for a frame from the model, for a MSG_RING from
  * another thread and at its timeout; an eventfd registered on the ring is
  * signalled when the NIC's CQEs are posted, not in a pass that posts none,
- * not while IORING_CQ_EVENTFD_DISABLED is set.
+ * not while IORING_CQ_EVENTFD_DISABLED is set; an SQPOLL ring's thread
+ * sleeps on them too while a request waits on the NIC.
  *
  * Layout: netdev B (10.78.0.2) on this thread, with the ring under test;
  * netdev A (10.78.0.1) on a sender thread of its own (a netdev belongs to
@@ -424,6 +425,107 @@ static void test_eventfd_on_nic_cqes(void **state)
 	close(efd);
 }
 
+/* CPU time of this process's thread named name, from /proc (tick
+ * granularity); UINT64_MAX if there is none. */
+static uint64_t named_thread_cpu_ns(const char *name)
+{
+	char path[64], comm[32], stat[512];
+	long tick = sysconf(_SC_CLK_TCK);
+
+	for (int tid = getpid(), n = 0; n < 100000; tid++, n++) {
+		unsigned long ut, st;
+		const char *p;
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		if (!fgets(comm, sizeof(comm), fp))
+			comm[0] = 0;
+		fclose(fp);
+		if (strncmp(comm, name, strlen(name)))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+		fp = fopen(path, "r");
+		if (!fp || !fgets(stat, sizeof(stat), fp)) {
+			if (fp)
+				fclose(fp);
+			return UINT64_MAX;
+		}
+		fclose(fp);
+		/* fields 14 and 15 (utime, stime) follow the ")" of the name */
+		p = strrchr(stat, ')');
+		if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				 &ut, &st) != 2)
+			return UINT64_MAX;
+		return (uint64_t)(ut + st) * (1000000000ull / (uint64_t)tick);
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * SQPOLL in interrupt mode: with a RECV in flight on the NIC and nothing
+ * arriving, the polling thread sleeps on the queue's interrupt (with
+ * IORING_SQ_NEED_WAKEUP set) instead of spinning; a frame wakes it and the
+ * CQE reaches the application; a submit while it sleeps wakes it too.
+ */
+static void test_sqpoll_sleeps(void **state)
+{
+	struct fix *f = *state;
+	struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL, .sq_thread_idle = 5000 };
+	struct zn_uring_stats st0, st1;
+	struct io_uring_cqe c;
+	uint8_t want[DGRAM];
+	uint64_t cpu0, poll_cpu, cpu, t0, wall;
+
+	io_uring_queue_exit(&f->ring);
+	assert_int_equal(io_uring_queue_init_params(64, &f->ring, &p), 0);
+	assert_true(named_thread_cpu_ns("zn-sqpoll") != UINT64_MAX);
+	recv_one(f, 0);	/* ARP both ways */
+	arm_recv(f);
+	/* poll mode, for the record: the thread spins */
+	cpu0 = named_thread_cpu_ns("zn-sqpoll");
+	assert_int_equal(urt_get_cqe(&f->ring, &c, IDLE_MS), -ETIME);
+	poll_cpu = named_thread_cpu_ns("zn-sqpoll") - cpu0;
+	assert_int_equal(zn_uring_set_wait(zr(f), ZN_URING_WAIT_IRQ, 0), 0);
+	zn_uring_get_stats(zr(f), &st0);
+	cpu0 = named_thread_cpu_ns("zn-sqpoll");
+	t0 = urt_now_ns();
+	assert_int_equal(urt_get_cqe(&f->ring, &c, IDLE_MS), -ETIME);
+	wall = urt_now_ns() - t0;
+	cpu = named_thread_cpu_ns("zn-sqpoll") - cpu0;
+	zn_uring_get_stats(zr(f), &st1);
+	printf("  %s: SQPOLL thread, %u ms with a RECV in flight: CPU %.0f ms polling, %.0f ms "
+	       "in interrupt mode (%llu sleeps)\n", f->mlx5 ? "mlx5" : "bnxt", IDLE_MS,
+	       poll_cpu / 1e6, cpu / 1e6, (unsigned long long)(st1.irq_sleeps - st0.irq_sleeps));
+	assert_true(st1.irq_sleeps > st0.irq_sleeps);
+	assert_true(cpu < wall / 4);
+	/* the frame wakes it: the armed RECV completes, bytes intact */
+	atomic_store(&f->s.go, 2);
+	assert_int_equal(urt_get_cqe(&f->ring, &c, URT_WAIT_MS), 0);
+	assert_int_equal(c.user_data, 7);
+	assert_int_equal(c.res, DGRAM);
+	payload(want, DGRAM, 1);
+	assert_memory_equal(f->buf, want, DGRAM);
+	/* a submit while it sleeps wakes it (liburing enters on NEED_WAKEUP) */
+	arm_recv(f);
+	usleep(20000);
+	assert_true(*f->ring.sq.kflags & IORING_SQ_NEED_WAKEUP);
+	io_uring_prep_nop(io_uring_get_sqe(&f->ring));
+	io_uring_sqe_set_data64(f->ring.sq.sqes + ((f->ring.sq.sqe_tail - 1) & *f->ring.sq.kring_mask), 8);
+	t0 = urt_now_ns();
+	assert_int_equal(io_uring_submit(&f->ring), 1);
+	assert_int_equal(urt_get_cqe(&f->ring, &c, URT_WAIT_MS), 0);
+	assert_int_equal(c.user_data, 8);
+	/* far sooner than the sleep's 100 ms bound */
+	assert_true(urt_now_ns() - t0 < 50 * 1000000ull);
+	atomic_store(&f->s.go, 3);
+	assert_int_equal(urt_get_cqe(&f->ring, &c, URT_WAIT_MS), 0);
+	assert_int_equal(c.user_data, 7);
+	assert_int_equal(c.res, DGRAM);
+}
+
 static void test_set_wait_args(void **state)
 {
 	struct fix *f = *state;
@@ -447,6 +549,7 @@ int main(void)
 		BOTH(test_wakes_for_frame),
 		BOTH(test_wakes_for_msg_ring),
 		BOTH(test_eventfd_on_nic_cqes),
+		BOTH(test_sqpoll_sleeps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
