@@ -48,6 +48,7 @@
 #include <linux/time_types.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>	/* syscall(2)'s declaration before the macro below */
 
 #include "liburing/io_uring.h"
 #include "liburing/io_uring/query.h"
@@ -225,6 +226,20 @@ void *io_uring_compat_mmap(void *addr, size_t len, int prot, int flags, int fd, 
 
 int io_uring_register(unsigned int fd, unsigned int opcode, const void *arg,
 		      unsigned int nr_args);
+/*
+ * syscall(2), for programs that make the io_uring system calls themselves
+ * (syscall(__NR_io_uring_enter, ring.ring_fd, ...), as liburing's own
+ * tests do through its syscall.h): this header routes syscall here.
+ * io_uring_setup always makes a zcnic ring; io_uring_enter and
+ * io_uring_register on a zcnic handle (or register with fd -1) go to
+ * zcnic's; everything else goes to syscall(2) unchanged. As syscall(2):
+ * -1 with errno set on failure. Define ZN_COMPAT_NO_SYSCALL before
+ * including to keep syscall as is.
+ */
+long io_uring_compat_syscall(long number, ...);
+#ifndef ZN_COMPAT_NO_SYSCALL
+#define syscall(...) io_uring_compat_syscall(__VA_ARGS__)
+#endif
 int io_uring_register_probe(struct io_uring *ring, struct io_uring_probe *p, unsigned nr_ops);
 /* An eventfd written when CQEs are posted (_async: only by requests that
  * did not complete inside submit). */
