@@ -21,6 +21,7 @@ const struct zn_uring_plugins zn_uring_plugins = {
 		[IORING_OP_REMOVE_BUFFERS] = &zn_remove_buffers_op,
 		[IORING_OP_POLL_ADD] = &zn_poll_add_op,
 		[IORING_OP_POLL_REMOVE] = &zn_poll_remove_op,
+		[IORING_OP_FILES_UPDATE] = &zn_files_update_op,
 		[IORING_OP_SEND] = &zn_send_op,
 		[IORING_OP_RECV] = &zn_recv_op,
 		[IORING_OP_SEND_ZC] = &zn_send_zc_op,

@@ -15,7 +15,7 @@
  *    {sqe->user_data, 0} (suppress it with IOSQE_CQE_SKIP_SUCCESS);
  *  - a message is never dropped: a full target CQ keeps it in the target's
  *    overflow list (Linux test msg-ring-overflow.c);
- *  - IORING_MSG_SEND_FD is -EOPNOTSUPP for now (fixed-file passing).
+ *  - IORING_MSG_SEND_FD passes a registered file (msg_fd.c).
  *
  * A message to the sending ring itself is posted directly; any other
  * target gets it through its inbox (uring_priv.h describes the queue) and
@@ -295,7 +295,13 @@ struct msg_pdu {
 	uint32_t len;		/* sqe->len: its res */
 	uint32_t cflags;	/* sqe->file_index with FLAGS_PASS: its flags */
 	int32_t err;		/* what issue answers once the target is a ring */
+	uint32_t src_fd;	/* SEND_FD: sqe->addr3 */
+	uint32_t dst_fd;	/* SEND_FD: sqe->file_index */
+	uint32_t flags;		/* SEND_FD: sqe->msg_ring_flags */
 };
+
+/* msg_pdu.err of a SEND_FD: issue hands it to msg_fd.c */
+#define MSG_SEND_FD	1
 
 #define MSG_RING_MASK (IORING_MSG_RING_CQE_SKIP | IORING_MSG_RING_FLAGS_PASS)
 
@@ -309,7 +315,7 @@ static int32_t msg_data_err(const struct io_uring_sqe *sqe)
 			     (flags == IORING_MSG_RING_FLAGS_PASS || (!flags && !sqe->file_index)), 1))
 		return 0;
 	if (sqe->addr == IORING_MSG_SEND_FD)
-		return -EOPNOTSUPP;
+		return MSG_SEND_FD;
 	if (sqe->addr != IORING_MSG_DATA)
 		return -EINVAL;
 	if (sqe->addr3 || (flags & ~IORING_MSG_RING_FLAGS_PASS))
@@ -335,7 +341,20 @@ static int msg_ring_prep(struct zn_uring_req *req, const struct io_uring_sqe *sq
 	m->len = sqe->len;
 	m->cflags = msg_cflags(sqe);
 	m->err = msg_data_err(sqe);
+	m->src_fd = (uint32_t)sqe->addr3;
+	m->dst_fd = sqe->file_index;
+	m->flags = sqe->msg_ring_flags;
 	return 0;
+}
+
+static int32_t msg_send_fd(struct zn_uring *self, struct zn_uring *t, const struct msg_pdu *m)
+{
+	const struct zn_msg_fd fd = {
+		.user_data = m->user_data, .len = m->len, .src_fd = m->src_fd,
+		.dst_fd = m->dst_fd, .flags = m->flags,
+	};
+
+	return zn_msg_send_fd(self, t, &fd);
 }
 
 /*
@@ -384,7 +403,7 @@ static int msg_ring_issue(struct zn_uring_req *req)
 	struct zn_uring *self = req->ring, *t;
 
 	if (req->file == self->handle) {
-		req->res = m->err ? m->err :
+		req->res = m->err == MSG_SEND_FD ? msg_send_fd(self, self, m) : m->err ? m->err :
 			zn_cq_post(self, m->user_data, (int32_t)m->len, m->cflags, NULL);
 		return ZN_URING_ISSUE_DONE;
 	}
@@ -393,7 +412,9 @@ static int msg_ring_issue(struct zn_uring_req *req)
 		req->res = zn_uring_not_a_ring(req->file);	/* whatever the command */
 		return ZN_URING_ISSUE_DONE;
 	}
-	if (m->err)
+	if (m->err == MSG_SEND_FD)
+		req->res = msg_send_fd(self, t, m);
+	else if (m->err)
 		req->res = m->err;
 	else if (t == self->msg_tgt)	/* the batch's target: woken once at its end */
 		req->res = inbox_put(t, m->user_data, (int32_t)m->len, m->cflags);
@@ -423,6 +444,10 @@ static __attribute__((noinline)) int64_t msg_ring_direct_first(struct zn_uring *
 	if (!t)	/* which error (EBADF or EBADFD) is the generic way's to say */
 		return ZN_URING_DIRECT_NO;
 	res = msg_data_err(sqe);
+	if (res == MSG_SEND_FD) {	/* rare: the generic way answers it */
+		target_put(self, t, sqe->fd);
+		return ZN_URING_DIRECT_NO;
+	}
 	/* the batch's target is woken once at the batch's end */
 	if (!res)
 		res = t == self->msg_tgt ?

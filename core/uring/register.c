@@ -8,10 +8,10 @@
  * IORING_REGISTER_LAST -EINVAL (after IORING_REGISTER_USE_REGISTERED_RING is
  * stripped: every zcnic ring handle is "registered"); another thread on a
  * SINGLE_ISSUER ring -EEXIST; then each op's argument checks in the
- * kernel's order. Ops zcnic does not implement (personalities,
- * restrictions, file and buffer updates, NAPI, clock, clone, resize, memory
- * regions) are -EOPNOTSUPP, so that a program can tell them from
- * a bad argument.
+ * kernel's order; on a restricted ring an op not allowed -EACCES
+ * (restrict.c). Ops zcnic does not implement (buffer updates, NAPI, clock,
+ * clone, resize, memory regions) are -EOPNOTSUPP, so that a program can
+ * tell them from a bad argument.
  *
  * Decisions where zcnic has no kernel counterpart (docs/uring.md):
  *  - IOWQ_AFF / IOWQ_MAX_WORKERS: zcnic has no io-wq workers (every op
@@ -158,6 +158,7 @@ static int enable_rings(struct zn_uring *r)
 	/* a SINGLE_ISSUER ring created disabled belongs to who enables it */
 	if (r->flags & IORING_SETUP_SINGLE_ISSUER)
 		r->owner = zn_uring_thread_tag();
+	zn_uring_restrictions_enable(r);
 	atomic_store(&r->disabled, 0);
 	if (r->sqp)
 		zn_sqpoll_wake(r);
@@ -391,8 +392,13 @@ static int do_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned 
 	case IORING_REGISTER_ENABLE_RINGS:
 		return arg || nr ? -EINVAL : enable_rings(r);
 	case IORING_REGISTER_RESTRICTIONS:
-		/* only on a ring still disabled, as the kernel; not implemented */
-		return atomic_load(&r->disabled) ? -EOPNOTSUPP : -EBADFD;
+		return zn_uring_register_restrictions(r, arg, nr);
+	case IORING_REGISTER_PERSONALITY:
+		return arg || nr ? -EINVAL : zn_uring_register_personality(r);
+	case IORING_UNREGISTER_PERSONALITY:
+		return arg ? -EINVAL : zn_uring_unregister_personality(r, nr);
+	case IORING_REGISTER_FILE_ALLOC_RANGE:
+		return zn_files_register_alloc_range(r, arg, nr);
 	case IORING_REGISTER_IOWQ_AFF:
 		return !arg || !nr ? -EINVAL : 0;
 	case IORING_UNREGISTER_IOWQ_AFF:
@@ -444,6 +450,8 @@ int zn_uring_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned n
 	if ((r->flags & IORING_SETUP_SINGLE_ISSUER) && !atomic_load(&r->disabled) &&
 	    r->owner != zn_uring_thread_tag())
 		return -EEXIST;
+	if (r->restricted && !zn_uring_restrict_reg_ok(r, opcode))
+		return -EACCES;
 	/* an SQPOLL thread runs the ring: it pauses while the ring changes */
 	zn_sqpoll_park(r);
 	rc = do_register(r, opcode, arg, nr_args);

@@ -82,6 +82,17 @@ int zn_uring_fixed_buf(struct zn_uring *r, unsigned idx, uint64_t addr, uint64_t
 	return 0;
 }
 
+/* A new table (or none), seen whole by a SEND_FD installer (filetable.c);
+ * allocation ranges over all of it. */
+static void files_publish(struct zn_uring *r, int *t, unsigned nr)
+{
+	zn_files_lock(r);
+	r->files = t;
+	r->nfiles = nr;
+	zn_files_alloc_range(r, 0, nr);
+	zn_files_unlock(r);
+}
+
 int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
 {
 	unsigned i;
@@ -109,8 +120,7 @@ int zn_uring_register_files(struct zn_uring *r, const int *handles, unsigned nr)
 	if (!t)
 		return -ENOMEM;
 	memcpy(t, handles, sizeof(*t) * nr);
-	r->files = t;
-	r->nfiles = nr;
+	files_publish(r, t, nr);
 	return 0;
 }
 
@@ -130,8 +140,7 @@ static int files_sparse(struct zn_uring *r, unsigned nr)
 		return -ENOMEM;
 	for (unsigned i = 0; i < nr; i++)
 		t[i] = -1;
-	r->files = t;
-	r->nfiles = nr;
+	files_publish(r, t, nr);
 	return 0;
 }
 
@@ -177,22 +186,27 @@ int zn_uring_files_update(struct zn_uring *r, unsigned off, const int *handles, 
 		}
 		if (h == IORING_REGISTER_FILES_SKIP)
 			continue;
-		if (h != -1 && (h < 0 || (zn_handle_is_handle(h) && zn_handle_type(h) < 0))) {
-			err = -EBADF;
+		/* the old file goes first: a bad new one leaves the slot empty */
+		zn_files_lock(r);
+		zn_files_set_slot(r, off + done, -1);
+		err = h == -1 ? 0 : zn_files_check_handle(h);
+		if (!err)
+			zn_files_set_slot(r, off + done, h);
+		zn_files_unlock(r);
+		if (err)
 			break;
-		}
-		r->files[off + done] = h;
 	}
 	return done ? (int)done : err;
 }
 
 int zn_uring_unregister_files(struct zn_uring *r)
 {
-	if (!r->files)
+	int *t = r->files;
+
+	if (!t)
 		return -ENXIO;
-	free(r->files);
-	r->files = NULL;
-	r->nfiles = 0;
+	files_publish(r, NULL, 0);
+	free(t);
 	return 0;
 }
 
@@ -203,9 +217,13 @@ const struct iovec *zn_uring_buf(const struct zn_uring *r, unsigned idx)
 
 int zn_uring_fixed_file(struct zn_uring *r, unsigned idx)
 {
-	if (idx >= r->nfiles || r->files[idx] == -1)
+	int h;
+
+	if (idx >= r->nfiles)
 		return -EBADF;
-	return r->files[idx];
+	/* a SEND_FD from another thread may be filling it (filetable.c) */
+	h = __atomic_load_n(&r->files[idx], __ATOMIC_RELAXED);
+	return h == -1 ? -EBADF : h;
 }
 
 int zn_uring_register_ifq(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)

@@ -10,8 +10,9 @@
  *    counts as submitted; without IORING_SETUP_SUBMIT_ALL the submission
  *    stops after it (when it ends its link chain, as in the kernel);
  *  - opcode >= IORING_OP_LAST or an unknown IOSQE_ bit: -EINVAL;
- *    personality != 0: -EINVAL; IOSQE_BUFFER_SELECT on an op without
- *    buffer selection: -EOPNOTSUPP;
+ *    IOSQE_BUFFER_SELECT on an op without buffer selection: -EOPNOTSUPP;
+ *    on a restricted ring an op or flags not allowed: -EACCES
+ *    (restrict.c); a personality not registered: -EINVAL;
  *  - links: a member is issued after its predecessor completes; a failed
  *    member (res < 0) completes the rest with -ECANCELED, unless it is a
  *    HARDLINK; a member that fails at submission fails its whole chain
@@ -363,12 +364,15 @@ static int resolve_file(struct zn_uring *r, struct zn_uring_req *req,
 }
 
 /* The precise error of an SQE that fails the fast check below. */
-static int init_req_slow(const struct zn_uring_op *op, const struct io_uring_sqe *sqe)
+static int init_req_slow(struct zn_uring *r, const struct zn_uring_op *op,
+			 const struct io_uring_sqe *sqe)
 {
 	if ((sqe->flags & IOSQE_BUFFER_SELECT) && !(op->flags & ZN_URING_OP_BUFFER_SELECT))
 		return -EOPNOTSUPP;
+	if (r->restricted && !zn_uring_restrict_sqe_ok(r, sqe->opcode, sqe->flags))
+		return -EACCES;
 	if (sqe->personality)
-		return -EINVAL;
+		return zn_uring_personality_check(r, sqe->personality);
 	return 0;
 }
 
@@ -399,9 +403,9 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	}
 	op = zn_uring_op_lookup(opcode);
 	RI(req)->op = op;
-	/* the rare fields in one test: buffer selection, personalities */
-	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality, 0)) {
-		rc = init_req_slow(op, sqe);
+	/* the rare fields in one test: buffer selection, restrictions, personalities */
+	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality | r->restricted, 0)) {
+		rc = init_req_slow(r, op, sqe);
 		if (rc)
 			return rc;
 	}

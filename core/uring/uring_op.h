@@ -146,6 +146,7 @@ extern const struct zn_uring_op zn_provide_buffers_op;
 extern const struct zn_uring_op zn_remove_buffers_op;
 extern const struct zn_uring_op zn_poll_add_op;
 extern const struct zn_uring_op zn_poll_remove_op;
+extern const struct zn_uring_op zn_files_update_op;
 
 /* The op of an opcode (never NULL below IORING_OP_LAST: unsupported ones
  * get a -EOPNOTSUPP stand-in); NULL for >= IORING_OP_LAST. */

@@ -103,6 +103,14 @@ struct zn_hook {
 	bool used;
 };
 
+/* What IORING_REGISTER_RESTRICTIONS allows (Linux struct io_restriction). */
+struct zn_restrictions {
+	uint64_t register_op;			/* bit per IORING_REGISTER_* (< 64) */
+	uint64_t sqe_op[(IORING_OP_LAST + 63) / 64];	/* bit per IORING_OP_* */
+	uint8_t sqe_flags_allowed, sqe_flags_required;
+	bool registered;
+};
+
 typedef int64_t (*zn_uring_direct_fn)(struct zn_uring *r, const struct io_uring_sqe *sqe);
 #define ZN_URING_OPCODES 256	/* every value of sqe->opcode */
 
@@ -196,6 +204,16 @@ struct zn_uring {
 	bool wait_env_read;		/* ZN_URING_WAIT looked at */
 	uint64_t wait_spin_ns;		/* busy time before a sleep; 0: ZN_URING_SPIN_NS */
 	_Atomic int wake_fd1;		/* eventfd a MSG_RING wakes a sleeper with, + 1 */
+	/* IORING_REGISTER_RESTRICTIONS (restrict.c): registered while disabled,
+	 * enforced from enable_rings on */
+	struct zn_restrictions rst;
+	bool restricted;
+	/* IORING_REGISTER_PERSONALITY (personality.c); NULL: none yet */
+	struct zn_pers_table *pers;
+	/* registered-file slot allocation (filetable.c) and the lock that lets
+	 * a MSG_RING SEND_FD from another thread install into files[] */
+	uint32_t file_alloc_start, file_alloc_end, file_alloc_hint;
+	_Atomic uint32_t files_lock;
 };
 
 /* ring.c */
@@ -251,6 +269,37 @@ struct io_uring_rsrc_register;
 int zn_uring_register_files2(struct zn_uring *r, const struct io_uring_rsrc_register *rr,
 			     unsigned size);
 int zn_uring_files_update(struct zn_uring *r, unsigned off, const int *handles, unsigned nr);
+/* filetable.c: slot allocation (IORING_FILE_INDEX_ALLOC) and the table's
+ * lock. Writers of files[] hold the lock; the owner reads without it. */
+void zn_files_lock(struct zn_uring *r);
+void zn_files_unlock(struct zn_uring *r);
+void zn_files_set_slot(struct zn_uring *r, unsigned idx, int h);	/* locked */
+void zn_files_alloc_range(struct zn_uring *r, uint32_t off, uint32_t len);
+/* Linux __io_fixed_fd_install: slot + 1, or IORING_FILE_INDEX_ALLOC; the
+ * slot used (ALLOC) or 0, -ENXIO, -EINVAL, -ENFILE. Locked. */
+int zn_files_install(struct zn_uring *r, int h, uint32_t file_slot);
+int zn_files_register_alloc_range(struct zn_uring *r, const void *arg, unsigned nr);
+/* A handle a file table may hold (fget's answer): 0 or -EBADF. */
+int zn_files_check_handle(int h);
+/* restrict.c */
+int zn_uring_register_restrictions(struct zn_uring *r, const void *arg, unsigned nr);
+void zn_uring_restrictions_enable(struct zn_uring *r);
+bool zn_uring_restrict_sqe_ok(const struct zn_uring *r, unsigned opcode, unsigned flags);
+static inline bool zn_uring_restrict_reg_ok(const struct zn_uring *r, unsigned opcode)
+{
+	return opcode < 64 && (r->rst.register_op >> opcode & 1);
+}
+/* personality.c */
+int zn_uring_register_personality(struct zn_uring *r);
+int zn_uring_unregister_personality(struct zn_uring *r, unsigned id);
+/* 0 if id is registered on r, else -EINVAL (io_init_req). */
+int zn_uring_personality_check(const struct zn_uring *r, unsigned id);
+/* msg_fd.c: IORING_MSG_SEND_FD from self to the ring t (held). */
+struct zn_msg_fd {
+	uint64_t user_data;
+	uint32_t len, src_fd, dst_fd, flags;
+};
+int zn_msg_send_fd(struct zn_uring *self, struct zn_uring *t, const struct zn_msg_fd *m);
 /* kbuf.c */
 void zn_uring_bufs_destroy(struct zn_uring *r);
 int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_reg *reg);

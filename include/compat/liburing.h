@@ -861,7 +861,9 @@ IOURINGINLINE void io_uring_prep_msg_ring_fd(struct io_uring_sqe *sqe, int fd,
 	io_uring_prep_rw(IORING_OP_MSG_RING, sqe, fd,
 			 (void *)(uintptr_t)IORING_MSG_SEND_FD, 0, data);
 	sqe->addr3 = (__u64)source_fd;
-	/* 0 means "no slot" in the uAPI, so slots travel as index + 1 */
+	/* slots travel as index + 1 (0 is "no slot"); ALLOC must stay ALLOC */
+	if ((unsigned int)target_fd == IORING_FILE_INDEX_ALLOC)
+		target_fd--;
 	sqe->file_index = (__u32)target_fd + 1;
 	sqe->msg_ring_flags = flags;
 }

@@ -20,7 +20,8 @@
  *
  * Checks: nothing crashes or leaks (ASan/UBSan); every result is >= 0 or
  * one of the errnos register calls give; BUFFERS, FILES, FILES2,
- * FILES_UPDATE(2) and PROBE results
+ * FILES_UPDATE(2), FILE_ALLOC_RANGE, RESTRICTIONS (and what the set then
+ * lets through) and PROBE results
  * match a reference decode written here from the rules in core/uring/rsrc.c
  * and register.c (Linux io_uring/rsrc.c, register.c), a success is visible
  * (registering again is -EBUSY, unregistering 0; the probe's fields); and
@@ -114,7 +115,7 @@ static bool errno_ok(int rc)
 {
 	static const int ok[] = { EINVAL, EFAULT, EBUSY, ENOMEM, EOVERFLOW, EOPNOTSUPP, EBADF,
 				  EBADFD, EEXIST, ENXIO, ENODEV, ERANGE, ENOENT, EMFILE, ENOSPC,
-				  E2BIG, EALREADY, ETIME, EPERM, ENOTSUP };
+				  E2BIG, EALREADY, ETIME, EPERM, ENOTSUP, EACCES };
 
 	if (rc >= 0)
 		return true;
@@ -296,6 +297,104 @@ static int do_files_rsrc(struct io_uring *ring, unsigned op, unsigned nr, unsign
 	return rc;
 }
 
+/*
+ * RESTRICTIONS against Linux io_register_restrictions (restrict.c); after
+ * a success the ring is enabled and a NOP (flags 0) must be allowed or
+ * -EACCES as the set says, and a second registration -EBADFD. Returns 1
+ * when the ring was enabled restricted (the caller's NOP check is done).
+ */
+#define MAX_RES (IORING_RESTRICTION_LAST + IORING_REGISTER_LAST + IORING_OP_LAST)
+
+static int ref_restrictions(const struct io_uring_restriction *r, unsigned nr, bool *nop_ok,
+			    bool *probe_ok)
+{
+	uint8_t required = 0;
+
+	*nop_ok = *probe_ok = false;
+	for (unsigned i = 0; i < nr; i++) {
+		switch (r[i].opcode) {
+		case IORING_RESTRICTION_REGISTER_OP:
+			if (r[i].register_op >= IORING_REGISTER_LAST)
+				return -EINVAL;
+			*probe_ok |= r[i].register_op == IORING_REGISTER_PROBE;
+			break;
+		case IORING_RESTRICTION_SQE_OP:
+			if (r[i].sqe_op >= IORING_OP_LAST)
+				return -EINVAL;
+			*nop_ok |= r[i].sqe_op == IORING_OP_NOP;
+			break;
+		case IORING_RESTRICTION_SQE_FLAGS_ALLOWED:
+			break;
+		case IORING_RESTRICTION_SQE_FLAGS_REQUIRED:
+			required = r[i].sqe_flags;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	*nop_ok &= !required;
+	return 0;
+}
+
+static int do_restrictions(struct io_uring *ring, void *a, unsigned nr, bool disabled)
+{
+	struct io_uring_restriction *r = a;
+	struct io_uring_probe *p = (struct io_uring_probe *)(arg + ARG_BYTES - 512);
+	struct io_uring_sqe *s;
+	struct io_uring_cqe *cqe;
+	bool nop_ok, probe_ok;
+	int rc, want;
+
+	nr %= MAX_RES + 2;
+	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_RESTRICTIONS, a, nr);
+	if (!disabled)
+		want = -EBADFD;
+	else if (!a || nr > MAX_RES)
+		want = -EINVAL;
+	else
+		want = ref_restrictions(r, nr, &nop_ok, &probe_ok);
+	CHECK(rc == want);
+	if (rc)
+		return rc;
+	CHECK(io_uring_register(ring->ring_fd, IORING_REGISTER_RESTRICTIONS, a, nr) == -EBUSY);
+	CHECK(io_uring_enable_rings(ring) == 0);
+	memset(p, 0, sizeof(*p));
+	CHECK(io_uring_register(ring->ring_fd, IORING_REGISTER_PROBE, p, 0) ==
+	      (probe_ok ? 0 : -EACCES));
+	s = io_uring_get_sqe(ring);
+	CHECK(s);
+	io_uring_prep_nop(s);
+	s->user_data = 0x5b;
+	CHECK(io_uring_submit(ring) == 1);
+	CHECK(io_uring_peek_cqe(ring, &cqe) == 0 && cqe->user_data == 0x5b &&
+	      cqe->res == (nop_ok ? 0 : -EACCES));
+	io_uring_cqe_seen(ring, cqe);
+	return 1;
+}
+
+/* FILE_ALLOC_RANGE (filetable.c, Linux io_register_file_alloc_range). */
+static int do_alloc_range(struct io_uring *ring, void *a, unsigned nr, bool table)
+{
+	const struct io_uring_file_index_range *r = a;
+	uint32_t end;
+	int rc, want;
+
+	nr %= 2;
+	if (table)
+		CHECK(io_uring_register_files_sparse(ring, TABLE) == 0);
+	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_FILE_ALLOC_RANGE, a, nr);
+	if (!a || nr)
+		want = -EINVAL;
+	else if (__builtin_add_overflow(r->off, r->len, &end))
+		want = -EOVERFLOW;
+	else
+		want = r->resv || end > (table ? TABLE : 0) ? -EINVAL : 0;
+	CHECK(rc == want);
+	if (table)
+		CHECK(io_uring_unregister_files(ring) == 0);
+	return rc;
+}
+
 static int do_probe(struct io_uring *ring, unsigned nr)
 {
 	struct io_uring_probe *p = (struct io_uring_probe *)arg;
@@ -364,7 +463,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		IORING_UNREGISTER_RING_FDS, IORING_REGISTER_ENABLE_RINGS,
 		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING,
 		IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
-		IORING_REGISTER_FILES_UPDATE2, 0xff,
+		IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE, 0xff,
 	};
 	struct io_uring ring;
 	struct io_uring_params p;
@@ -399,6 +498,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case IORING_REGISTER_FILES2: case IORING_REGISTER_FILES_UPDATE:
 	case IORING_REGISTER_FILES_UPDATE2:
 		rc = do_files_rsrc(&ring, op, nr, bits);
+		break;
+	case IORING_REGISTER_RESTRICTIONS:
+		rc = do_restrictions(&ring, a, nr, bits & 1);
+		if (rc == 1) {	/* enabled, restricted: checked there */
+			io_uring_queue_exit(&ring);
+			return 0;
+		}
+		break;
+	case IORING_REGISTER_FILE_ALLOC_RANGE:
+		rc = do_alloc_range(&ring, a, nr, bits & 8);
 		break;
 	case IORING_REGISTER_ZCRX_IFQ:
 		fix_zcrx();
@@ -475,7 +584,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	}
-	default:	/* IOWQ_MAX_WORKERS, ZCRX_CTRL, ENABLE_RINGS, RESTRICTIONS */
+	default:	/* IOWQ_MAX_WORKERS, ZCRX_CTRL, ENABLE_RINGS */
 		rc = io_uring_register((unsigned)fd, op, a, nr % 4);
 		break;
 	}

@@ -20,7 +20,8 @@
  * and none otherwise; no CQE is lost (koverflow stays 0); without link
  * flags, each SQE's result and the number of SQEs consumed match a
  * reference decode written here from the kernel rules (see
- * core/uring/submit.c, op_nop.c, msg_ring.c, timeout.c, cancel.c, kbuf.c);
+ * core/uring/submit.c, op_nop.c, msg_ring.c, msg_fd.c, timeout.c, cancel.c,
+ * kbuf.c; FILES_UPDATE at prep only, its array the harness's);
  * results that depend on other SQEs of the batch (what a cancel or a
  * remove finds) are checked at prep only.
  */
@@ -49,6 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct __kernel_timespec ts_zero = { 0, 0 }, ts_neg = { -1, 0 };
 static char pbuf[4096];
+/* FILES_UPDATE's array: the ring, empty, a handle, the other ring, an OS
+ * fd, SKIP, a bad value, a stale handle */
+static int upd_fds[8];
+static const int upd_init[8] = { 0, -1, 0, 0, 5, IORING_REGISTER_FILES_SKIP, -7, 0x1fffffff };
 static const struct io_uring_sqe *g_sq;	/* the batch, for reap() */
 
 static int test_obj;
@@ -393,7 +398,19 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 				return -EINVAL;
 			return 0;
 		}
-		return s->addr == IORING_MSG_SEND_FD ? -EOPNOTSUPP : -EINVAL;
+		if (s->addr != IORING_MSG_SEND_FD)
+			return -EINVAL;
+		/* SEND_FD (msg_fd.c): the other ring has no file table */
+		if (s->len || h == e->self)
+			return -EINVAL;
+		if ((uint32_t)s->addr3 >= e->nfiles || e->files[(uint32_t)s->addr3] == -1)
+			return -EBADF;
+		return s->file_index == IORING_FILE_INDEX_ALLOC ? -ENFILE : -ENXIO;
+	case IORING_OP_FILES_UPDATE:
+		if (s->ioprio || s->rw_flags || s->splice_fd_in || !s->len)
+			return -EINVAL;
+		*at_init = 0;
+		return REF_ANY;	/* judged by files_update_op.c's own tests */
 	case IORING_OP_SEND: case IORING_OP_RECV: case IORING_OP_SEND_ZC:
 	case IORING_OP_SENDMSG_ZC: case IORING_OP_RECV_ZC:
 		if ((fl & IOSQE_FIXED_FILE) &&
@@ -543,6 +560,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			*field = (uintptr_t)pick[*field % 3];
 			break;
 		}
+		case IORING_OP_FILES_UPDATE:
+			/* the harness's array (writable: ALLOC writes slots back) */
+			memcpy(upd_fds, upd_init, sizeof(upd_fds));
+			upd_fds[0] = e.self;
+			upd_fds[2] = test_handle;
+			upd_fds[3] = e.other;
+			if (s->addr)
+				s->addr = (uintptr_t)upd_fds;
+			if (s->len > 8)
+				s->len = 8;
+			break;
 		case IORING_OP_PROVIDE_BUFFERS:
 			if (s->addr)
 				s->addr = (uintptr_t)pbuf;
@@ -620,6 +648,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (i = 0; i < (unsigned)consumed; i++)
 				if (sq[i].opcode == IORING_OP_TIMEOUT && refs[i] == -ETIME)
 					refs[i] = REF_ANY;
+		/* a FILES_UPDATE issued changes the table later SQEs may name */
+		for (i = 0; i < (unsigned)consumed; i++)
+			if (sq[i].opcode == IORING_OP_FILES_UPDATE && !init_fail[i])
+				break;
+		for (i++; i < (unsigned)consumed; i++)
+			refs[i] = REF_ANY;
 		/* IOSQE_IO_DRAIN behind a request that may stay in flight (a
 		 * TIMEOUT, a poll) holds itself and what follows: any outcome */
 		for (i = 0; i < (unsigned)consumed; i++)

@@ -11,7 +11,8 @@ os.makedirs(out, exist_ok=True)
 # indexes into the harness's op table (tests/fuzz/fuzz_uring_register.c)
 BUFFERS, FILES, PROBE, ZCRX_IFQ, QUERY, PBUF_RING, PBUF_UNREG, PBUF_STATUS = range(8)
 SYNC_CANCEL, ZCRX_CTRL, EVENTFD, EVENTFD_ASYNC, IOWQ_AFF, IOWQ_MAX, RING_FDS = range(8, 15)
-RING_FDS_UNREG, ENABLE, RESTRICT, SEND_MSG, FILES2, FILES_UPD, FILES_UPD2, RAW = range(15, 23)
+RING_FDS_UNREG, ENABLE, RESTRICT, SEND_MSG, FILES2, FILES_UPD, FILES_UPD2 = range(15, 22)
+ALLOC_RANGE, RAW = range(22, 24)
 DISABLED, ARG_NULL, BLIND, TABLE = 1, 2, 4, 8
 FD_OFF = 2048   # the harness's fd array in the argument
 
@@ -64,6 +65,18 @@ seeds = {
     "ring_fds": seed(RING_FDS, 2, 0, struct.pack("<IIQIIQ", 2**32 - 1, 0, 1, 5, 0, 1)),
     "enable": seed(ENABLE, 0, DISABLED | ARG_NULL),
     "restrict": seed(RESTRICT, 0, DISABLED),
+    # io_uring_restriction: opcode u16, op/flags u8, resv u8, resv2[3] u32
+    "restrict_nop": seed(RESTRICT, 3, DISABLED, struct.pack("<HBB3I", 1, 0, 0, 0, 0, 0) +
+                         struct.pack("<HBB3I", 0, 8, 0, 0, 0, 0) +
+                         struct.pack("<HBB3I", 2, 0x10, 0, 0, 0, 0)),
+    "restrict_required": seed(RESTRICT, 2, DISABLED, struct.pack("<HBB3I", 1, 0, 0, 0, 0, 0) +
+                              struct.pack("<HBB3I", 3, 1, 0, 0, 0, 0)),
+    "restrict_bad": seed(RESTRICT, 2, DISABLED, struct.pack("<HBB3I", 1, 0, 0, 0, 0, 0) +
+                         struct.pack("<HBB3I", 1, 200, 0, 0, 0, 0)),
+    "restrict_enabled": seed(RESTRICT, 1, 0, struct.pack("<HBB3I", 1, 0, 0, 0, 0, 0)),
+    # io_uring_file_index_range: off, len, resv
+    "alloc_range": seed(ALLOC_RANGE, 0, TABLE, struct.pack("<IIQ", 1, 2, 0)),
+    "alloc_range_wrap": seed(ALLOC_RANGE, 0, TABLE, struct.pack("<IIQ", 2**32 - 1, 2, 0)),
     "send_msg": seed(SEND_MSG, 1, BLIND, struct.pack("<BBHiQQI", 40, 0, 0, 1, 9, 0, 3)),
     "raw_unknown": seed(RAW, 200, ARG_NULL),
     # fd entries: bit 3 = IORING_REGISTER_FILES_SKIP, else 0 -1, 1 the ring, 2 a handle, 3 an eventfd

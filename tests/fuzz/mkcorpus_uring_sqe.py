@@ -46,6 +46,21 @@ seeds.update({
     "kbuf": bytes([2]) + sqe(PROVIDE, fd=4, addr=1, length=64, off=0) +
         sqe(REMOVE, fd=2) + sqe(PROVIDE, fd=0, addr=1, length=1) + sqe(REMOVE, fd=9, addr=1),
 })
+FILES_UPDATE, MSG_SEND_FD, ALLOC = 20, 1, 0xffffffff
+# fd 0 this ring, 1 the other ring (no file table), 3 an OS fd; addr3 a
+# slot of this ring's table (0 this ring, 1 empty); FILES_UPDATE's addr != 0
+# is the harness's array
+seeds.update({
+    "msg_send_fd": bytes([2]) + sqe(MSG_RING, fd=1, addr=MSG_SEND_FD, file_index=1) +
+        sqe(MSG_RING, fd=1, addr=MSG_SEND_FD, file_index=ALLOC) +
+        sqe(MSG_RING, fd=1, addr=MSG_SEND_FD, addr3=1, file_index=1) +
+        sqe(MSG_RING, fd=0, addr=MSG_SEND_FD, file_index=1) +
+        sqe(MSG_RING, fd=1, addr=MSG_SEND_FD, length=1, opflags=1) +
+        sqe(MSG_RING, fd=3, addr=MSG_SEND_FD),
+    "files_update": bytes([2]) + sqe(FILES_UPDATE, addr=1, length=3, off=0) +
+        sqe(FILES_UPDATE, addr=1, length=2, off=ALLOC) + sqe(FILES_UPDATE, addr=1, length=0) +
+        sqe(FILES_UPDATE, addr=0, length=1, off=4) + sqe(NOP, opflags=2 | 4, fd=1),
+})
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)

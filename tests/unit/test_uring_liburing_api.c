@@ -209,7 +209,6 @@ static void test_unimplemented_registers(void **state)
 	struct io_uring_restriction res = { .opcode = IORING_RESTRICTION_SQE_OP };
 	int err = 0;
 
-	assert_int_equal(io_uring_register_personality(ring), -EOPNOTSUPP);
 	assert_int_equal(io_uring_register_clock(ring, &ck), -EOPNOTSUPP);
 	assert_int_equal(io_uring_register_napi(ring, &napi), -EOPNOTSUPP);
 	/* restrictions only while the ring is disabled (-EBADFD after) */

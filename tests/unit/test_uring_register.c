@@ -57,9 +57,6 @@ static void test_raw_register(void **state)
 	assert_int_equal(io_uring_register(-1, IORING_REGISTER_BUFFERS, &iov, 1), -EINVAL);
 	assert_int_equal(io_uring_register(ring->ring_fd, IORING_REGISTER_SEND_MSG_RING, NULL, 1),
 			 -EINVAL);
-	/* implemented nowhere in zcnic: -EOPNOTSUPP, told apart from bad arguments */
-	assert_int_equal(io_uring_register(ring->ring_fd, IORING_REGISTER_PERSONALITY, NULL, 0),
-			 -EOPNOTSUPP);
 	assert_int_equal(io_uring_register(ring->ring_fd, IORING_REGISTER_RESTRICTIONS, NULL, 0),
 			 -EBADFD);	/* only on a disabled ring, as Linux */
 	{

@@ -8,6 +8,7 @@
 
 #include <liburing.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #define URT_WAIT_MS 5000	/* bound on any wait expected to succeed */
@@ -18,6 +19,26 @@ static inline uint64_t urt_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A CMocka fixture's ring of 8 entries with these setup flags in *state. */
+static inline int urt_ring_setup(void **state, unsigned flags)
+{
+	struct io_uring *ring = calloc(1, sizeof(*ring));
+
+	if (!ring || io_uring_queue_init(8, ring, flags)) {
+		free(ring);
+		return -1;
+	}
+	*state = ring;
+	return 0;
+}
+
+static inline int urt_ring_teardown(void **state)
+{
+	io_uring_queue_exit(*state);
+	free(*state);
+	return 0;
 }
 
 /* Wait for one CQE, at most ms; copies it and marks it seen. 0 or -errno. */

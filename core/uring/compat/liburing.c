@@ -421,33 +421,29 @@ void io_uring_free_probe(struct io_uring_probe *probe)
 	free(probe);
 }
 
+static int do_register(struct io_uring *ring, unsigned opcode, const void *arg, unsigned nr);
+
+/* Through the dispatch, as liburing's go through the syscall: the
+ * SINGLE_ISSUER, restriction and SQPOLL rules apply to them too. */
 int io_uring_register_buffers(struct io_uring *ring, const struct iovec *iovecs,
 			      unsigned nr_iovecs)
 {
-	struct zn_uring *r = ring_of(ring);
-
-	return r ? zn_uring_register_buffers(r, iovecs, nr_iovecs) : -EBADF;
+	return do_register(ring, IORING_REGISTER_BUFFERS, iovecs, nr_iovecs);
 }
 
 int io_uring_unregister_buffers(struct io_uring *ring)
 {
-	struct zn_uring *r = ring_of(ring);
-
-	return r ? zn_uring_unregister_buffers(r) : -EBADF;
+	return do_register(ring, IORING_UNREGISTER_BUFFERS, NULL, 0);
 }
 
 int io_uring_register_files(struct io_uring *ring, const int *files, unsigned nr_files)
 {
-	struct zn_uring *r = ring_of(ring);
-
-	return r ? zn_uring_register_files(r, files, nr_files) : -EBADF;
+	return do_register(ring, IORING_REGISTER_FILES, files, nr_files);
 }
 
 int io_uring_unregister_files(struct io_uring *ring)
 {
-	struct zn_uring *r = ring_of(ring);
-
-	return r ? zn_uring_unregister_files(r) : -EBADF;
+	return do_register(ring, IORING_UNREGISTER_FILES, NULL, 0);
 }
 
 int io_uring_register_ring_fd(struct io_uring *ring)

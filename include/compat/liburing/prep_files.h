@@ -400,8 +400,7 @@ IOURINGINLINE void io_uring_prep_socket_direct_alloc(struct io_uring_sqe *sqe, i
 IOURINGINLINE void io_uring_prep_msg_ring_fd_alloc(struct io_uring_sqe *sqe, int fd,
 						   int source_fd, __u64 data, unsigned int flags)
 {
-	io_uring_prep_msg_ring_fd(sqe, fd, source_fd, (int)(IORING_FILE_INDEX_ALLOC - 1),
-				  data, flags);
+	io_uring_prep_msg_ring_fd(sqe, fd, source_fd, (int)IORING_FILE_INDEX_ALLOC, data, flags);
 }
 
 IOURINGINLINE void __io_uring_prep_uring_cmd(struct io_uring_sqe *sqe, int op, __u32 cmd_op,
