@@ -139,6 +139,12 @@ static void free_rxq(struct zn_port *p, uint16_t q)
 	p->core->rxpool[q] = NULL;
 }
 
+void zn_port_owner_reset(struct zn_port *p)
+{
+	if (p && p->ops->owner_reset)
+		p->ops->owner_reset(p);
+}
+
 void zn_port_close(struct zn_port *p)
 {
 	if (!p)

@@ -169,6 +169,8 @@ int zn_udp_sock_connect(struct zn_sock *s, const struct zn_addr4 *dst);
 /* Give a detached UDP socket the netdev that routes to dst_ip and an
  * ephemeral port (op_sock.c): 0, -ENETUNREACH, -EADDRINUSE. */
 int zn_sock_autobind(struct zn_sock *s, uint32_t dst_ip);
+/* A TCP socket's addresses as getsockname/getpeername give them (0: none). */
+void zn_tcp_sock_name(struct zn_sock *s, struct zn_addr4 *local, struct zn_addr4 *remote);
 /* Is s a TCP socket that listens? */
 bool zn_tcp_sock_listening(const struct zn_sock *s);
 

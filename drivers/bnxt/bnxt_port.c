@@ -370,6 +370,18 @@ static int bnxt_irq_arm_op(struct zn_port *p, bool tx, uint16_t q)
 	return zn_bnxt_irq_arm(to_bp(p), tx, q);
 }
 
+static void bnxt_owner_reset_op(struct zn_port *p)
+{
+	struct bnxt *bp = to_bp(p);
+
+	for (unsigned q = 0; q < BNXT_MAX_QUEUES; q++) {
+		if (bp->rxq[q])
+			zn_owner_reset(&bp->rxq[q]->owner);
+		if (bp->txq[q])
+			zn_owner_reset(&bp->txq[q]->owner);
+	}
+}
+
 static const struct zn_port_ops bnxt_ops = {
 	.name = "bnxt",
 	.info = bnxt_info,
@@ -394,6 +406,7 @@ static const struct zn_port_ops bnxt_ops = {
 	.irq_vectors = bnxt_irq_vectors_op,
 	.irq_vector = bnxt_irq_vector_op,
 	.irq_arm = bnxt_irq_arm_op,
+	.owner_reset = bnxt_owner_reset_op,
 };
 
 /* §4 step 1: map BAR0 (HWRM) and BAR2 (doorbells), then the firmware. */

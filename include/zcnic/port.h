@@ -355,6 +355,8 @@ struct zn_port_ops {
 	int (*irq_vectors)(struct zn_port *p);
 	int (*irq_vector)(struct zn_port *p, bool tx, uint16_t q);
 	int (*irq_arm)(struct zn_port *p, bool tx, uint16_t q);
+	/* Optional: forget which thread owns each queue (zn_port_owner_reset). */
+	void (*owner_reset)(struct zn_port *p);
 };
 
 /*
@@ -378,6 +380,10 @@ struct zn_port {
 int zn_port_open(const char *spec, const struct zn_bus_open_opts *opts,
 		 struct zn_port **out);
 void zn_port_close(struct zn_port *p);
+/* The thread that polled the queues let go of them (they are quiet: no
+ * burst in progress); the next thread to poll them owns them. Only the
+ * debug owner checks see it. */
+void zn_port_owner_reset(struct zn_port *p);
 void zn_port_info(struct zn_port *p, struct zn_port_info *info);
 int zn_port_configure(struct zn_port *p, const struct zn_port_conf *conf);
 int zn_port_rxq_setup(struct zn_port *p, uint16_t q, const struct zn_rxq_conf *conf);

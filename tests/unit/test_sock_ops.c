@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tests/unit/support/netdev_pair.h"
@@ -171,7 +172,7 @@ static void test_socket_and_bind_errors(void **state)
 {
 	struct sockaddr_in sa = sin_of(n.ip_a, PORT);
 	struct io_uring_sqe *sqe;
-	int fd, ufd;
+	int fd, ufd, pfd[2];
 	char buf[8];
 
 	(void)state;
@@ -233,9 +234,14 @@ static void test_socket_and_bind_errors(void **state)
 	io_uring_prep_send(sqe_ud(12), ufd, "x", 1, 0);
 	assert_int_equal(res_of(12), -EDESTADDRREQ);
 
-	/* not a socket; closes */
-	io_uring_prep_listen(sqe_ud(13), 1 << 20, 1);
+	/* not a socket (an open OS fd), nothing open there (fget fails); closes */
+	assert_int_equal(pipe(pfd), 0);
+	io_uring_prep_listen(sqe_ud(13), pfd[0], 1);
 	assert_int_equal(res_of(13), -ENOTSOCK);
+	close(pfd[0]);
+	close(pfd[1]);
+	io_uring_prep_listen(sqe_ud(13), 1 << 20, 1);
+	assert_int_equal(res_of(13), -EBADF);
 	assert_int_equal(ring_close(fd), 0);
 	assert_int_equal(ring_close(fd), -EBADF);
 	sqe = sqe_ud(14);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zn_env_netdev (include/zcnic/bsd.h): the netdevs of a ported program,
+ * named by the environment or, with none named, the two ports of a
+ * private zn-nicsim. Brought up once per process, kept until exit.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zcnic/bsd.h"
+#include "zcnic/log.h"
+#include "zcnic/nicsim.h"
+
+#define ENV_LOG	"env-netdev"
+
+static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zn_netdev *env_dev[ZN_ENV_MAX];
+static unsigned env_n;
+static int env_err;		/* the first bring-up's failure, kept */
+static struct zn_nicsim env_sim = { .pid = -1 };
+
+static void env_stop(void)
+{
+	zn_nicsim_stop(&env_sim);
+}
+
+static int env_open(unsigned i, const char *spec, const char *cidr, uint16_t nb_rxq)
+{
+	struct zn_netdev_conf c = { .nb_rxq = nb_rxq };
+	int rc = zn_ipv4_parse_cidr(cidr, &c.ip, &c.prefix_len);
+
+	if (rc) {
+		ZN_ERR(ENV_LOG, "netdev %u: bad address '%s'", i, cidr);
+		return -EINVAL;
+	}
+	rc = zn_netdev_open(spec, &c, &env_dev[i]);
+	if (rc)
+		ZN_ERR(ENV_LOG, "netdev %u: %s with %s: %s", i, spec, cidr,
+		       strerror(-rc));
+	return rc;
+}
+
+/* "SPEC@IP/LEN[,SPEC@IP/LEN]" */
+static int env_open_list(const char *list, uint16_t nb_rxq)
+{
+	char buf[512], *save = NULL, *tok;
+	int rc = 0;
+
+	if (strlen(list) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		char *at = strrchr(tok, '@');
+
+		if (!at || env_n == ZN_ENV_MAX) {
+			ZN_ERR(ENV_LOG, "ZN_NETDEVS: '%s' is not SPEC@IP/LEN "
+			       "(at most %d)", tok, ZN_ENV_MAX);
+			return -EINVAL;
+		}
+		*at = '\0';
+		rc = env_open(env_n, tok, at + 1, nb_rxq);
+		env_n += !rc;
+	}
+	return rc;
+}
+
+static int env_open_sim(uint16_t nb_rxq)
+{
+	char cidr[32];
+	int rc = zn_nicsim_start(&env_sim, "zcnic", NULL);
+
+	if (rc)
+		return rc;
+	atexit(env_stop);
+	for (unsigned i = 0; i < ZN_ENV_MAX && !rc; i++) {
+		snprintf(cidr, sizeof(cidr), ZN_ENV_NET "%u/24", i + 1);
+		rc = env_open(i, env_sim.port[i], cidr, nb_rxq);
+		env_n += !rc;
+	}
+	return rc;
+}
+
+static int env_up(void)
+{
+	const char *list = getenv("ZN_NETDEVS");
+	const char *rxq = getenv("ZN_NETDEV_RXQ");
+	uint16_t nb_rxq = rxq ? (uint16_t)atoi(rxq) : 1;
+
+	if (list && *list)
+		return env_open_list(list, nb_rxq);
+	return env_open_sim(nb_rxq);
+}
+
+struct zn_netdev *zn_env_netdev(unsigned i)
+{
+	struct zn_netdev *d = NULL;
+
+	pthread_mutex_lock(&env_lock);
+	if (!env_n && !env_err)
+		env_err = env_up();
+	if (i < env_n)
+		d = env_dev[i];
+	else
+		errno = env_err ? -env_err : ENODEV;
+	pthread_mutex_unlock(&env_lock);
+	return d;
+}
