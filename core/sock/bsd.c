@@ -45,6 +45,18 @@ static void bsd_tie(struct zn_uring *r)
 	}
 }
 
+/* The call's ring is gone: a socket no other ring took may go to any
+ * thread's ring next (an SQPOLL thread's, say), as sock.c's untied ones. */
+static void bsd_untie(void)
+{
+	for (unsigned i = 0; i < bsd_nsocks; i++) {
+		struct zn_sock *s = zn_sock_from_handle(bsd_socks[i]);
+
+		if (s && !s->ring)
+			zn_owner_reset(&s->owner);
+	}
+}
+
 /*
  * Run one SQE on a ring of its own: its CQE's res, or -errno. The ring
  * lives for the call only: once it is gone, nothing of this thread polls
@@ -81,6 +93,7 @@ static int run_sqe(const struct io_uring_sqe *in)
 		bsd_track(rc);
 out:
 	zn_uring_destroy(r);
+	bsd_untie();
 	return rc;
 }
 

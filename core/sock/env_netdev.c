@@ -22,14 +22,19 @@ static unsigned env_n;
 static int env_err;		/* the first bring-up's failure, kept */
 static struct zn_nicsim env_sim = { .pid = -1 };
 
+/* At exit: the netdevs first (their sockets close, the devices are told),
+ * then the simulator under them. */
 static void env_stop(void)
 {
+	while (env_n)
+		zn_netdev_close(env_dev[--env_n]);
 	zn_nicsim_stop(&env_sim);
 }
 
-static int env_open(unsigned i, const char *spec, const char *cidr, uint16_t nb_rxq)
+static int env_open(unsigned i, const char *spec, const char *cidr, uint16_t nb_rxq,
+		    uint32_t mtu)
 {
-	struct zn_netdev_conf c = { .nb_rxq = nb_rxq };
+	struct zn_netdev_conf c = { .nb_rxq = nb_rxq, .mtu = mtu };
 	int rc = zn_ipv4_parse_cidr(cidr, &c.ip, &c.prefix_len);
 
 	if (rc) {
@@ -44,7 +49,7 @@ static int env_open(unsigned i, const char *spec, const char *cidr, uint16_t nb_
 }
 
 /* "SPEC@IP/LEN[,SPEC@IP/LEN]" */
-static int env_open_list(const char *list, uint16_t nb_rxq)
+static int env_open_list(const char *list, uint16_t nb_rxq, uint32_t mtu)
 {
 	char buf[512], *save = NULL, *tok;
 	int rc = 0;
@@ -61,13 +66,13 @@ static int env_open_list(const char *list, uint16_t nb_rxq)
 			return -EINVAL;
 		}
 		*at = '\0';
-		rc = env_open(env_n, tok, at + 1, nb_rxq);
+		rc = env_open(env_n, tok, at + 1, nb_rxq, mtu);
 		env_n += !rc;
 	}
 	return rc;
 }
 
-static int env_open_sim(uint16_t nb_rxq)
+static int env_open_sim(uint16_t nb_rxq, uint32_t mtu)
 {
 	char cidr[32];
 	int rc = zn_nicsim_start(&env_sim, "zcnic", NULL);
@@ -77,7 +82,7 @@ static int env_open_sim(uint16_t nb_rxq)
 	atexit(env_stop);
 	for (unsigned i = 0; i < ZN_ENV_MAX && !rc; i++) {
 		snprintf(cidr, sizeof(cidr), ZN_ENV_NET "%u/24", i + 1);
-		rc = env_open(i, env_sim.port[i], cidr, nb_rxq);
+		rc = env_open(i, env_sim.port[i], cidr, nb_rxq, mtu);
 		env_n += !rc;
 	}
 	return rc;
@@ -87,11 +92,14 @@ static int env_up(void)
 {
 	const char *list = getenv("ZN_NETDEVS");
 	const char *rxq = getenv("ZN_NETDEV_RXQ");
+	const char *mtu = getenv("ZN_NETDEV_MTU");
 	uint16_t nb_rxq = rxq ? (uint16_t)atoi(rxq) : 1;
 
 	if (list && *list)
-		return env_open_list(list, nb_rxq);
-	return env_open_sim(nb_rxq);
+		return env_open_list(list, nb_rxq, mtu ? (uint32_t)atoi(mtu) : 0);
+	/* jumbo frames on the private wire: the loopback a kernel program ran
+	 * over took 4 KiB datagrams whole, and zcnic does not fragment */
+	return env_open_sim(nb_rxq, mtu ? (uint32_t)atoi(mtu) : ZN_ENV_SIM_MTU);
 }
 
 struct zn_netdev *zn_env_netdev(unsigned i)

@@ -52,7 +52,11 @@ static void sock_detach(struct zn_sock *s)
 	s->bind = NULL;
 	s->ring = NULL;
 	s->ring_exiting = false;
+	/* untied: the next ring to use it takes it, whichever thread's */
+	zn_owner_reset(&s->owner);
 }
+
+static void sock_free(struct zn_sock *s);
 
 /* Serve b's sockets once. Index loop: a serve may close a socket. */
 static void binding_serve(struct zn_sock_binding *b)
@@ -61,6 +65,11 @@ static void binding_serve(struct zn_sock_binding *b)
 		struct zn_sock *s = b->socks[i];
 
 		zn_owner_enter(&s->owner, "socket");
+		if (__atomic_load_n(&s->close_req, __ATOMIC_ACQUIRE)) {
+			sock_free(s);	/* b->socks[i] is another socket now */
+			i--;
+			continue;
+		}
 		if (s->rx_serve && zn_sock_rx_pending(s))
 			s->rx_serve(s);
 		if (i < b->nsocks && b->socks[i] == s && s->tx_serve)
@@ -172,6 +181,9 @@ static void binding_ring_exit(struct zn_uring *r, void *arg)
 			break;		/* no memory: detached below */
 		b->nsocks--;
 	}
+	for (uint32_t i = b->nsocks; i-- > 0;)
+		if (__atomic_load_n(&b->socks[i]->close_req, __ATOMIC_ACQUIRE))
+			sock_free(b->socks[i]);
 	for (uint32_t i = 0; i < b->nsocks; i++)
 		b->socks[i]->ring_exiting = true;
 	zn_netdev_on_close_del(b->dev, b->close_id);
@@ -379,8 +391,12 @@ int zn_socket_close(int fd)
 
 	if (!s)
 		return -EBADF;
-	if (zn_sock_foreign(s))
-		return -EBUSY;
+	if (zn_sock_foreign(s)) {
+		/* Linux closes from any thread; the socket's queues are its
+		 * rings' thread's, which closes it on its next pass */
+		__atomic_store_n(&s->close_req, true, __ATOMIC_RELEASE);
+		return 0;
+	}
 	d = s->dev;
 	sock_free(s);
 	/* the close polled d to drain the socket's sends: that claimed d for

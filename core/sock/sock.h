@@ -95,6 +95,9 @@ struct zn_sock {
 	struct zn_sock_binding *bind;
 	int close_id;				/* zn_netdev_on_close registration */
 	bool closing;
+	/* zn_socket_close from a thread other than its rings': the owner
+	 * closes it on its next pass or when its ring exits (atomic) */
+	bool close_req;
 	/* Its ring is being destroyed: completions still coming in (while any
 	 * socket of the ring drains its sends) post no CQE. */
 	bool ring_exiting;

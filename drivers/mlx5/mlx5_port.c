@@ -447,6 +447,18 @@ static int mlx5_irq_arm_op(struct zn_port *p, bool tx, uint16_t q)
 	return zn_mlx5_irq_arm(to_m(p), tx, q);
 }
 
+static void mlx5_owner_reset_op(struct zn_port *p)
+{
+	struct mlx5 *m = to_m(p);
+
+	for (uint16_t q = 0; q < m->conf.nb_rxq; q++)
+		if (m->rxq[q])
+			zn_owner_reset(&m->rxq[q]->owner);
+	for (uint16_t q = 0; q < m->conf.nb_txq; q++)
+		if (m->txq[q])
+			zn_owner_reset(&m->txq[q]->owner);
+}
+
 static const struct zn_port_ops mlx5_ops = {
 	.name = "mlx5",
 	.info = mlx5_info,
@@ -470,6 +482,7 @@ static const struct zn_port_ops mlx5_ops = {
 	.irq_vectors = mlx5_irq_vectors_op,
 	.irq_vector = mlx5_irq_vector_op,
 	.irq_arm = mlx5_irq_arm_op,
+	.owner_reset = mlx5_owner_reset_op,
 };
 
 /* §4 step 1: bus master, BAR0. */

@@ -39,11 +39,14 @@
  *     zn_netdev_open takes it: a PCI address, "vfio-user:PATH", ...);
  *   unset: a private zn-nicsim (include/zcnic/nicsim.h: two ports of
  *     $ZN_NICSIM_MODEL on a pair wire), port i as ZN_ENV_NET "(i + 1)/24".
- * $ZN_NETDEV_RXQ: RX queues of each (default 1).
+ * $ZN_NETDEV_RXQ: RX queues of each (default 1); $ZN_NETDEV_MTU: their L3
+ * MTU (default 1500, on the private zn-nicsim ZN_ENV_SIM_MTU: datagrams of
+ * up to 8972 bytes go whole, as over the kernel's loopback).
  * Netdev i, or NULL (no such netdev; why is logged, errno set).
  */
 #define ZN_ENV_NET	"10.0.0."
 #define ZN_ENV_MAX	2
+#define ZN_ENV_SIM_MTU	9000
 struct zn_netdev *zn_env_netdev(unsigned i);
 
 int zn_socket(int domain, int type, int protocol);
