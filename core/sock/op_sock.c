@@ -686,6 +686,14 @@ static int close_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 /* A zcnic socket's handle; anything else is not ours to close (-EBADF). */
 static int close_issue(struct zn_uring_req *req)
 {
+	struct zn_sock *s = zn_sock_from_handle((int)PDU(req)->arg);
+
+	/* another thread's socket: the ops' rule (docs/uring.md, "Sockets and
+	 * rings"); zn_socket_close, the close(2) of ported code, defers instead */
+	if (s && zn_sock_foreign(s)) {
+		req->res = -EBUSY;
+		return ZN_URING_ISSUE_DONE;
+	}
 	req->res = zn_socket_close((int)PDU(req)->arg);
 	return ZN_URING_ISSUE_DONE;
 }

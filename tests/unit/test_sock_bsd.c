@@ -196,12 +196,52 @@ static void test_netdev_handoff(void **state)
 	assert_int_equal(violations, 0);
 }
 
+static void *close_it(void *arg)
+{
+	return (void *)(intptr_t)zn_socket_close(*(int *)arg);
+}
+
+/* close(2) works from any thread: zcnic's closes on the owner's next pass,
+ * and the port is free after it. */
+static void test_close_other_thread(void **state)
+{
+	struct sockaddr_in a = sin_of(n.ip_a, htons(5480));
+	struct __kernel_timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	char buf[8];
+	pthread_t t;
+	void *rc;
+	int u;
+
+	(void)state;
+	assert_int_equal(io_uring_queue_init(8, &ring, 0), 0);
+	u = zn_socket(AF_INET, SOCK_DGRAM, 0);
+	assert_int_equal(zn_bind(u, (struct sockaddr *)&a, sizeof(a)), 0);
+	io_uring_prep_recv(io_uring_get_sqe(&ring), u, buf, sizeof(buf), 0);
+	assert_int_equal(io_uring_submit(&ring), 1);	/* tied to this thread */
+	assert_int_equal(pthread_create(&t, NULL, close_it, &u), 0);
+	assert_int_equal(pthread_join(t, &rc), 0);
+	assert_int_equal((intptr_t)rc, 0);
+	/* the next pass closes it: the RECV ends -ECANCELED */
+	assert_int_equal(io_uring_wait_cqe_timeout(&ring, &cqe, &ts), 0);
+	assert_int_equal(cqe->res, -ECANCELED);
+	io_uring_cqe_seen(&ring, cqe);
+	ERRNO_IS(zn_getsockname(u, (struct sockaddr *)&a, &(socklen_t){ sizeof(a) }), EBADF);
+	u = zn_socket(AF_INET, SOCK_DGRAM, 0);
+	a = sin_of(n.ip_a, htons(5480));
+	assert_int_equal(zn_bind(u, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(zn_socket_close(u), 0);
+	io_uring_queue_exit(&ring);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_tcp_pair, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_udp_and_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_netdev_handoff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_close_other_thread, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
