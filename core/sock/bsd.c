@@ -159,6 +159,31 @@ int zn_accept(int fd, struct sockaddr *addr, socklen_t *len)
 	return zn_accept4(fd, addr, len, 0);
 }
 
+int zn_shutdown(int fd, int how)
+{
+	return sock_op(IORING_OP_SHUTDOWN, fd, NULL, 0, (uint32_t)how, 0);
+}
+
+ssize_t zn_recv(int fd, void *buf, size_t len, int flags)
+{
+	return sock_op(IORING_OP_RECV, fd, buf, 0, (uint32_t)len, (uint32_t)flags);
+}
+
+ssize_t zn_send(int fd, const void *buf, size_t len, int flags)
+{
+	return sock_op(IORING_OP_SEND, fd, buf, 0, (uint32_t)len, (uint32_t)flags);
+}
+
+ssize_t zn_recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	return sock_op(IORING_OP_RECVMSG, fd, msg, 0, 1, (uint32_t)flags);
+}
+
+ssize_t zn_sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	return sock_op(IORING_OP_SENDMSG, fd, msg, 0, 1, (uint32_t)flags);
+}
+
 /* getsockname/getpeername: the address truncated to *len, *len the full
  * size (move_addr_to_user). */
 static int sock_name(int fd, struct sockaddr *addr, socklen_t *len, bool peer)

@@ -5,6 +5,8 @@
  * private zn-nicsim. Brought up once per process, kept until exit.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,10 +74,58 @@ static int env_open_list(const char *list, uint16_t nb_rxq, uint32_t mtu)
 	return rc;
 }
 
+struct sim_start {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+	int rc;
+};
+
+/*
+ * The simulator dies with the thread that forked it (PR_SET_PDEATHSIG
+ * follows the thread), and a ported program may make its first socket on a
+ * thread that soon exits: fork it from a thread of its own that lives as
+ * long as the process.
+ */
+static void *sim_thread(void *arg)
+{
+	struct sim_start *st = arg;
+	int rc = zn_nicsim_start(&env_sim, "zcnic", NULL);
+
+	pthread_mutex_lock(&st->lock);
+	st->rc = rc;
+	st->done = true;
+	pthread_cond_signal(&st->cond);
+	pthread_mutex_unlock(&st->lock);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int sim_start(void)
+{
+	struct sim_start st = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0 };
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = -pthread_create(&t, &attr, sim_thread, &st);
+	pthread_attr_destroy(&attr);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&st.lock);
+	while (!st.done)
+		pthread_cond_wait(&st.cond, &st.lock);
+	pthread_mutex_unlock(&st.lock);
+	return st.rc;
+}
+
 static int env_open_sim(uint16_t nb_rxq, uint32_t mtu)
 {
 	char cidr[32];
-	int rc = zn_nicsim_start(&env_sim, "zcnic", NULL);
+	int rc = sim_start();
 
 	if (rc)
 		return rc;

@@ -8,7 +8,8 @@
  *     fd = socket(AF_INET, type, 0)       fd = zn_socket(AF_INET, type, 0)
  *     bind / connect / listen / accept    zn_bind / zn_connect / zn_listen / zn_accept
  *     getsockname / getpeername           zn_getsockname / zn_getpeername
- *     setsockopt                          zn_setsockopt
+ *     setsockopt, shutdown                zn_setsockopt, zn_shutdown
+ *     recv, send, recvmsg, sendmsg        zn_recv, zn_send, zn_recvmsg, zn_sendmsg
  *     close(fd)                           zn_socket_close(fd)
  *     if_nametoindex("eth1")              zn_netdev_ifindex(zn_env_netdev(1))
  *
@@ -25,6 +26,7 @@
 #define ZCNIC_BSD_H
 
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "zcnic/netdev.h"
 #include "zcnic/socket.h"
@@ -55,6 +57,13 @@ int zn_connect(int fd, const struct sockaddr *addr, socklen_t len);
 int zn_listen(int fd, int backlog);
 int zn_accept(int fd, struct sockaddr *addr, socklen_t *len);
 int zn_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+int zn_shutdown(int fd, int how);
+/* Blocking recv(2)/send(2)/recvmsg(2)/sendmsg(2) through the ring's ops (MSG_WAITALL,
+ * MSG_DONTWAIT, MSG_TRUNC, ... as those ops take them). */
+ssize_t zn_recv(int fd, void *buf, size_t len, int flags);
+ssize_t zn_send(int fd, const void *buf, size_t len, int flags);
+ssize_t zn_recvmsg(int fd, struct msghdr *msg, int flags);
+ssize_t zn_sendmsg(int fd, const struct msghdr *msg, int flags);
 int zn_getsockname(int fd, struct sockaddr *addr, socklen_t *len);
 int zn_getpeername(int fd, struct sockaddr *addr, socklen_t *len);
 /*
