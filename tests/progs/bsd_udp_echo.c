@@ -21,10 +21,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "zcnic/bsd.h"
 
 #define MAX_DGRAM	8000
+#define WAIT_S		10	/* no datagram for this long: the run failed */
+
+static uint64_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec;
+}
+
+/* recvmsg with MSG_DONTWAIT until a datagram or WAIT_S: each try polls
+ * the netdev once (a ring pass). */
+static ssize_t recvmsg_bounded(int fd, struct msghdr *m)
+{
+	uint64_t end = now_s() + WAIT_S;
+	ssize_t n;
+
+	do
+		n = zn_recvmsg(fd, m, MSG_DONTWAIT);
+	while (n < 0 && errno == EAGAIN && now_s() < end);
+	return n;
+}
 
 static uint8_t pat(unsigned seq, unsigned i)
 {
@@ -47,7 +70,7 @@ static int serve(int port, int count)
 		struct iovec iov = { buf, sizeof(buf) };
 		struct msghdr m = { .msg_name = &sa, .msg_namelen = sizeof(sa),
 				    .msg_iov = &iov, .msg_iovlen = 1 };
-		ssize_t n = zn_recvmsg(fd, &m, 0);
+		ssize_t n = recvmsg_bounded(fd, &m);
 
 		iov.iov_len = n > 0 ? (size_t)n : 0;
 		if (n < 0 || zn_sendmsg(fd, &m, 0) != n) {
@@ -91,7 +114,8 @@ int main(int argc, char **argv)
 			printf("not ok - send %d (%zu bytes): %s\n", i, len, strerror(errno));
 			return 1;
 		}
-		n = zn_recv(fd, in, sizeof(in), 0);
+		n = recvmsg_bounded(fd, &(struct msghdr){ .msg_iov = &(struct iovec){ in, sizeof(in) },
+							   .msg_iovlen = 1 });
 		if (n != (ssize_t)len || memcmp(in, out, len)) {
 			printf("# datagram %d: sent %zu, got %zd\n", i, len, n);
 			bad++;
