@@ -11,6 +11,7 @@
 #include <netinet/tcp.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/sock/sock.h"
 #include "zcnic/bsd.h"
@@ -20,6 +21,7 @@
  * each call's ring polls their netdevs, so a blocking CONNECT to a
  * listener of the same thread gets its SYN answered. */
 #define BSD_SOCKS	64
+#define BSD_DRAIN_S	3	/* a ring's exit waits as long for its sends */
 static __thread int bsd_socks[BSD_SOCKS];
 static __thread unsigned bsd_nsocks;
 
@@ -58,6 +60,28 @@ static void bsd_untie(void)
 }
 
 /*
+ * A send(2) is done when its bytes are queued; here they are queued on a
+ * ring that goes away with the call, and a ring's exit drains what its
+ * sockets still have in flight (TCP: until the peer acknowledged), polling
+ * only their own netdev. Drain it now, polling every netdev of the
+ * thread's sockets (the peer may be one of them), as long as the ring's
+ * exit would have waited.
+ */
+static void send_drain(struct zn_uring *r, int fd)
+{
+	struct zn_sock *s = zn_sock_from_handle(fd);
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (s && zn_sock_tx_inflight(s)) {
+		zn_uring_get_events(r);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec >= BSD_DRAIN_S)
+			break;
+	}
+}
+
+/*
  * Run one SQE on a ring of its own: its CQE's res, or -errno. The ring
  * lives for the call only: once it is gone, nothing of this thread polls
  * a netdev it has no other ring on, so a netdev may pass to another
@@ -91,6 +115,8 @@ static int run_sqe(const struct io_uring_sqe *in)
 	rc = m.cqes[head & *m.cq_mask].res;
 	if (rc > 0 && (in->opcode == IORING_OP_SOCKET || in->opcode == IORING_OP_ACCEPT))
 		bsd_track(rc);
+	if (rc > 0 && (in->opcode == IORING_OP_SEND || in->opcode == IORING_OP_SENDMSG))
+		send_drain(r, in->fd);
 out:
 	zn_uring_destroy(r);
 	bsd_untie();

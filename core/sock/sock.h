@@ -160,6 +160,8 @@ int zn_sock_create_detached(const struct zn_sock_proto *proto);
  * -errno (the socket stays detached). */
 int zn_sock_attach(struct zn_sock *s, struct zn_netdev *d, const struct zn_socket_conf *conf);
 
+/* Sends the NIC (TCP: the peer) has not completed yet (op_send.c). */
+uint32_t zn_sock_tx_inflight(struct zn_sock *s);
 /* Has the socket a free send slot (op_send.c)? true before its first send. */
 bool zn_sock_tx_room(struct zn_sock *s);
 
