@@ -323,6 +323,14 @@ void zn_netdev_close(struct zn_netdev *d)
 	free(d);
 }
 
+void zn_netdev_owner_release(struct zn_netdev *d)
+{
+	if (!d)
+		return;
+	zn_netif_owner_reset(d->nif);
+	zn_port_owner_reset(d->port);
+}
+
 int zn_netdev_ifindex(const struct zn_netdev *d)
 {
 	return d->ifindex;

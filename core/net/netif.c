@@ -121,6 +121,11 @@ err_free:
 	return rc;
 }
 
+void zn_netif_owner_reset(struct zn_netif *nif)
+{
+	zn_owner_reset(&nif->owner);
+}
+
 void zn_netif_destroy(struct zn_netif *nif)
 {
 	uint64_t t0;

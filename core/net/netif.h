@@ -154,6 +154,8 @@ int zn_netif_create(struct zn_port *p, const struct zn_netif_conf *conf, struct 
  * 100 ms) for frames the NIC still reads, unmaps the slab. Before
  * zn_port_close. */
 void zn_netif_destroy(struct zn_netif *nif);
+/* Its poller thread let go (zn_netdev_owner_release). */
+void zn_netif_owner_reset(struct zn_netif *nif);
 /* Receive, answer, deliver, reap, run timers, send: the work done (frames
  * received + completions reaped + frames posted), >= 0. */
 int zn_netif_poll(struct zn_netif *nif);

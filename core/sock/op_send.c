@@ -812,6 +812,13 @@ static void tx_ring_gone(struct zn_sock *s, struct zn_uring *r)
 			tx->slot[i].notif = false;
 }
 
+uint32_t zn_sock_tx_inflight(struct zn_sock *s)
+{
+	struct tx_state *tx = s->tx_priv;
+
+	return tx ? tx->inflight : 0;
+}
+
 bool zn_sock_tx_room(struct zn_sock *s)
 {
 	struct tx_state *tx = s->tx_priv;

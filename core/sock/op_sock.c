@@ -30,8 +30,9 @@
  *
  * Departures, on purpose: no direct descriptors (file_index != 0 is
  * -EINVAL, logged); AF_INET only (-EAFNOSUPPORT); TCP BIND does not check
- * the port (-EADDRINUSE comes at LISTEN or CONNECT); LISTEN on a socket with
- * no port is -EDESTADDRREQ (Linux binds an ephemeral port); SHUTDOWN of a
+ * the port (-EADDRINUSE comes at LISTEN or CONNECT; port 0 takes the next
+ * ephemeral one, as inet_bind); LISTEN on a socket never bound is
+ * -EDESTADDRREQ (Linux binds an ephemeral port); SHUTDOWN of a
  * listener's read side does not stop it listening; TCP CONNECT to
  * AF_UNSPEC (disconnect) is -EAFNOSUPPORT.
  */
@@ -139,19 +140,29 @@ static struct zn_netdev *dev_route(uint32_t dst)
 	return gw;
 }
 
-/* Attach a UDP socket with port 0 to an ephemeral port (inet_autobind). */
-static int udp_attach(struct zn_sock *s, struct zn_netdev *d, struct zn_socket_conf *c)
+/* The next port of Linux's ephemeral range, network order. */
+static uint16_t ephemeral_port(void)
 {
 	static __thread uint32_t next;
+	uint16_t port;
+
+	if (!next)
+		next = EPHEMERAL_LO + (uint32_t)(zn_now_ms() % (EPHEMERAL_HI - EPHEMERAL_LO));
+	port = htons((uint16_t)next);
+	next = next >= EPHEMERAL_HI ? EPHEMERAL_LO : next + 1;
+	return port;
+}
+
+/* Attach a socket with port 0 to an ephemeral port (inet_autobind; TCP:
+ * inet_bind's port 0, which a later LISTEN needs). */
+static int port0_attach(struct zn_sock *s, struct zn_netdev *d, struct zn_socket_conf *c)
+{
 	int rc = -EADDRINUSE;
 
 	if (c->local.port)
 		return zn_sock_attach(s, d, c);
-	if (!next)
-		next = EPHEMERAL_LO + (uint32_t)(zn_now_ms() % (EPHEMERAL_HI - EPHEMERAL_LO));
 	for (int i = 0; i < EPHEMERAL_TRIES && rc == -EADDRINUSE; i++) {
-		c->local.port = htons((uint16_t)next);
-		next = next >= EPHEMERAL_HI ? EPHEMERAL_LO : next + 1;
+		c->local.port = ephemeral_port();
 		rc = zn_sock_attach(s, d, c);
 	}
 	return rc;
@@ -165,7 +176,7 @@ int zn_sock_autobind(struct zn_sock *s, uint32_t dst_ip)
 	if (!d)
 		return -ENETUNREACH;
 	c.local.ip = zn_netdev_conf(d)->ip;
-	return udp_attach(s, d, &c);
+	return port0_attach(s, d, &c);
 }
 
 /* ---- waiting set-up requests --------------------------------------------- */
@@ -322,7 +333,7 @@ static int do_bind(struct zn_sock *s, const struct sa4 *sa)
 		return -EINVAL;	/* bound already */
 	c.local.ip = zn_netdev_conf(d)->ip;
 	c.local.port = sa->port;
-	return s->proto->stream ? zn_sock_attach(s, d, &c) : udp_attach(s, d, &c);
+	return port0_attach(s, d, &c);
 }
 
 static int bind_issue(struct zn_uring_req *req)
@@ -361,6 +372,11 @@ static int listen_issue(struct zn_uring_req *req)
 		rc = zn_tcp_listen(s->handle, (int)PDU(req)->arg);
 		if (rc == -EISCONN)
 			rc = -EINVAL;	/* inet_listen: not SS_UNCONNECTED */
+		/* SYNs come whether or not an ACCEPT waits (the kernel answers
+		 * them in softirq): this ring polls the listener's netdev from
+		 * now on, so a CONNECT from the same thread completes */
+		if (!rc)
+			rc = zn_sock_bind(s, req->ring);
 	}
 	req->res = rc;
 	return ZN_URING_ISSUE_DONE;
@@ -408,7 +424,7 @@ static int udp_connect(struct zn_sock *s, const struct sa4 *sa)
 		return -ENETUNREACH;
 	c.local.ip = zn_netdev_conf(d)->ip;
 	c.remote = dst;
-	return udp_attach(s, d, &c);
+	return port0_attach(s, d, &c);
 }
 
 static int connect_issue(struct zn_uring_req *req)
@@ -670,6 +686,14 @@ static int close_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 /* A zcnic socket's handle; anything else is not ours to close (-EBADF). */
 static int close_issue(struct zn_uring_req *req)
 {
+	struct zn_sock *s = zn_sock_from_handle((int)PDU(req)->arg);
+
+	/* another thread's socket: the ops' rule (docs/uring.md, "Sockets and
+	 * rings"); zn_socket_close, the close(2) of ported code, defers instead */
+	if (s && zn_sock_foreign(s)) {
+		req->res = -EBUSY;
+		return ZN_URING_ISSUE_DONE;
+	}
 	req->res = zn_socket_close((int)PDU(req)->arg);
 	return ZN_URING_ISSUE_DONE;
 }

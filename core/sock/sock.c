@@ -4,6 +4,7 @@
  * bindings that make a ring poll the netdevs its sockets live on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,11 @@ static void sock_detach(struct zn_sock *s)
 	s->bind = NULL;
 	s->ring = NULL;
 	s->ring_exiting = false;
+	/* untied: the next ring to use it takes it, whichever thread's */
+	zn_owner_reset(&s->owner);
 }
+
+static void sock_free(struct zn_sock *s);
 
 /* Serve b's sockets once. Index loop: a serve may close a socket. */
 static void binding_serve(struct zn_sock_binding *b)
@@ -60,6 +65,11 @@ static void binding_serve(struct zn_sock_binding *b)
 		struct zn_sock *s = b->socks[i];
 
 		zn_owner_enter(&s->owner, "socket");
+		if (__atomic_load_n(&s->close_req, __ATOMIC_ACQUIRE)) {
+			sock_free(s);	/* b->socks[i] is another socket now */
+			i--;
+			continue;
+		}
 		if (s->rx_serve && zn_sock_rx_pending(s))
 			s->rx_serve(s);
 		if (i < b->nsocks && b->socks[i] == s && s->tx_serve)
@@ -98,9 +108,19 @@ static int binding_arm(struct zn_uring *r, void *arg, int *fds, unsigned max, ui
 	return zn_netdev_irq_arm(b->dev, fds, max, deadline);
 }
 
+/* The thread's last poll hook on d went: another thread may poll d now. */
+static void binding_release_dev(struct zn_netdev *d)
+{
+	for (struct zn_sock_binding *o = bindings; o; o = o->next)
+		if (o->dev == d)
+			return;
+	zn_netdev_owner_release(d);
+}
+
 static void binding_free(struct zn_sock_binding *b)
 {
 	struct zn_sock_binding **pp;
+	struct zn_netdev *d = b->dev;
 
 	while (b->nsocks)
 		sock_detach(b->socks[b->nsocks - 1]);
@@ -111,6 +131,7 @@ static void binding_free(struct zn_sock_binding *b)
 		}
 	free(b->socks);
 	free(b);
+	binding_release_dev(d);
 }
 
 static int binding_add(struct zn_sock_binding *b, struct zn_sock *s)
@@ -160,6 +181,9 @@ static void binding_ring_exit(struct zn_uring *r, void *arg)
 			break;		/* no memory: detached below */
 		b->nsocks--;
 	}
+	for (uint32_t i = b->nsocks; i-- > 0;)
+		if (__atomic_load_n(&b->socks[i]->close_req, __ATOMIC_ACQUIRE))
+			sock_free(b->socks[i]);
 	for (uint32_t i = 0; i < b->nsocks; i++)
 		b->socks[i]->ring_exiting = true;
 	zn_netdev_on_close_del(b->dev, b->close_id);
@@ -269,7 +293,12 @@ struct zn_sock *zn_sock_of_req(const struct zn_uring_req *req)
 
 int zn_sock_req_err(const struct zn_uring_req *req)
 {
-	return req->file >= 0 && zn_sock_from_handle(req->file) ? -EBUSY : -ENOTSOCK;
+	if (req->file >= 0 && zn_sock_from_handle(req->file))
+		return -EBUSY;
+	/* an OS fd number: the kernel's fget fails first if nothing is open there */
+	if (!zn_handle_is_handle(req->file) && fcntl(req->file, F_GETFD) < 0)
+		return -EBADF;
+	return -ENOTSOCK;
 }
 
 static void sock_free(struct zn_sock *s)
@@ -358,11 +387,21 @@ int zn_sock_create(struct zn_netdev *d, const struct zn_sock_proto *proto,
 int zn_socket_close(int fd)
 {
 	struct zn_sock *s = zn_sock_from_handle(fd);
+	struct zn_netdev *d;
 
 	if (!s)
 		return -EBADF;
-	if (zn_sock_foreign(s))
-		return -EBUSY;
+	if (zn_sock_foreign(s)) {
+		/* Linux closes from any thread; the socket's queues are its
+		 * rings' thread's, which closes it on its next pass */
+		__atomic_store_n(&s->close_req, true, __ATOMIC_RELEASE);
+		return 0;
+	}
+	d = s->dev;
 	sock_free(s);
+	/* the close polled d to drain the socket's sends: that claimed d for
+	 * this thread, which may have no ring on it */
+	if (d)
+		binding_release_dev(d);
 	return 0;
 }

@@ -95,6 +95,9 @@ struct zn_sock {
 	struct zn_sock_binding *bind;
 	int close_id;				/* zn_netdev_on_close registration */
 	bool closing;
+	/* zn_socket_close from a thread other than its rings': the owner
+	 * closes it on its next pass or when its ring exits (atomic) */
+	bool close_req;
 	/* Its ring is being destroyed: completions still coming in (while any
 	 * socket of the ring drains its sends) post no CQE. */
 	bool ring_exiting;
@@ -157,6 +160,8 @@ int zn_sock_create_detached(const struct zn_sock_proto *proto);
  * -errno (the socket stays detached). */
 int zn_sock_attach(struct zn_sock *s, struct zn_netdev *d, const struct zn_socket_conf *conf);
 
+/* Sends the NIC (TCP: the peer) has not completed yet (op_send.c). */
+uint32_t zn_sock_tx_inflight(struct zn_sock *s);
 /* Has the socket a free send slot (op_send.c)? true before its first send. */
 bool zn_sock_tx_room(struct zn_sock *s);
 
@@ -169,6 +174,8 @@ int zn_udp_sock_connect(struct zn_sock *s, const struct zn_addr4 *dst);
 /* Give a detached UDP socket the netdev that routes to dst_ip and an
  * ephemeral port (op_sock.c): 0, -ENETUNREACH, -EADDRINUSE. */
 int zn_sock_autobind(struct zn_sock *s, uint32_t dst_ip);
+/* A TCP socket's addresses as getsockname/getpeername give them (0: none). */
+void zn_tcp_sock_name(struct zn_sock *s, struct zn_addr4 *local, struct zn_addr4 *remote);
 /* Is s a TCP socket that listens? */
 bool zn_tcp_sock_listening(const struct zn_sock *s);
 

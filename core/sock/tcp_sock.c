@@ -34,7 +34,7 @@ struct tcp_sock {
 	bool err_told;
 	/* options, for the connection it has or will have */
 	struct tcp_opts {
-		bool ka_on, cork, cc_set;
+		bool ka_on, cork, cc_set, nodelay_set, nodelay;
 		uint32_t ka_idle, ka_intvl, ka_cnt, user_timeout;
 		enum zn_tcp_cc cc;
 	} o;
@@ -49,6 +49,8 @@ static void opts_apply(const struct tcp_opts *o, struct zn_tcp_conn *c)
 		zn_tcp_set_cc(c, o->cc);
 	if (o->cork)
 		zn_tcp_set_cork(c, true);
+	if (o->nodelay_set)
+		zn_tcp_set_nodelay(c, o->nodelay);
 }
 
 static struct tcp_sock *ts_of(struct zn_sock *s)
@@ -216,6 +218,19 @@ const struct zn_sock_proto zn_tcp_sock_proto = {
 bool zn_tcp_sock_listening(const struct zn_sock *s)
 {
 	return s->proto == &zn_tcp_sock_proto && s->pcb && ((struct tcp_sock *)s->pcb)->listening;
+}
+
+void zn_tcp_sock_name(struct zn_sock *s, struct zn_addr4 *local, struct zn_addr4 *remote)
+{
+	const struct tcp_sock *ts = s->pcb;
+
+	*local = s->local;
+	*remote = (struct zn_addr4){ 0 };
+	if (!ts)
+		return;
+	local->port = ts->local.port;
+	if (ts->c && !ts->listening)
+		zn_tcp_addrs(ts->c, local, remote);
 }
 
 int zn_tcp_socket(struct zn_netdev *d, const struct zn_socket_conf *conf)
@@ -446,5 +461,20 @@ int zn_tcp_cork(int fd, bool on)
 	ts->o.cork = on;
 	if (opt_conn(ts))
 		zn_tcp_set_cork(ts->c, on);
+	return 0;
+}
+
+int zn_tcp_nodelay(int fd, bool on)
+{
+	struct zn_sock *s = tcp_sock_get(fd);
+	struct tcp_sock *ts;
+
+	if (!s)
+		return -EBADF;
+	ts = ts_of(s);
+	ts->o.nodelay_set = true;
+	ts->o.nodelay = on;
+	if (opt_conn(ts))
+		zn_tcp_set_nodelay(ts->c, on);
 	return 0;
 }

@@ -832,10 +832,15 @@ IOURINGINLINE void *io_uring_recvmsg_payload(struct io_uring_recvmsg_out *o, str
 IOURINGINLINE unsigned int io_uring_recvmsg_payload_length(struct io_uring_recvmsg_out *o,
 							   int buf_len, struct msghdr *msgh)
 {
-	unsigned long start = (unsigned long)io_uring_recvmsg_payload(o, msgh);
-	unsigned long end = (unsigned long)o + (unsigned long)buf_len;
+	/* offsets, not pointers: name and control area may reach past the
+	 * buffer, and then there is no payload (0), never a wrapped length */
+	unsigned long start = sizeof(*o) + (unsigned long)msgh->msg_namelen +
+			      (unsigned long)msgh->msg_controllen;
 
-	return (unsigned int)(end - start);
+	(void)o;
+	if (buf_len < 0 || start >= (unsigned long)buf_len)
+		return 0;
+	return (unsigned int)((unsigned long)buf_len - start);
 }
 
 IOURINGINLINE void io_uring_prep_msg_ring_cqe_flags(struct io_uring_sqe *sqe, int fd,

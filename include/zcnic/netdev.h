@@ -116,6 +116,12 @@ uint16_t zn_netdev_rxq(const struct zn_netdev *d);
  */
 int zn_netdev_resolve(struct zn_netdev *d, uint32_t ip, int timeout_ms);
 
+/*
+ * The owner thread lets go: no ring of it polls d any more (its sockets
+ * there are closed or handed on), so another thread may take d over by
+ * polling it. core/sock calls it when a thread's last poll hook on d goes.
+ */
+void zn_netdev_owner_release(struct zn_netdev *d);
 /* The ifindex io_uring_zcrx_ifq_reg.if_idx names it by (>= 1). */
 int zn_netdev_ifindex(const struct zn_netdev *d);
 /* The open netdev with that ifindex, or NULL. */

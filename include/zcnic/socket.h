@@ -92,11 +92,13 @@ int zn_tcp_shutdown(int fd);
  *     bounds how long a close lingers on unacknowledged data (then a RST).
  *   zn_tcp_congestion: TCP_CONGESTION, "cubic" (the default) or "reno".
  *   zn_tcp_cork: TCP_CORK (only full segments until off).
+ *   zn_tcp_nodelay: TCP_NODELAY (no Nagle delay for a short segment).
  */
 int zn_tcp_keepalive(int fd, bool on, uint32_t idle_ms, uint32_t intvl_ms, uint32_t cnt);
 int zn_tcp_user_timeout(int fd, uint32_t ms);
 int zn_tcp_congestion(int fd, const char *name);
 int zn_tcp_cork(int fd, bool on);
+int zn_tcp_nodelay(int fd, bool on);
 
 #pragma GCC visibility pop
 

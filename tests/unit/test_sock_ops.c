@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tests/unit/support/netdev_pair.h"
@@ -171,7 +172,7 @@ static void test_socket_and_bind_errors(void **state)
 {
 	struct sockaddr_in sa = sin_of(n.ip_a, PORT);
 	struct io_uring_sqe *sqe;
-	int fd, ufd;
+	int fd, ufd, pfd[2];
 	char buf[8];
 
 	(void)state;
@@ -233,9 +234,14 @@ static void test_socket_and_bind_errors(void **state)
 	io_uring_prep_send(sqe_ud(12), ufd, "x", 1, 0);
 	assert_int_equal(res_of(12), -EDESTADDRREQ);
 
-	/* not a socket; closes */
-	io_uring_prep_listen(sqe_ud(13), 1 << 20, 1);
+	/* not a socket (an open OS fd), nothing open there (fget fails); closes */
+	assert_int_equal(pipe(pfd), 0);
+	io_uring_prep_listen(sqe_ud(13), pfd[0], 1);
 	assert_int_equal(res_of(13), -ENOTSOCK);
+	close(pfd[0]);
+	close(pfd[1]);
+	io_uring_prep_listen(sqe_ud(13), 1 << 20, 1);
+	assert_int_equal(res_of(13), -EBADF);
 	assert_int_equal(ring_close(fd), 0);
 	assert_int_equal(ring_close(fd), -EBADF);
 	sqe = sqe_ud(14);
@@ -993,6 +999,27 @@ static void test_kbuf_tcp(void **state)
 	assert_int_equal(ring_close(lfd), 0);
 }
 
+/* The compat header's recvmsg-out helpers at their edges (liburing's). */
+static void test_recvmsg_out_edges(void **state)
+{
+	unsigned char buf[64] = { 0 };
+	struct io_uring_recvmsg_out *o = (void *)buf;
+	struct msghdr mh = { .msg_namelen = 4, .msg_controllen = 8 };
+
+	(void)state;
+	assert_non_null(io_uring_recvmsg_validate(buf, 28, &mh));	/* exact fit */
+	assert_null(io_uring_recvmsg_validate(buf, 27, &mh));
+	assert_null(io_uring_recvmsg_validate(buf, -1, &mh));
+	mh.msg_controllen = (socklen_t)~0u - 16;			/* would wrap */
+	assert_null(io_uring_recvmsg_validate(buf, 64, &mh));
+	mh.msg_controllen = 8;
+	assert_int_equal(io_uring_recvmsg_payload_length(o, 64, &mh), 36);
+	assert_int_equal(io_uring_recvmsg_payload_length(o, -1, &mh), 0);
+	mh.msg_namelen = 40;
+	mh.msg_controllen = 30;					/* past the buffer */
+	assert_int_equal(io_uring_recvmsg_payload_length(o, 64, &mh), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1007,6 +1034,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kbuf_udp_ring_multishot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kbuf_tcp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recvmsg_multishot, setup, teardown),
+		cmocka_unit_test(test_recvmsg_out_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
