@@ -254,7 +254,7 @@ static int wait_cqes(struct zn_uring *r, struct zn_wait_state *ws)
 		    (r->sh->sq_flags & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_NEED_WAKEUP)))
 			zn_sqpoll_wake(r);
 		now = zn_now_ns();
-		if (zn_wait_done(ws, ready, now, &rc))
+		if (zn_wait_done(r, ws, ready, now, &rc))
 			break;
 		if (now - start < CQ_WAIT_SPIN_NS) {
 			zn_cpu_relax();

@@ -283,7 +283,7 @@ static int wait_cqes(struct zn_uring *r, struct zn_wait_state *ws)
 		int rc;
 
 		now = zn_now_ns();
-		if (zn_wait_done(ws, ready, now, &rc))
+		if (zn_wait_done(r, ws, ready, now, &rc))
 			return rc;
 		/* adaptive: while work flows, an interrupt would cost more than a spin */
 		if (irq && r->last_work)

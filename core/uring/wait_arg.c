@@ -4,6 +4,9 @@
  * (io_get_ext_arg, io_get_ext_arg_reg), io_uring/wait.c (io_cqring_wait,
  * io_cqring_min_timer_wakeup) and io_uring/register.c (io_register_clock).
  *
+ * A wait ends with wait_nr CQEs, or when a TIMEOUT request completed
+ * since it began (Linux io_should_wake), or at its timeout.
+ *
  * A minimum wait (min_wait_usec) holds the waiter until it passes even if
  * the timeout passes first, and only wait_nr CQEs end it early. When it
  * passes: no timeout, or any CQE there, ends the wait; otherwise the wait
@@ -131,6 +134,7 @@ void zn_wait_begin(struct zn_uring *r, const struct zn_wait_arg *wa, unsigned fl
 	uint64_t now = zn_now_ns();
 
 	ws->target = min_complete;
+	ws->nr_timeouts = __atomic_load_n(&r->cq_timeouts, __ATOMIC_RELAXED);
 	ws->deadline = 0;
 	ws->min_until = wa->min_ns ? now + wa->min_ns : 0;
 	if (wa->ts_ns >= 0) {
@@ -141,10 +145,12 @@ void zn_wait_begin(struct zn_uring *r, const struct zn_wait_arg *wa, unsigned fl
 	}
 }
 
-bool zn_wait_done(struct zn_wait_state *ws, unsigned ready, uint64_t now, int *rc)
+bool zn_wait_done(struct zn_uring *r, struct zn_wait_state *ws, unsigned ready, uint64_t now,
+		  int *rc)
 {
 	*rc = 0;
-	if (ready >= ws->target)
+	if (ready >= ws->target ||
+	    __atomic_load_n(&r->cq_timeouts, __ATOMIC_RELAXED) != ws->nr_timeouts)
 		return true;
 	if (ws->min_until) {
 		/* the timeout is not looked at before the minimum wait is over */

@@ -30,6 +30,7 @@ struct zn_wait_state {
 	uint64_t deadline;	/* CLOCK_MONOTONIC ns; 0: none */
 	uint64_t min_until;	/* end of the minimum wait; 0: none or over */
 	unsigned target;	/* CQEs that end the wait */
+	uint32_t nr_timeouts;	/* TIMEOUTs completed when it started */
 };
 
 /* The wait arguments of an enter with these flags (io_get_ext_arg). */
@@ -40,8 +41,10 @@ bool zn_wait_ts_ns(const struct __kernel_timespec *ts, int64_t *ns);
 /* Start a wait for min_complete CQEs, now. */
 void zn_wait_begin(struct zn_uring *r, const struct zn_wait_arg *wa, unsigned flags,
 		  unsigned min_complete, struct zn_wait_state *ws);
-/* Whether the wait ends with `ready` CQEs at `now` (its result in *rc). */
-bool zn_wait_done(struct zn_wait_state *ws, unsigned ready, uint64_t now, int *rc);
+/* Whether the wait ends with `ready` CQEs at `now` (its result in *rc). A
+ * TIMEOUT that completed since it started ends it too (io_should_wake). */
+bool zn_wait_done(struct zn_uring *r, struct zn_wait_state *ws, unsigned ready, uint64_t now,
+		  int *rc);
 /* The next moment the wait must look again without new CQEs (0: never). */
 static inline uint64_t zn_wait_next(const struct zn_wait_state *ws)
 {

@@ -266,6 +266,25 @@ static void test_sigmask_args(void **state)
 			 -EFAULT);
 }
 
+/* A TIMEOUT that fires ends a wait for more CQEs, inside min_wait too. */
+static void test_timeout_ends_wait(void **state)
+{
+	struct fixture *f = *state;
+	struct __kernel_timespec t = { .tv_nsec = 30 * MS };
+	uint64_t t0;
+
+	for (unsigned min_us = 0; min_us <= 3000000; min_us += 3000000) {
+		io_uring_prep_timeout(io_uring_get_sqe(&f->ring), &t, 0, 0);
+		assert_int_equal(io_uring_submit(&f->ring), 1);
+		t0 = urt_now_ns();
+		assert_int_equal(wait_min(&f->ring, 4, 6000 * MS, min_us), 0);
+		assert_true(urt_now_ns() >= t0 + 25 * MS);
+		assert_true(urt_now_ns() < t0 + 2000 * MS);
+		assert_int_equal(io_uring_cq_ready(&f->ring), 1);
+		io_uring_cq_advance(&f->ring, 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_min_without_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_submit_and_wait_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigmask_args, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_ends_wait, setup, teardown),
 		/* SQPOLL: the application's thread waits, the ring's thread posts */
 		cmocka_unit_test_setup_teardown(test_some_there, setup_sqpoll, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing, setup_sqpoll, teardown),
