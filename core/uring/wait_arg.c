@@ -47,6 +47,7 @@ int zn_uring_register_clock(struct zn_uring *r, const struct io_uring_clock_regi
 static int get_reg(struct zn_uring *r, uintptr_t off, struct zn_wait_arg *wa)
 {
 	const struct io_uring_reg_wait *w;
+	uint32_t wflags;
 	uintptr_t end;
 
 	if (off % sizeof(long))
@@ -55,12 +56,14 @@ static int get_reg(struct zn_uring *r, uintptr_t off, struct zn_wait_arg *wa)
 	if (__builtin_add_overflow(off, sizeof(*w), &end) || end > r->cq_wait_size)
 		return -EFAULT;
 	w = (const void *)((const char *)r->cq_wait_arg + off);
-	if (__atomic_load_n(&w->flags, __ATOMIC_RELAXED) & ~(uint32_t)IORING_REG_WAIT_TS)
+	/* the program may write the entry meanwhile: each field read once */
+	wflags = __atomic_load_n(&w->flags, __ATOMIC_RELAXED);
+	if (wflags & ~(uint32_t)IORING_REG_WAIT_TS)
 		return -EINVAL;
 	wa->min_ns = (uint64_t)__atomic_load_n(&w->min_wait_usec, __ATOMIC_RELAXED) * 1000;
 	wa->sigmask = __atomic_load_n(&w->sigmask, __ATOMIC_RELAXED);
 	wa->sigmask_sz = __atomic_load_n(&w->sigmask_sz, __ATOMIC_RELAXED);
-	if (w->flags & IORING_REG_WAIT_TS) {
+	if (wflags & IORING_REG_WAIT_TS) {
 		struct __kernel_timespec ts = {
 			.tv_sec = __atomic_load_n(&w->ts.tv_sec, __ATOMIC_RELAXED),
 			.tv_nsec = __atomic_load_n(&w->ts.tv_nsec, __ATOMIC_RELAXED),
@@ -95,6 +98,9 @@ int zn_wait_arg_get(struct zn_uring *r, unsigned flags, const void *arg, size_t 
 		return 0;
 	}
 	if (flags & IORING_ENTER_EXT_ARG_REG) {
+		/* Linux's IOPOLL rings only check the argument (io_validate_ext_arg) */
+		if ((r->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) == IORING_SETUP_IOPOLL)
+			return -EINVAL;
 		if (argsz != sizeof(struct io_uring_reg_wait))
 			return -EINVAL;
 		return get_reg(r, (uintptr_t)arg, wa);

@@ -261,6 +261,18 @@ static void test_reg_wait_needs_ext_arg(void **state)
 	assert_int_equal(io_uring_submit_and_wait_reg(&f->ring, &cqe, 1, 0), -EFAULT);
 }
 
+/* Linux's IOPOLL rings refuse registered wait arguments (io_validate_ext_arg). */
+static void test_iopoll_refuses(void **state)
+{
+	struct io_uring ring;
+
+	(void)state;
+	assert_int_equal(io_uring_queue_init(8, &ring, IORING_SETUP_IOPOLL), 0);
+	assert_int_equal(io_uring_enter2((unsigned)ring.ring_fd, 0, 1, REG_FLAGS, NULL,
+					 sizeof(struct io_uring_reg_wait)), -EINVAL);
+	io_uring_queue_exit(&ring);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +281,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_user_region_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_region_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reg_wait_needs_ext_arg, setup, teardown),
+		cmocka_unit_test(test_iopoll_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
