@@ -26,6 +26,9 @@
  *   4. reads the eventfds that fired and polls again (spinning first).
  * An interrupt that fires for a completion step 2 already took only wakes
  * the next sleep early, once: nothing is lost, at worst a pass is spent.
+ *
+ * What a wait is told (timeout, clock, minimum wait, signal mask) and when
+ * it ends: core/uring/wait_arg.c.
  */
 #include <errno.h>
 #include <linux/futex.h>
