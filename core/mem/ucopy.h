@@ -2,7 +2,9 @@
 #ifndef ZN_CORE_MEM_UCOPY_H
 #define ZN_CORE_MEM_UCOPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Copies that never fault: memory the application named (buffers,
@@ -12,5 +14,8 @@
  */
 int zn_ucopy_from(void *dst, const void *src, size_t len);
 int zn_ucopy_to(void *dst, const void *src, size_t len);
+/* Is [addr, addr+len) mapped with (write) access in this process? 0 or
+ * -EFAULT, as the kernel's pinning of those pages would answer. */
+int zn_user_range_ok(uint64_t addr, uint64_t len, bool write);
 
 #endif

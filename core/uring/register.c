@@ -9,9 +9,9 @@
  * stripped: every zcnic ring handle is "registered"); another thread on a
  * SINGLE_ISSUER ring -EEXIST; then each op's argument checks in the
  * kernel's order; on a restricted ring an op not allowed -EACCES
- * (restrict.c). Ops zcnic does not implement (buffer updates, NAPI, clock,
- * clone, resize, memory regions) are -EOPNOTSUPP, so that a program can
- * tell them from a bad argument.
+ * (restrict.c). Ops zcnic does not implement (buffer updates, NAPI,
+ * clone) are -EOPNOTSUPP, so that a program can tell them from a bad
+ * argument.
  *
  * Decisions where zcnic has no kernel counterpart (docs/uring.md):
  *  - IOWQ_AFF / IOWQ_MAX_WORKERS: zcnic has no io-wq workers (every op
@@ -433,6 +433,10 @@ static int do_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned 
 			-EOPNOTSUPP;
 	case IORING_REGISTER_SEND_MSG_RING:
 		return -EINVAL;		/* blind only (ring fd -1) */
+	case IORING_REGISTER_CLOCK:
+		return !arg || nr ? -EINVAL : zn_uring_register_clock(r, arg);
+	case IORING_REGISTER_MEM_REGION:
+		return !arg || nr != 1 ? -EINVAL : zn_uring_register_mem_region(r, arg);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -489,7 +493,9 @@ int zn_uring_register_blind(unsigned opcode, void *arg, unsigned nr_args)
 
 int zn_uring_mmap_fd(struct zn_uring *r, uint64_t mmap_offset, size_t len)
 {
-	if (!r || !zn_uring_plugins.region_fd)
-		return -EINVAL;
+	int fd = r ? zn_uring_param_region_fd(r, mmap_offset, len) : -EINVAL;
+
+	if (fd >= 0 || !r || !zn_uring_plugins.region_fd)
+		return fd;
 	return zn_uring_plugins.region_fd(r, mmap_offset, len);
 }

@@ -39,6 +39,7 @@
 #include "base/barrier.h"
 #include "base/clock.h"
 #include "core/uring/uring_priv.h"
+#include "core/uring/wait_arg.h"
 #include "zcnic/log.h"
 
 #define SQPOLL_IDLE_DEFAULT_MS	1000	/* the kernel's HZ */
@@ -287,45 +288,48 @@ bool zn_sqpoll_is_thread(const struct zn_uring *r)
 	return r->sqp && r->sqp->tag == zn_uring_thread_tag();
 }
 
-static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_ns)
+static int wait_cqes(struct zn_uring *r, struct zn_wait_state *ws)
 {
 	struct zn_sqpoll *sp = r->sqp;
 	uint64_t start = zn_now_ns();
-	uint64_t deadline = timeout_ns >= 0 ? start + (uint64_t)timeout_ns : 0;
 	int rc = 0;
 
 	for (;;) {
 		uint32_t seen = atomic_load(&sp->cq_seq);
 		unsigned ready = zn_uring_cq_ready(r);
-		uint64_t now;
+		uint64_t now, until;
 
-		if (ready >= min_complete)
-			break;
 		/* CQEs waiting for CQ space: only the thread can move them */
-		if (r->sh->sq_flags & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_NEED_WAKEUP))
+		if (ready < ws->target &&
+		    (r->sh->sq_flags & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_NEED_WAKEUP)))
 			zn_sqpoll_wake(r);
 		now = zn_now_ns();
-		if (deadline && now >= deadline) {
-			rc = ready ? 0 : -ETIME;
+		if (zn_wait_done(r, ws, ready, now, &rc))
 			break;
-		}
 		if (now - start < CQ_WAIT_SPIN_NS) {
 			zn_cpu_relax();
 			continue;
 		}
+		until = zn_wait_next(ws);
 		atomic_fetch_add(&sp->cq_waiters, 1);
 		zn_smp_mb();
-		if (zn_uring_cq_ready(r) < min_complete)
-			futex_wait(&sp->cq_seq, seen, deadline ? deadline :
+		if (zn_uring_cq_ready(r) < ws->target)
+			futex_wait(&sp->cq_seq, seen, until ? until :
 				   zn_now_ns() + 10000000ull);	/* 10 ms: overflow re-check */
 		atomic_fetch_sub(&sp->cq_waiters, 1);
 	}
 	return rc;
 }
 
-int zn_sqpoll_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
-		    unsigned flags, int64_t timeout_ns)
+static unsigned cq_ready(struct zn_uring *r)
 {
+	return zn_uring_cq_ready(r);
+}
+
+int zn_sqpoll_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
+		    unsigned flags, const void *arg, size_t argsz, const struct zn_wait_arg *pre)
+{
+	struct zn_wait_arg wa;
 	int rc = 0;
 
 	if (flags & ~ZN_ENTER_FLAGS)
@@ -347,7 +351,11 @@ int zn_sqpoll_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complet
 			sched_yield();
 		}
 	}
-	if ((flags & IORING_ENTER_GETEVENTS) && min_complete)
-		rc = wait_cqes(r, min_complete, timeout_ns);
+	if (flags & IORING_ENTER_GETEVENTS) {
+		rc = pre ? 0 : zn_wait_arg_get(r, flags, arg, argsz, &wa);
+		if (!rc)
+			rc = zn_uring_wait(r, min_complete, flags, pre ? pre : &wa, cq_ready,
+					   wait_cqes);
+	}
 	return to_submit ? (int)to_submit : rc;
 }

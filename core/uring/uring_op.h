@@ -250,4 +250,12 @@ int zn_uring_hook_del(struct zn_uring *r, int id);
 int zn_uring_on_exit(struct zn_uring *r, void (*fn)(struct zn_uring *r, void *arg), void *arg);
 void zn_uring_on_exit_del(struct zn_uring *r, int id);
 
+/*
+ * A struct io_uring_region_desc as the kernel's io_create_region checks it
+ * (core/uring/region.c), in its order: 0, or -EINVAL, -EFAULT (user_addr
+ * set for zcnic's memory, missing for the program's, or memory not mapped
+ * writable), -E2BIG, -EOVERFLOW.
+ */
+int zn_uring_region_check(const struct io_uring_region_desc *rd);
+
 #endif

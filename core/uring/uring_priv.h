@@ -20,10 +20,11 @@
 #define ZN_URING_FEATURES (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |	\
 	IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_EXT_ARG |			\
 	IORING_FEAT_CQE_SKIP | IORING_FEAT_LINKED_FILE |			\
-	IORING_FEAT_SQPOLL_NONFIXED)
+	IORING_FEAT_SQPOLL_NONFIXED | IORING_FEAT_MIN_TIMEOUT)
 
 #define ZN_ENTER_FLAGS (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP |		\
-	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
+	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING |	\
+	IORING_ENTER_ABS_TIMER | IORING_ENTER_EXT_ARG_REG)
 
 /*
  * The ring memory the kernel would share by mmap: counters first, then the
@@ -214,6 +215,12 @@ struct zn_uring {
 	 * a MSG_RING SEND_FD from another thread install into files[] */
 	uint32_t file_alloc_start, file_alloc_end, file_alloc_hint;
 	_Atomic uint32_t files_lock;
+	/* waits' clock (wait_arg.c) and the parameter region (region.c) */
+	bool clock_boottime;		/* IORING_REGISTER_CLOCK CLOCK_BOOTTIME */
+	bool param_set;			/* IORING_REGISTER_MEM_REGION done */
+	struct zn_dma_region *param_mem; /* the region zcnic allocated; NULL: none */
+	void *cq_wait_arg;		/* registered io_uring_reg_wait array */
+	size_t cq_wait_size;		/* its bytes; 0: none */
 };
 
 /* ring.c */
@@ -312,6 +319,11 @@ void zn_uring_notify(struct zn_uring *r);
 /* wait.c: the SQPOLL thread's sleep on its NICs' interrupts, and its wake-up */
 int zn_uring_irq_idle(struct zn_uring *r, uint64_t last_work_ns);
 void zn_uring_irq_kick(struct zn_uring *r);
+/* wait_arg.c, region.c: IORING_REGISTER_CLOCK, IORING_REGISTER_MEM_REGION
+ * and the mmap of a region zcnic allocated */
+int zn_uring_register_clock(struct zn_uring *r, const struct io_uring_clock_register *arg);
+int zn_uring_register_mem_region(struct zn_uring *r, const struct io_uring_mem_region_reg *arg);
+int zn_uring_param_region_fd(struct zn_uring *r, uint64_t off, uint64_t len);
 /* sqpoll.c */
 int zn_sqpoll_start(struct zn_uring *r, const struct io_uring_params *p);
 void zn_sqpoll_stop(struct zn_uring *r);
@@ -321,8 +333,9 @@ void zn_sqpoll_park(struct zn_uring *r);
 void zn_sqpoll_unpark(struct zn_uring *r);
 bool zn_sqpoll_is_thread(const struct zn_uring *r);
 /* zn_uring_enter of an SQPOLL ring, from the application's thread. */
+struct zn_wait_arg;
 int zn_sqpoll_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
-		    unsigned flags, int64_t timeout_ns);
+		    unsigned flags, const void *arg, size_t argsz, const struct zn_wait_arg *pre);
 /* msg_ring.c */
 int zn_inbox_init(struct zn_inbox *ib, uint32_t cq_entries);
 void zn_inbox_fini(struct zn_inbox *ib);

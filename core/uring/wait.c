@@ -26,6 +26,9 @@
  *   4. reads the eventfds that fired and polls again (spinning first).
  * An interrupt that fires for a completion step 2 already took only wakes
  * the next sleep early, once: nothing is lost, at worst a pass is spent.
+ *
+ * What a wait is told (timeout, clock, minimum wait, signal mask) and when
+ * it ends: core/uring/wait_arg.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -42,6 +45,7 @@
 #include "base/barrier.h"
 #include "base/clock.h"
 #include "core/uring/uring_priv.h"
+#include "core/uring/wait_arg.h"
 
 #define ZN_URING_SPIN_NS	50000	/* busy passes before a wait may sleep */
 /*
@@ -265,11 +269,9 @@ static int sleep_irq(struct zn_uring *r, uint64_t deadline, unsigned min_complet
 	return 0;
 }
 
-static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_ns)
+static int wait_cqes(struct zn_uring *r, struct zn_wait_state *ws)
 {
-	bool timed = timeout_ns >= 0;
 	uint64_t start = zn_now_ns();
-	uint64_t deadline = timed ? start + (uint64_t)timeout_ns : 0;
 	uint64_t spin, spin_until;
 	unsigned idle = 0;
 	bool irq;
@@ -282,12 +284,11 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 	for (;;) {
 		uint64_t now;
 		unsigned ready = zn_uring_get_events(r);
+		int rc;
 
-		if (ready >= min_complete)
-			return 0;
 		now = zn_now_ns();
-		if (timed && now >= deadline)
-			return ready ? 0 : -ETIME;
+		if (zn_wait_done(r, ws, ready, now, &rc))
+			return rc;
 		/* adaptive: while work flows, an interrupt would cost more than a spin */
 		if (irq && r->last_work)
 			spin_until = now + spin;
@@ -300,29 +301,53 @@ static int wait_cqes(struct zn_uring *r, unsigned min_complete, int64_t timeout_
 			continue;
 		}
 		if (!r->busy_hooks) {
-			sleep_once(r, deadline);
+			sleep_once(r, zn_wait_next(ws));
 			continue;
 		}
 		/* some source cannot interrupt: poll for the rest of this wait */
-		if (sleep_irq(r, deadline, min_complete) < 0)
+		if (sleep_irq(r, zn_wait_next(ws), ws->target) < 0)
 			irq = false;
 		spin_until = zn_now_ns() + spin;
 	}
 }
 
-int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
-		   unsigned flags, int64_t timeout_ns)
+/* io_cqring_wait: the wait of an enter, its signal mask around it. */
+int zn_uring_wait(struct zn_uring *r, unsigned min_complete, unsigned flags,
+		  const struct zn_wait_arg *wa, unsigned (*ready)(struct zn_uring *r),
+		  int (*wait)(struct zn_uring *r, struct zn_wait_state *ws))
 {
+	struct zn_wait_state ws;
+	sigset_t old;
+	bool sig;
+	int rc;
+
+	if (min_complete > r->cq_entries)
+		min_complete = r->cq_entries;
+	if (ready(r) >= min_complete)
+		return 0;
+	rc = zn_wait_sigmask_set(wa, &old, &sig);
+	if (rc)
+		return rc;
+	zn_wait_begin(r, wa, flags, min_complete, &ws);
+	rc = wait(r, &ws);
+	zn_wait_sigmask_restore(&old, sig);
+	return rc;
+}
+
+static int enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
+		 unsigned flags, const void *arg, size_t argsz, const struct zn_wait_arg *pre)
+{
+	struct zn_wait_arg wa;
 	int submitted = 0, ret = 0;
 
+	if (flags & ~ZN_ENTER_FLAGS)
+		return -EINVAL;
 	if (atomic_load_explicit(&r->disabled, memory_order_relaxed))
 		return -EBADFD;		/* R_DISABLED until enable_rings (kernel) */
 	if (r->sqp)	/* the polling thread submits and reaps (sqpoll.c) */
-		return zn_sqpoll_enter(r, to_submit, min_complete, flags, timeout_ns);
+		return zn_sqpoll_enter(r, to_submit, min_complete, flags, arg, argsz, pre);
 	if ((r->flags & IORING_SETUP_SINGLE_ISSUER) && r->owner != zn_uring_thread_tag())
 		return -EEXIST;
-	if (flags & ~ZN_ENTER_FLAGS)
-		return -EINVAL;
 	if (r->ovf_count)
 		zn_uring_flush_overflow(r);
 	if (to_submit) {
@@ -332,10 +357,14 @@ int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete
 		if (r->evfd >= 0)
 			zn_uring_evfd_signal(r, true);
 	}
-	if ((flags & IORING_ENTER_GETEVENTS) && min_complete)
-		ret = wait_cqes(r, min_complete, timeout_ns);
-	else
+	if (flags & IORING_ENTER_GETEVENTS) {
+		ret = pre ? 0 : zn_wait_arg_get(r, flags, arg, argsz, &wa);
+		if (!ret)
+			ret = zn_uring_wait(r, min_complete, flags, pre ? pre : &wa,
+					    zn_uring_get_events, wait_cqes);
+	} else {
 		zn_uring_get_events(r);	/* progress even for a plain submit */
+	}
 	return submitted ? submitted : ret;
 }
 
@@ -369,4 +398,20 @@ void zn_uring_irq_kick(struct zn_uring *r)
 
 	if (wfd >= 0)
 		eventfd_write(wfd, 1);
+}
+
+int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
+		   unsigned flags, int64_t timeout_ns)
+{
+	struct zn_wait_arg wa = { .ts_ns = timeout_ns < 0 ? -1 : timeout_ns };
+
+	/* the native call has no argument struct: a timeout or none */
+	flags &= ~(IORING_ENTER_EXT_ARG | IORING_ENTER_EXT_ARG_REG | IORING_ENTER_ABS_TIMER);
+	return enter(r, to_submit, min_complete, flags, NULL, 0, &wa);
+}
+
+int zn_uring_enter_arg(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
+		       unsigned flags, const void *arg, size_t argsz)
+{
+	return enter(r, to_submit, min_complete, flags, arg, argsz, NULL);
 }

@@ -25,13 +25,13 @@
 #include <string.h>
 
 #include "base/bits.h"
+#include "core/mem/ucopy.h"
 #include "core/net/netif.h"
 #include "core/uring/uring_op.h"
 #include "core/zcrx/zcrx_priv.h"
 #include "zcnic/log.h"
 
 #define ZCRX_PAGE		4096ull
-#define ZCRX_REGION_MAX_PAGES	((uint64_t)INT32_MAX)	/* the kernel's -E2BIG bound */
 /*
  * Free buffers the NIC may not take: the copy fallback's. Frames that need
  * a copy (those in pool buffers posted before the swap on a driver without
@@ -358,24 +358,7 @@ static int check_region(const struct io_uring_region_desc *rd, uint64_t need)
 {
 	if (need > rd->size)
 		return -EINVAL;
-	for (unsigned i = 0; i < 4; i++)
-		if (rd->__resv[i])
-			return -EINVAL;
-	if (rd->flags & ~(uint32_t)IORING_MEM_REGION_TYPE_USER)
-		return -EINVAL;
-	if (!!(rd->flags & IORING_MEM_REGION_TYPE_USER) != !!rd->user_addr)
-		return -EFAULT;
-	if (!rd->size || rd->id || rd->mmap_offset)
-		return -EINVAL;
-	if (rd->size / ZCRX_PAGE > ZCRX_REGION_MAX_PAGES)
-		return -E2BIG;
-	if ((rd->user_addr | rd->size) & (ZCRX_PAGE - 1))
-		return -EINVAL;
-	if (rd->user_addr + rd->size < rd->user_addr)
-		return -EOVERFLOW;
-	if (!(rd->flags & IORING_MEM_REGION_TYPE_USER))
-		return 0;	/* zcnic allocates it (region.c) */
-	return zn_zcrx_user_range_ok(rd->user_addr, rd->size, true);
+	return zn_uring_region_check(rd);	/* zcnic allocates without TYPE_USER */
 }
 
 /* Area checks of the kernel's io_import_area / io_validate_user_buf_range. */
@@ -468,8 +451,8 @@ static int copy_in(const struct io_uring_zcrx_ifq_reg *reg, struct io_uring_zcrx
 	/* what copy_from_user / the write-back would fault on: -EFAULT */
 	if (!reg->area_ptr || !reg->region_ptr)
 		return -EFAULT;
-	if (zn_zcrx_user_range_ok(reg->area_ptr, sizeof(*ar), true) ||
-	    zn_zcrx_user_range_ok(reg->region_ptr, sizeof(*rd), true))
+	if (zn_user_range_ok(reg->area_ptr, sizeof(*ar), true) ||
+	    zn_user_range_ok(reg->region_ptr, sizeof(*rd), true))
 		return -EFAULT;
 	memcpy(ar, (const void *)(uintptr_t)reg->area_ptr, sizeof(*ar));
 	memcpy(rd, (const void *)(uintptr_t)reg->region_ptr, sizeof(*rd));
@@ -490,7 +473,7 @@ int zn_zcrx_register(struct zn_uring *r, struct io_uring_zcrx_ifq_reg *reg)
 	if (!(zn_uring_flags(r) & IORING_SETUP_DEFER_TASKRUN) ||
 	    !(zn_uring_flags(r) & IORING_SETUP_CQE32))
 		return -EINVAL;
-	if (!reg || zn_zcrx_user_range_ok((uintptr_t)reg, sizeof(*reg), true))
+	if (!reg || zn_user_range_ok((uintptr_t)reg, sizeof(*reg), true))
 		return -EFAULT;
 	rc = copy_in(reg, &ar, &rd);
 	if (rc)

@@ -99,7 +99,4 @@ void zn_zcrx_region_free(struct zn_zcrx_ifq *ifq);
 /* The mmap offset of ifq id's allocated region (Linux's zcrx region offsets). */
 uint64_t zn_zcrx_region_off(uint32_t id);
 
-/* Is [p, p+len) mapped with (write) access in this process? 0 or -EFAULT. */
-int zn_zcrx_user_range_ok(uint64_t addr, uint64_t len, bool write);
-
 #endif

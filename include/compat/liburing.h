@@ -304,8 +304,8 @@ int io_uring_close_ring_fd(struct io_uring *ring);
 /* Wait for SQ space on an SQPOLL ring (0 at once on others). */
 int io_uring_sqring_wait(struct io_uring *ring);
 int __io_uring_sqring_wait(struct io_uring *ring);
-/* Min-timeout waits need IORING_FEAT_MIN_TIMEOUT, which zcnic does not
- * report: -EINVAL, as liburing gives on such a kernel. */
+/* Min-timeout waits (IORING_FEAT_MIN_TIMEOUT): wait_nr CQEs end the wait
+ * early; after min_wait any CQE does; ts bounds the wait after min_wait. */
 int io_uring_submit_and_wait_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 					 unsigned wait_nr, struct __kernel_timespec *ts,
 					 unsigned min_wait, sigset_t *sigmask);
@@ -338,8 +338,7 @@ int io_uring_register_clock(struct io_uring *ring, struct io_uring_clock_registe
 int io_uring_register_napi(struct io_uring *ring, struct io_uring_napi *napi);
 int io_uring_unregister_napi(struct io_uring *ring, struct io_uring_napi *napi);
 int io_uring_register_region(struct io_uring *ring, struct io_uring_mem_region_reg *reg);
-struct io_uring_reg_wait *io_uring_register_wait_reg(struct io_uring *ring, unsigned nentries,
-						     int *err);
+int io_uring_register_wait_reg(struct io_uring *ring, struct io_uring_reg_wait *reg, int nr);
 int io_uring_resize_rings(struct io_uring *ring, struct io_uring_params *p);
 int io_uring_clone_buffers(struct io_uring *dst, struct io_uring *src);
 int io_uring_clone_buffers_offset(struct io_uring *dst, struct io_uring *src,

@@ -99,6 +99,8 @@ void zn_uring_get_map(struct zn_uring *r, struct zn_uring_map *m);
  * of SQEs consumed if any, else 0 or the wait's error: -ETIME when the time
  * ran out with no CQE ready (some but fewer than min_complete: 0, as the
  * kernel). -EEXIST from a foreign thread on a SINGLE_ISSUER ring.
+ * IORING_ENTER_EXT_ARG, _EXT_ARG_REG and _ABS_TIMER need an argument:
+ * io_uring_enter2 (<liburing.h>) takes them; here they are ignored.
  */
 int zn_uring_enter(struct zn_uring *r, unsigned to_submit, unsigned min_complete,
 		   unsigned flags, int64_t timeout_ns);

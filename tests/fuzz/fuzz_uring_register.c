@@ -3,7 +3,7 @@
  * core/uring/register.c (and core/uring/rsrc.c, kbuf.c, core/zcrx) read
  * them, through the liburing-compatible io_uring_register().
  *
- * Input: byte 0 picks the register op (table below; the last entry takes
+ * Input: byte 0 picks the register op (table below; the 0xff entry takes
  * byte 1 as a raw opcode among those that read no pointers), byte 1 is
  * nr_args, byte 2 holds harness bits (bit 0: the ring starts R_DISABLED,
  * bit 1: arg NULL, bit 2: the ring-less form, fd -1, bit 3: a sparse file
@@ -21,11 +21,13 @@
  * Checks: nothing crashes or leaks (ASan/UBSan); every result is >= 0 or
  * one of the errnos register calls give; BUFFERS, FILES, FILES2,
  * FILES_UPDATE(2), FILE_ALLOC_RANGE, RESTRICTIONS (and what the set then
- * lets through) and PROBE results
+ * lets through), PROBE and CLOCK results
  * match a reference decode written here from the rules in core/uring/rsrc.c
  * and register.c (Linux io_uring/rsrc.c, register.c), a success is visible
  * (registering again is -EBUSY, unregistering 0; the probe's fields); and
- * the ring still runs a NOP afterwards (unless it is disabled).
+ * the ring still runs a NOP afterwards (unless it is disabled). A
+ * MEM_REGION registered as wait arguments is then waited through
+ * (IORING_ENTER_EXT_ARG_REG at a fuzzed offset, its entry's times cut short).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -36,6 +38,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "zcnic/handle.h"
@@ -451,6 +454,68 @@ static void fix_zcrx(void)
 	fix_ptr(&d->user_addr, &d->size);
 }
 
+/* IORING_REGISTER_CLOCK against Linux io_register_clock. */
+static int do_clock(int fd, void *a, unsigned nr)
+{
+	const struct io_uring_clock_register *c = a;
+	int rc = io_uring_register((unsigned)fd, IORING_REGISTER_CLOCK, a, nr % 2);
+
+	if (fd == -1 || !a || nr % 2 || c->__resv[0] || c->__resv[1] || c->__resv[2] ||
+	    (c->clockid != CLOCK_MONOTONIC && c->clockid != CLOCK_BOOTTIME))
+		CHECK(rc == -EINVAL);
+	else
+		CHECK(rc == 0);
+	return rc;
+}
+
+/*
+ * IORING_REGISTER_MEM_REGION: the descriptor at arg + 1024 (when bit 0 of
+ * region_uptr says so), its user_addr in harness memory; memory zcnic
+ * allocates is kept small. A wait region is then used by a wait.
+ */
+#define REGION_OFF	1024
+#define REGION_WAIT	(IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG | IORING_ENTER_EXT_ARG_REG)
+
+static int do_region(struct io_uring *ring, int fd, void *a, unsigned nr)
+{
+	struct io_uring_mem_region_reg *mr = (struct io_uring_mem_region_reg *)arg;
+	struct io_uring_region_desc *d = (struct io_uring_region_desc *)(arg + REGION_OFF);
+	uint64_t woff = d->__resv[3] >> 1;	/* where the wait looks */
+	struct io_uring_reg_wait *w = NULL;
+	bool exact = false;
+	int rc;
+
+	mr->region_uptr = (mr->region_uptr & 1) ? (uintptr_t)d : 0;
+	if (d->__resv[3] & 1)
+		d->__resv[3] = 0;
+	fix_ptr(&d->user_addr, &d->size);
+	if (!d->user_addr)
+		d->size %= 64 * 1024;
+	rc = io_uring_register((unsigned)fd, IORING_REGISTER_MEM_REGION, a, nr % 3);
+	if (rc || !(mr->flags & IORING_MEM_REGION_REG_WAIT_ARG))
+		return rc;
+	CHECK(io_uring_register((unsigned)fd, IORING_REGISTER_MEM_REGION, a, 1) == -EBUSY);
+	CHECK(io_uring_enable_rings(ring) == 0);
+	woff %= d->size + 64;
+	/* an entry inside the program's memory: its times cut to a poll */
+	if (d->user_addr && woff % 8 == 0 && woff + sizeof(*w) <= d->size) {
+		w = (struct io_uring_reg_wait *)(uintptr_t)(d->user_addr + woff);
+		w->ts.tv_sec = 0;
+		w->ts.tv_nsec = (w->ts.tv_nsec & 0x3ff) % 1000;
+		w->min_wait_usec %= 100;
+		w->flags |= IORING_REG_WAIT_TS;
+		if (w->sigmask % 4 == 1)
+			w->sigmask = (uintptr_t)mem;
+		exact = !(w->flags & ~IORING_REG_WAIT_TS) &&
+			(!w->sigmask || (w->sigmask == (uintptr_t)mem && w->sigmask_sz == 8));
+	}
+	rc = io_uring_enter2((unsigned)fd, 0, 1, REGION_WAIT, (void *)(uintptr_t)woff,
+			     sizeof(struct io_uring_reg_wait));
+	CHECK(rc == -ETIME || rc == -EFAULT || rc == -EINVAL);
+	CHECK(!exact || rc == -ETIME);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned ops[] = {
@@ -464,6 +529,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING,
 		IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
 		IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE, 0xff,
+		IORING_REGISTER_CLOCK, IORING_REGISTER_MEM_REGION,
 	};
 	struct io_uring ring;
 	struct io_uring_params p;
@@ -512,6 +578,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case IORING_REGISTER_ZCRX_IFQ:
 		fix_zcrx();
 		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	case IORING_REGISTER_CLOCK:
+		rc = do_clock(fd, a, nr);
+		break;
+	case IORING_REGISTER_MEM_REGION:
+		rc = do_region(&ring, fd, a, nr);
 		break;
 	case IORING_REGISTER_QUERY:
 		fix_query();
@@ -575,7 +647,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case IORING_REGISTER_ZCRX_CTRL: case IORING_REGISTER_FILES_UPDATE:
 		case IORING_REGISTER_BUFFERS_UPDATE: case IORING_REGISTER_FILES2:
 		case IORING_REGISTER_FILES_UPDATE2:
-		case IORING_REGISTER_BUFFERS2:
+		case IORING_REGISTER_BUFFERS2: case IORING_REGISTER_CLOCK:
+		case IORING_REGISTER_MEM_REGION:
 			rc = 0;
 			break;
 		default:

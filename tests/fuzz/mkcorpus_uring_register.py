@@ -13,6 +13,7 @@ BUFFERS, FILES, PROBE, ZCRX_IFQ, QUERY, PBUF_RING, PBUF_UNREG, PBUF_STATUS = ran
 SYNC_CANCEL, ZCRX_CTRL, EVENTFD, EVENTFD_ASYNC, IOWQ_AFF, IOWQ_MAX, RING_FDS = range(8, 15)
 RING_FDS_UNREG, ENABLE, RESTRICT, SEND_MSG, FILES2, FILES_UPD, FILES_UPD2 = range(15, 22)
 ALLOC_RANGE, RAW = range(22, 24)
+CLOCK, MEM_REGION = range(24, 26)
 DISABLED, ARG_NULL, BLIND, TABLE = 1, 2, 4, 8
 FD_OFF = 2048   # the harness's fd array in the argument
 
@@ -83,6 +84,15 @@ seeds = {
     "files2_sparse": seed(FILES2, 1, 0, struct.pack("<IIQQQ", 4, 1, 0, 0, 0)),
     "files2_data": seed(FILES2, 1, 0, struct.pack("<IIQQQ", 3, 0, 0, 1, 0).ljust(FD_OFF, b"\0") +
                         struct.pack("<3i", 2, 0, 1)),
+    "clock_boottime": seed(CLOCK, 0, 0, struct.pack("<4I", 7, 0, 0, 0)),
+    "clock_bad": seed(CLOCK, 0, 0, struct.pack("<4I", 0, 0, 0, 0)),
+    # io_uring_mem_region_reg: region_uptr (bit 0: the descriptor at arg + 1024), flags, resv[2]
+    "region_wait_user": seed(MEM_REGION, 1, DISABLED, struct.pack("<QQ2Q", 1, 1, 0, 0)
+                             .ljust(1024, b"\0") + region(ptr(1, 8192), 4096)),
+    "region_wait_kernel": seed(MEM_REGION, 1, DISABLED, struct.pack("<QQ2Q", 1, 1, 0, 0)
+                               .ljust(1024, b"\0") + region(0, 8192, 0)),
+    "region_enabled": seed(MEM_REGION, 1, 0, struct.pack("<QQ2Q", 1, 1, 0, 0)
+                           .ljust(1024, b"\0") + region(ptr(1), 4096)),
     "files_update": seed(FILES_UPD, 3, TABLE, struct.pack("<IIQ", 0, 0, 1).ljust(FD_OFF, b"\0") +
                          struct.pack("<3i", 2, 8, 0)),
     "files_update2": seed(FILES_UPD2, 1, TABLE, struct.pack("<IIQQII", 1, 0, 1, 0, 2, 0)

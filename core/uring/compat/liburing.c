@@ -3,13 +3,13 @@
  * The liburing-named library functions (include/compat/liburing.h) over
  * the native zn_uring_* API. The only place in zcnic with io_uring_* names.
  *
- * Timeouts are relative __kernel_timespec values, as liburing's
- * IORING_ENTER_EXT_ARG path passes them. A sigmask is installed for the
- * duration of the wait (pthread_sigmask); a signal does not interrupt a
- * zcnic wait (there is no -EINTR).
+ * Waits with a timeout, a minimum wait or a signal mask go through the
+ * engine's enter with a struct io_uring_getevents_arg, as liburing's
+ * IORING_ENTER_EXT_ARG path does (core/uring/wait_arg.c reads it). A
+ * sigmask is installed for the duration of the wait (pthread_sigmask); a
+ * signal does not interrupt a zcnic wait (there is no -EINTR).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,6 +18,7 @@
 #define ZN_COMPAT_NO_MMAP	/* this file calls the real mmap */
 #include "compat/liburing.h"
 #include "core/uring/uring_op.h"
+#include "core/uring/wait_arg.h"
 #include "zcnic/uring.h"
 
 static struct zn_uring *ring_of(struct io_uring *ring)
@@ -131,19 +132,6 @@ static unsigned flush_sq(struct io_uring *ring)
 	return tail - IO_URING_READ_ONCE(*sq->khead);
 }
 
-/* A relative timeout in ns (-1: none); false for a malformed timespec. */
-static bool ts_ns(const struct __kernel_timespec *ts, int64_t *ns)
-{
-	*ns = -1;
-	if (!ts)
-		return true;
-	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000 ||
-	    ts->tv_sec > INT64_MAX / 1000000000 - 1)
-		return false;
-	*ns = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
-	return true;
-}
-
 static int peek(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
 {
 	unsigned head = *ring->cq.khead;
@@ -156,19 +144,21 @@ static int peek(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
 	return -EAGAIN;
 }
 
-/* enter with a sigmask installed around it */
-static int enter(struct zn_uring *r, unsigned submit, unsigned wait_nr, unsigned flags,
-		 int64_t timeout, sigset_t *sigmask)
-{
-	sigset_t old;
-	int rc;
+/* The kernel's sigset size, as liburing passes it. */
+#define SIGSET_SZ	(_NSIG / 8)
 
-	if (sigmask)
-		pthread_sigmask(SIG_SETMASK, sigmask, &old);
-	rc = zn_uring_enter(r, submit, wait_nr, flags, timeout);
-	if (sigmask)
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
+/* An IORING_ENTER_EXT_ARG enter, as liburing's io_uring_getevents_arg. */
+static int enter_ext(struct zn_uring *r, unsigned submit, unsigned wait_nr, unsigned flags,
+		     const struct __kernel_timespec *ts, unsigned min_wait_usec,
+		     const sigset_t *sigmask)
+{
+	struct io_uring_getevents_arg arg = {
+		.sigmask = (uintptr_t)sigmask, .sigmask_sz = SIGSET_SZ,
+		.min_wait_usec = min_wait_usec, .ts = (uintptr_t)ts,
+	};
+
+	return zn_uring_enter_arg(r, submit, wait_nr, flags | IORING_ENTER_EXT_ARG, &arg,
+				  sizeof(arg));
 }
 
 int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
@@ -182,30 +172,75 @@ int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 		return -EBADF;
 	if (submit)
 		flush_sq(ring);
-	rc = enter(r, submit, wait_nr, wait_nr ? IORING_ENTER_GETEVENTS : 0, -1, sigmask);
+	rc = zn_uring_enter_arg(r, submit, wait_nr, wait_nr ? IORING_ENTER_GETEVENTS : 0,
+				sigmask, SIGSET_SZ);
 	if (rc < 0)
 		return rc;
 	return peek(ring, cqe_ptr);
 }
 
-int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
-		       unsigned wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask)
+/* liburing's io_uring_wait_cqes_new: wait without submitting. */
+static int wait_new(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned wait_nr,
+		    const struct __kernel_timespec *ts, unsigned min_wait_usec,
+		    const sigset_t *sigmask)
 {
 	struct zn_uring *r = ring_of(ring);
-	int64_t t;
 	int rc;
 
 	*cqe_ptr = NULL;
 	if (!r)
 		return -EBADF;
-	if (!ts_ns(ts, &t))
-		return -EINVAL;
 	if (wait_nr && io_uring_cq_ready(ring) >= wait_nr)
 		return peek(ring, cqe_ptr);
-	rc = enter(r, 0, wait_nr, IORING_ENTER_GETEVENTS, t, sigmask);
+	rc = enter_ext(r, 0, wait_nr, IORING_ENTER_GETEVENTS, ts, min_wait_usec, sigmask);
 	if (!peek(ring, cqe_ptr))
 		return 0;
 	return rc < 0 ? rc : -EAGAIN;
+}
+
+int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+		       unsigned wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask)
+{
+	return wait_new(ring, cqe_ptr, wait_nr, ts, 0, sigmask);
+}
+
+int io_uring_wait_cqes_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				   unsigned wait_nr, struct __kernel_timespec *ts,
+				   unsigned int min_wait_usec, sigset_t *sigmask)
+{
+	if (!(ring->features & IORING_FEAT_MIN_TIMEOUT))
+		return -EINVAL;
+	return wait_new(ring, cqe_ptr, wait_nr, ts, min_wait_usec, sigmask);
+}
+
+/*
+ * Submit and wait in one enter with a timeout, as liburing's
+ * _io_uring_get_cqe with a timeout: 0 with the CQE that was there before,
+ * else the number submitted with the first CQE, -ETIME when none came and
+ * nothing was submitted, or the enter's error.
+ */
+static int submit_wait(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned wait_nr,
+		       unsigned flags, const void *arg, size_t sz)
+{
+	struct zn_uring *r = ring_of(ring);
+	unsigned submit;
+	int rc;
+
+	*cqe_ptr = NULL;
+	if (!r)
+		return -EBADF;
+	submit = flush_sq(ring);
+	peek(ring, cqe_ptr);
+	if (*cqe_ptr && wait_nr <= io_uring_cq_ready(ring) && !submit)
+		return 0;
+	if (wait_nr > io_uring_cq_ready(ring))
+		flags |= IORING_ENTER_GETEVENTS;
+	rc = zn_uring_enter_arg(r, submit, wait_nr, flags, arg, sz);
+	if (rc < 0 || *cqe_ptr)
+		return rc < 0 ? rc : 0;
+	if (!peek(ring, cqe_ptr))
+		return rc;
+	return rc ? rc : -ETIME;
 }
 
 int io_uring_wait_cqe_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
@@ -250,44 +285,20 @@ static int sqpoll_submit(struct zn_uring *r, struct io_uring *ring, unsigned n)
 int io_uring_enter(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
 		   unsigned int flags, sigset_t *sig)
 {
+	return io_uring_enter2(fd, to_submit, min_complete, flags, sig, SIGSET_SZ);
+}
+
+/* arg and sz as the syscall takes them: a sigset; with IORING_ENTER_EXT_ARG
+ * a struct io_uring_getevents_arg; with IORING_ENTER_EXT_ARG_REG as well a
+ * byte offset into the registered wait region. */
+int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
+		    unsigned int flags, void *arg, size_t sz)
+{
 	struct zn_uring *r = zn_uring_from_handle((int)fd);
 
 	if (!r)
 		return zn_handle_type((int)fd) >= 0 ? -EOPNOTSUPP : -EBADF;
-	return enter(r, to_submit, min_complete, flags, -1, sig);
-}
-
-/* With IORING_ENTER_EXT_ARG, arg is struct io_uring_getevents_arg (sz its
- * size, the kernel's -EINVAL otherwise); without, a sigset. */
-int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
-		    unsigned int flags, void *arg, size_t sz)
-{
-	struct io_uring_getevents_arg ea;
-	struct __kernel_timespec ts;
-	struct zn_uring *r;
-	int64_t ns = -1;
-
-	if (!(flags & IORING_ENTER_EXT_ARG))
-		return io_uring_enter(fd, to_submit, min_complete, flags, arg);
-	r = zn_uring_from_handle((int)fd);
-	if (!r)
-		return zn_handle_type((int)fd) >= 0 ? -EOPNOTSUPP : -EBADF;
-	if (flags & IORING_ENTER_EXT_ARG_REG)
-		return -EFAULT;		/* no wait region can be registered */
-	if (!arg)
-		return enter(r, to_submit, min_complete, flags & ~IORING_ENTER_EXT_ARG, -1, NULL);
-	if (sz != sizeof(ea))
-		return -EINVAL;
-	memcpy(&ea, arg, sizeof(ea));
-	if (ea.min_wait_usec)
-		return -EINVAL;		/* IORING_FEAT_MIN_TIMEOUT is not reported */
-	if (ea.ts) {
-		memcpy(&ts, (const void *)(uintptr_t)ea.ts, sizeof(ts));
-		if (!ts_ns(&ts, &ns))
-			return -EINVAL;
-	}
-	return enter(r, to_submit, min_complete, flags & ~IORING_ENTER_EXT_ARG, ns,
-		     (sigset_t *)(uintptr_t)ea.sigmask);
+	return zn_uring_enter_arg(r, to_submit, min_complete, flags, arg, sz);
 }
 
 int __io_uring_sqring_wait(struct io_uring *ring)
@@ -306,29 +317,40 @@ int io_uring_sqring_wait(struct io_uring *ring)
 	return __io_uring_sqring_wait(ring);
 }
 
+/* liburing's __io_uring_submit_and_wait_timeout: without a timeout a plain wait. */
+static int submit_and_wait_ts(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+			      unsigned wait_nr, struct __kernel_timespec *ts, unsigned min_wait,
+			      sigset_t *sigmask)
+{
+	struct io_uring_getevents_arg arg = {
+		.sigmask = (uintptr_t)sigmask, .sigmask_sz = SIGSET_SZ,
+		.min_wait_usec = min_wait, .ts = (uintptr_t)ts,
+	};
+
+	if (!ts)
+		return __io_uring_get_cqe(ring, cqe_ptr, flush_sq(ring), wait_nr, sigmask);
+	return submit_wait(ring, cqe_ptr, wait_nr, IORING_ENTER_EXT_ARG, &arg, sizeof(arg));
+}
+
 int io_uring_submit_and_wait_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 					 unsigned wait_nr, struct __kernel_timespec *ts,
 					 unsigned min_wait, sigset_t *sigmask)
 {
-	(void)ring, (void)cqe_ptr, (void)wait_nr, (void)ts, (void)min_wait, (void)sigmask;
-	return -EINVAL;
+	if (!(ring->features & IORING_FEAT_MIN_TIMEOUT))
+		return -EINVAL;
+	return submit_and_wait_ts(ring, cqe_ptr, wait_nr, ts, min_wait, sigmask);
 }
 
-int io_uring_wait_cqes_min_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
-				   unsigned wait_nr, struct __kernel_timespec *ts,
-				   unsigned int min_wait_usec, sigset_t *sigmask)
-{
-	(void)ring, (void)cqe_ptr, (void)wait_nr, (void)ts, (void)min_wait_usec, (void)sigmask;
-	return -EINVAL;
-}
-
-/* No wait region can be registered (IORING_REGISTER_MEM_REGION). */
+/* reg_index names an io_uring_reg_wait of the registered wait region. */
 int io_uring_submit_and_wait_reg(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 				 unsigned wait_nr, int reg_index)
 {
-	(void)ring, (void)wait_nr, (void)reg_index;
-	*cqe_ptr = NULL;
-	return -EFAULT;
+	uintptr_t off = (uintptr_t)(long)reg_index * sizeof(struct io_uring_reg_wait);
+
+	if (!(ring->features & IORING_FEAT_EXT_ARG))
+		return -EINVAL;
+	return submit_wait(ring, cqe_ptr, wait_nr, IORING_ENTER_EXT_ARG | IORING_ENTER_EXT_ARG_REG,
+			   (const void *)off, sizeof(struct io_uring_reg_wait));
 }
 
 int io_uring_submit(struct io_uring *ring)
@@ -356,22 +378,7 @@ int io_uring_submit_and_wait_timeout(struct io_uring *ring, struct io_uring_cqe 
 				     unsigned wait_nr, struct __kernel_timespec *ts,
 				     sigset_t *sigmask)
 {
-	struct zn_uring *r = ring_of(ring);
-	int64_t t;
-	int submitted, rc;
-
-	*cqe_ptr = NULL;
-	if (!r)
-		return -EBADF;
-	if (!ts_ns(ts, &t))
-		return -EINVAL;
-	submitted = zn_uring_enter(r, flush_sq(ring), 0, 0, -1);
-	if (submitted < 0)
-		return submitted;
-	rc = enter(r, 0, wait_nr, IORING_ENTER_GETEVENTS, t, sigmask);
-	if (!peek(ring, cqe_ptr))
-		return submitted;
-	return rc < 0 ? rc : (wait_nr ? -ETIME : submitted);
+	return submit_and_wait_ts(ring, cqe_ptr, wait_nr, ts, 0, sigmask);
 }
 
 int io_uring_submit_and_get_events(struct io_uring *ring)

@@ -130,18 +130,12 @@ int io_uring_register_region(struct io_uring *ring, struct io_uring_mem_region_r
 	return reg(ring, IORING_REGISTER_MEM_REGION, r, 1);
 }
 
-/* liburing maps the area and registers it as a wait region; zcnic has no
- * memory regions, so the registration's answer is the error. */
-struct io_uring_reg_wait *io_uring_register_wait_reg(struct io_uring *ring, unsigned nentries,
-						     int *err)
+/* liburing's stub of an older interface: wait regions are registered with
+ * io_uring_register_region (IORING_MEM_REGION_REG_WAIT_ARG). */
+int io_uring_register_wait_reg(struct io_uring *ring, struct io_uring_reg_wait *reg, int nr)
 {
-	struct io_uring_mem_region_reg r = { .flags = IORING_MEM_REGION_REG_WAIT_ARG };
-	int rc;
-
-	(void)nentries;
-	rc = reg(ring, IORING_REGISTER_MEM_REGION, &r, 1);
-	*err = rc < 0 ? rc : -EOPNOTSUPP;
-	return NULL;
+	(void)ring, (void)reg, (void)nr;
+	return -EINVAL;
 }
 
 int io_uring_resize_rings(struct io_uring *ring, struct io_uring_params *p)

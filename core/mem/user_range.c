@@ -9,9 +9,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "core/zcrx/zcrx_priv.h"
+#include "core/mem/ucopy.h"
 
-int zn_zcrx_user_range_ok(uint64_t addr, uint64_t len, bool write)
+int zn_user_range_ok(uint64_t addr, uint64_t len, bool write)
 {
 	uint64_t cur = addr, end = addr + len;
 	char line[512];
