@@ -372,7 +372,8 @@ static int init_req_slow(const struct zn_uring_op *op, const struct io_uring_sqe
 	return 0;
 }
 
-static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe,
+		    bool bad128)
 {
 	const struct zn_uring_op *op;
 	unsigned opcode = sqe->opcode;
@@ -399,6 +400,8 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	}
 	op = zn_uring_op_lookup(opcode);
 	RI(req)->op = op;
+	if (__builtin_expect(bad128, 0))	/* where a 128-byte SQE may not stand */
+		return -EINVAL;
 	/* the rare fields in one test: buffer selection, personalities */
 	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality, 0)) {
 		rc = init_req_slow(op, sqe);
@@ -414,12 +417,13 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 }
 
 /* One SQE; < 0 when it failed and ended its chain (the caller may stop). */
-static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe,
+		      bool bad128)
 {
 	bool links_on;
 	int rc;
 
-	rc = init_req(r, req, sqe);
+	rc = init_req(r, req, sqe, bad128);
 	links_on = req->sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 	/* The common case: valid, unlinked, done at once, no chain to run. */
 	if (__builtin_expect(!rc && !links_on && !r->link_head &&
@@ -600,6 +604,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		const struct io_uring_sqe *sqe;
 		struct zn_uring_req *req;
 		uint32_t idx;
+		bool bad128;
 
 		/* a NO_SQARRAY ring's array is the identity (ring.c) */
 		idx = __atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
@@ -630,7 +635,22 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		head++;
 		n--;
 		submitted++;
-		if (submit_one(r, req, sqe) < 0 &&
+		bad128 = false;
+		if (__builtin_expect(!r->sqe_shift && zn_uring_op_is_128(sqe->opcode), 0)) {
+			/*
+			 * Two SQ slots (Linux io_init_req): an SQE_MIXED ring,
+			 * both in this submission, the second not past the last
+			 * SQE. Else -EINVAL, and only the first is consumed.
+			 */
+			if ((r->flags & IORING_SETUP_SQE_MIXED) && n && idx < r->sq_entries - 1) {
+				head++;
+				n--;
+				submitted++;
+			} else {
+				bad128 = true;
+			}
+		}
+		if (submit_one(r, req, sqe, bad128) < 0 &&
 		    !(r->flags & IORING_SETUP_SUBMIT_ALL))
 			break;
 	}

@@ -184,7 +184,7 @@ static int submit_one_res(struct io_uring *ring, struct io_uring_sqe *sqe)
 static void test_invalid_sqes(void **state)
 {
 	static const unsigned placeholders[] = {
-		IORING_OP_READV, IORING_OP_OPENAT, IORING_OP_URING_CMD128,
+		IORING_OP_READV, IORING_OP_OPENAT, IORING_OP_URING_CMD,
 	};
 	struct io_uring *ring = *state;
 	struct io_uring_sqe *sqe;
@@ -213,6 +213,9 @@ static void test_invalid_sqes(void **state)
 		ONE(sqe->opcode = (__u8)placeholders[i]; sqe->fd = 3);
 		assert_int_equal(submit_one_res(ring, sqe), -EOPNOTSUPP);
 	}
+	/* a 128-byte opcode in a ring of 64-byte SQEs (not SQE_MIXED): -EINVAL first */
+	ONE(sqe->opcode = IORING_OP_URING_CMD128; sqe->fd = 3);
+	assert_int_equal(submit_one_res(ring, sqe), -EINVAL);
 	/* RECV_ZC is implemented: with no zcrx ifq on the ring its prep says -EINVAL */
 	ONE(sqe->opcode = IORING_OP_RECV_ZC; sqe->fd = 3; sqe->ioprio = IORING_RECV_MULTISHOT);
 	assert_int_equal(submit_one_res(ring, sqe), -EINVAL);

@@ -82,8 +82,7 @@ static void test_setup_flags(void **state)
 	static const unsigned refused[] = {
 		IORING_SETUP_SQ_AFF, IORING_SETUP_ATTACH_WQ, IORING_SETUP_TASKRUN_FLAG,
 		IORING_SETUP_NO_MMAP, IORING_SETUP_REGISTERED_FD_ONLY,
-		IORING_SETUP_HYBRID_IOPOLL, IORING_SETUP_CQE_MIXED,
-		IORING_SETUP_SQE_MIXED, IORING_SETUP_SQ_REWIND, 1u << 21, 1u << 31,
+		IORING_SETUP_HYBRID_IOPOLL, IORING_SETUP_SQ_REWIND, 1u << 21, 1u << 31,
 	};
 	struct io_uring_params p;
 	struct io_uring ring;

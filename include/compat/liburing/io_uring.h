@@ -433,6 +433,7 @@ enum io_uring_register_op {
 	IORING_REGISTER_MEM_REGION		= 34,
 	IORING_REGISTER_QUERY			= 35,
 	IORING_REGISTER_ZCRX_CTRL		= 36,
+	IORING_REGISTER_BPF_FILTER		= 37,	/* io_uring/bpf_filter.h (zcnic: -EINVAL) */
 
 	IORING_REGISTER_LAST,
 
@@ -498,7 +499,8 @@ struct io_uring_buf_reg {
 	__u32	ring_entries;
 	__u16	bgid;
 	__u16	flags;
-	__u64	resv[3];
+	__u32	min_left;	/* IOU_PBUF_RING_INC: a rest below it retires the entry */
+	__u32	resv[5];
 };
 
 /* Argument of IORING_REGISTER_PBUF_STATUS. */
@@ -774,6 +776,16 @@ enum io_uring_socket_op {
 	SOCKET_URING_OP_GETSOCKNAME,
 };
 
+/* SOCKET_URING_OP_TX_TIMESTAMP: where cqe->flags carries the timestamp's kind. */
+#define IORING_TIMESTAMP_HW_SHIFT	16
+#define IORING_TIMESTAMP_TYPE_SHIFT	(IORING_TIMESTAMP_HW_SHIFT + 1)
+#define IORING_CQE_F_TSTAMP_HW		((__u32)1 << IORING_TIMESTAMP_HW_SHIFT)
+
+struct io_timespec {
+	__u64	tv_sec;
+	__u64	tv_nsec;
+};
+
 #ifdef __cplusplus
 }
 #endif
@@ -828,6 +840,8 @@ ZN__ABI(sizeof(struct zcrx_ctrl) == 72, "zcrx ctrl");
 ZN__ABI(sizeof(struct io_uring_buf) == 16, "provided buffer");
 ZN__ABI(offsetof(struct io_uring_buf_ring, tail) == 14, "buf ring tail");
 ZN__ABI(sizeof(struct io_uring_buf_reg) == 40, "buf ring reg");
+ZN__ABI(offsetof(struct io_uring_buf_reg, min_left) == 16, "buf ring reg min_left");
+ZN__ABI(sizeof(struct io_timespec) == 16, "io_timespec");
 ZN__ABI(sizeof(struct io_uring_buf_status) == 40, "buf status");
 ZN__ABI(sizeof(struct io_uring_sync_cancel_reg) == 64, "sync cancel reg");
 ZN__ABI(sizeof(struct io_uring_recvmsg_out) == 16, "recvmsg out");
@@ -844,6 +858,7 @@ ZN__ABI(IORING_OP_SEND_ZC == 47 && IORING_OP_SENDMSG_ZC == 48, "SEND_ZC opcodes"
 ZN__ABI(IORING_OP_RECV_ZC == 58, "RECV_ZC opcode");
 ZN__ABI(IORING_OP_LAST == 65, "opcode count");
 ZN__ABI(IORING_REGISTER_ZCRX_IFQ == 32, "ZCRX_IFQ register op");
+ZN__ABI(IORING_REGISTER_RESIZE_RINGS == 33 && IORING_REGISTER_LAST == 38, "register ops");
 #undef ZN__ABI
 #endif
 
