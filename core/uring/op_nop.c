@@ -41,6 +41,14 @@ static __attribute__((noinline)) int nop_prep_flags(struct zn_uring_req *req,
 		return -EINVAL;
 	pdu->cflags = 0;
 	pdu->extra[0] = pdu->extra[1] = 0;
+	/* Linux's prep refuses it; the file and buffer are looked at after */
+	if (flags & IORING_NOP_CQE32) {
+		if (!(req->ring->flags & (IORING_SETUP_CQE32 | IORING_SETUP_CQE_MIXED)))
+			return -EINVAL;
+		pdu->extra[0] = sqe->off;
+		pdu->extra[1] = sqe->addr;
+		pdu->cflags = req->ring->cqe_mixed ? IORING_CQE_F_32 : 0;
+	}
 	pdu->result = (flags & IORING_NOP_INJECT_RESULT) ? (int32_t)sqe->len : 0;
 	if (flags & IORING_NOP_FILE) {
 		int h = sqe->fd;
@@ -56,13 +64,6 @@ static __attribute__((noinline)) int nop_prep_flags(struct zn_uring_req *req,
 			0 : -EFAULT;
 		if (rc)
 			return rc;
-	}
-	if (flags & IORING_NOP_CQE32) {
-		if (!(req->ring->flags & (IORING_SETUP_CQE32 | IORING_SETUP_CQE_MIXED)))
-			return -EINVAL;
-		pdu->extra[0] = sqe->off;
-		pdu->extra[1] = sqe->addr;
-		pdu->cflags = req->ring->cqe_mixed ? IORING_CQE_F_32 : 0;
 	}
 	return 0;
 }
