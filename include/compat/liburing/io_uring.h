@@ -105,6 +105,18 @@ struct io_uring_sqe {
 	};
 };
 
+/* sqe->attr_type_mask bit: attr_ptr names a struct io_uring_attr_pi. */
+#define IORING_RW_ATTR_FLAG_PI	(1U << 0)
+/* Protection information of a read or write (zcnic: no block I/O). */
+struct io_uring_attr_pi {
+	__u16	flags;
+	__u16	app_tag;
+	__u32	len;
+	__u64	addr;
+	__u64	seed;
+	__u64	rsvd;
+};
+
 /* sqe->file_index value asking for a free direct descriptor. */
 #define IORING_FILE_INDEX_ALLOC		(~0U)
 
@@ -619,6 +631,8 @@ struct io_uring_zcrx_ifq_reg {
 enum zcrx_ctrl_op {
 	ZCRX_CTRL_FLUSH_RQ,
 	ZCRX_CTRL_EXPORT,
+
+	__ZCRX_CTRL_LAST,
 };
 
 struct zcrx_ctrl_flush_rq {
@@ -640,6 +654,12 @@ struct zcrx_ctrl {
 		struct zcrx_ctrl_export		zc_export;
 		struct zcrx_ctrl_flush_rq	zc_flush;
 	};
+};
+
+/* io-wq worker categories (IORING_REGISTER_IOWQ_MAX_WORKERS' two values). */
+enum io_wq_type {
+	IO_WQ_BOUND,
+	IO_WQ_UNBOUND,
 };
 
 /* Deprecated form of io_uring_rsrc_update (IORING_REGISTER_FILES_UPDATE). */
@@ -691,6 +711,14 @@ struct io_uring_restriction {
 	};
 	__u8 resv;
 	__u32 resv2[3];
+};
+
+/* Restrictions for a task's rings (nr_res entries follow). */
+struct io_uring_task_restriction {
+	__u16	flags;
+	__u16	nr_res;
+	__u32	resv[3];
+	struct io_uring_restriction restrictions[];
 };
 
 enum io_uring_register_restriction_op {
@@ -842,6 +870,8 @@ ZN__ABI(offsetof(struct io_uring_buf_ring, tail) == 14, "buf ring tail");
 ZN__ABI(sizeof(struct io_uring_buf_reg) == 40, "buf ring reg");
 ZN__ABI(offsetof(struct io_uring_buf_reg, min_left) == 16, "buf ring reg min_left");
 ZN__ABI(sizeof(struct io_timespec) == 16, "io_timespec");
+ZN__ABI(sizeof(struct io_uring_attr_pi) == 32, "attr pi");
+ZN__ABI(sizeof(struct io_uring_task_restriction) == 16, "task restriction");
 ZN__ABI(sizeof(struct io_uring_buf_status) == 40, "buf status");
 ZN__ABI(sizeof(struct io_uring_sync_cancel_reg) == 64, "sync cancel reg");
 ZN__ABI(sizeof(struct io_uring_recvmsg_out) == 16, "recvmsg out");
