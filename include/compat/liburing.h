@@ -280,11 +280,11 @@ int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_co
 int io_uring_queue_mmap(int fd, struct io_uring_params *p, struct io_uring *ring);
 /*
  * liburing's internal set-up steps (its src/setup.h), which its tests call:
- * the ring without the SQ array filled in by the caller, "mapping" a
- * ring handle into struct io_uring_sq/cq (pointers into the memory the ring
- * owns, valid until it exits or is resized; -EINVAL when p describes more
- * than the ring has), pointers from p's offsets, and unmapping (nothing to
- * undo).
+ * io_uring_queue_init_params with NO_MMAP memory (refused: zcnic refuses
+ * NO_MMAP), "mapping" a ring handle into struct io_uring_sq/cq (pointers
+ * into the memory the ring owns, valid until it exits or is resized;
+ * -EINVAL when p describes another size than the ring has), pointers from
+ * p's offsets, and unmapping (nothing to undo).
  */
 int __io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
 				 struct io_uring_params *p, void *buf, size_t buf_size);
