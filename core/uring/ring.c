@@ -85,6 +85,10 @@ static int sanitise_params(const struct io_uring_params *p)
 		return -EINVAL;
 	if ((p->flags & IORING_SETUP_SQ_AFF) && !(p->flags & IORING_SETUP_SQPOLL))
 		return -EINVAL;
+	/* SQ_REWIND: SQEs from index 0 each time, so no index array, no poller */
+	if ((p->flags & IORING_SETUP_SQ_REWIND) &&
+	    (!(p->flags & IORING_SETUP_NO_SQARRAY) || (p->flags & IORING_SETUP_SQPOLL)))
+		return -EINVAL;
 	/* one SQE size and one CQE size, or mixed ones: not both */
 	if ((p->flags & IORING_SETUP_SQE128) && (p->flags & IORING_SETUP_SQE_MIXED))
 		return -EINVAL;

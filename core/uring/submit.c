@@ -590,8 +590,10 @@ void zn_uring_submit_setup(struct zn_uring *r)
 int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 {
 	struct zn_uring_shared *sh = r->sh;
-	uint32_t head = sh->sq_head;
-	uint32_t avail = zn_load_acq(&sh->sq_tail) - head;
+	/* SQ_REWIND: the SQEs are at index 0 on, head and tail mean nothing */
+	bool rewind = r->flags & IORING_SETUP_SQ_REWIND;
+	uint32_t head = rewind ? 0 : sh->sq_head;
+	uint32_t avail = rewind ? r->sq_entries : zn_load_acq(&sh->sq_tail) - head;
 	unsigned n = to_submit < avail ? to_submit : avail;
 	int submitted = 0;
 	/* a test that overrode an op sends every SQE through zn_uring_op_get */
@@ -664,8 +666,10 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 	if (r->drain_active)
 		zn_uring_drain_flush(r);
 	zn_msg_ring_batch_end(r);
-	/* SQE slots up to head are the application's again */
-	zn_store_rel(&sh->sq_head, head);
+	/* SQE slots up to head are the application's again (SQ_REWIND: all of
+	 * them, the head stays 0) */
+	if (!rewind)
+		zn_store_rel(&sh->sq_head, head);
 	if (submitted > 0)
 		r->st.sqes += (unsigned)submitted;
 	return submitted;

@@ -369,6 +369,47 @@ static void test_cqe_mixed_overflow(void **state)
 	free_ring(ring);
 }
 
+/* SQ_REWIND: SQEs are read from index 0 each time; the head stays 0. */
+static void test_sq_rewind(void **state)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+
+	(void)state;
+	/* it needs NO_SQARRAY (which liburing's queue_init adds) and no SQPOLL */
+	{
+		struct io_uring_params p = { .flags = IORING_SETUP_SQ_REWIND };
+
+		assert_int_equal(__io_uring_queue_init_params(4, &ring, &p, NULL, 0), -EINVAL);
+	}
+	assert_int_equal(io_uring_queue_init(4, &ring, IORING_SETUP_SQ_REWIND |
+					     IORING_SETUP_NO_SQARRAY | IORING_SETUP_SQPOLL), -EINVAL);
+	assert_int_equal(io_uring_queue_init(4, &ring, IORING_SETUP_SQ_REWIND |
+					     IORING_SETUP_NO_SQARRAY | IORING_SETUP_SQE_MIXED), 0);
+	for (unsigned round = 0; round < 3; round++) {
+		sqe = urt_sqe(&ring, 10 * round + 1);
+		assert_ptr_equal(sqe, &ring.sq.sqes[0]);
+		io_uring_prep_nop(sqe);
+		sqe = io_uring_get_sqe128(&ring);
+		assert_ptr_equal(sqe, &ring.sq.sqes[1]);
+		io_uring_prep_nop128(sqe);
+		sqe->user_data = 10 * round + 2;
+		assert_int_equal(io_uring_sq_ready(&ring), 3);
+		assert_int_equal(io_uring_submit(&ring), 3);
+		assert_int_equal(*ring.sq.khead, 0);
+		assert_int_equal(io_uring_sq_ready(&ring), 0);
+		urt_expect_cqe(&ring, 10 * round + 1, 0, 0);
+		urt_expect_cqe(&ring, 10 * round + 2, 0, 0);
+	}
+	/* the enter's count says how many: index 0 alone */
+	sqe = urt_sqe(&ring, 40);
+	io_uring_prep_nop(sqe);
+	ring.sq.sqe_tail = 0;
+	assert_int_equal(io_uring_enter((unsigned)ring.ring_fd, 1, 0, 0, NULL), 1);
+	urt_expect_cqe(&ring, 40, 0, 0);
+	io_uring_queue_exit(&ring);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_cqe_mixed_big),
 		cmocka_unit_test(test_cqe_mixed_wrap_pad),
 		cmocka_unit_test(test_cqe_mixed_overflow),
+		cmocka_unit_test(test_sq_rewind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

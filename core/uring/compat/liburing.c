@@ -143,9 +143,22 @@ int __io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
 	return 0;
 }
 
+/*
+ * As liburing's: a ring without the SQ index array (IORING_SETUP_NO_SQARRAY)
+ * unless that is refused and was not asked for; a program that wants the
+ * array calls __io_uring_queue_init_params, as liburing's tests do.
+ */
 int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
 			       struct io_uring_params *p)
 {
+	unsigned flags = p->flags;
+	int rc;
+
+	p->flags |= IORING_SETUP_NO_SQARRAY;
+	rc = __io_uring_queue_init_params(entries, ring, p, NULL, 0);
+	if (rc != -EINVAL || (flags & IORING_SETUP_NO_SQARRAY))
+		return rc;
+	p->flags = flags;
 	return __io_uring_queue_init_params(entries, ring, p, NULL, 0);
 }
 
@@ -192,6 +205,12 @@ static unsigned flush_sq(struct io_uring *ring)
 {
 	struct io_uring_sq *sq = &ring->sq;
 	unsigned tail = sq->sqe_tail;
+
+	/* SQ_REWIND: the ring reads index 0 on; the next SQEs start there again */
+	if (ring->flags & IORING_SETUP_SQ_REWIND) {
+		sq->sqe_tail = 0;
+		return tail;
+	}
 
 	if (sq->sqe_head != tail) {
 		sq->sqe_head = tail;
