@@ -12,6 +12,7 @@
 const struct zn_uring_plugins zn_uring_plugins = {
 	.ops = {
 		[IORING_OP_NOP] = &zn_nop_op,
+		[IORING_OP_NOP128] = &zn_nop128_op,
 		[IORING_OP_MSG_RING] = &zn_msg_ring_op,
 		[IORING_OP_TIMEOUT] = &zn_timeout_op,
 		[IORING_OP_TIMEOUT_REMOVE] = &zn_timeout_remove_op,

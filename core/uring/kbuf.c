@@ -26,7 +26,9 @@
  *    none: -ENOBUFS. The length is clamped to the buffer's. A ring entry is
  *    consumed (head moves) when the op is done with it; with
  *    IOU_PBUF_RING_INC only the bytes used are, and the CQE says
- *    IORING_CQE_F_BUF_MORE while the entry has room left.
+ *    IORING_CQE_F_BUF_MORE while the entry has room left: at least
+ *    io_uring_buf_reg.min_left bytes (1 if 0; min_left without INC is
+ *    -EINVAL), a smaller rest retires the entry (Linux io_kbuf_inc_commit).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,6 +61,7 @@ struct zn_buf_group {
 	uint32_t mask;
 	uint16_t rhead;
 	bool inc;
+	uint32_t min_left_sub_one;	/* INC: a rest of at most this retires the entry */
 };
 
 static struct zn_buf_group *group_find(struct zn_uring *r, uint16_t bgid)
@@ -176,7 +179,7 @@ uint32_t zn_uring_buf_done(struct zn_uring_req *req, int bid, uint32_t used)
 	if (g->br) {
 		struct io_uring_buf *b = &g->br->bufs[g->rhead & g->mask];
 
-		if (g->inc && used && used < b->len) {
+		if (g->inc && used && used < b->len && b->len - used > g->min_left_sub_one) {
 			/* incremental: the rest of the entry stays for the next one */
 			b->addr += used;
 			b->len -= used;
@@ -334,7 +337,10 @@ const struct zn_uring_op zn_remove_buffers_op = {
 
 static bool resv_zero(const struct io_uring_buf_reg *reg)
 {
-	return !reg->resv[0] && !reg->resv[1] && !reg->resv[2];
+	for (unsigned i = 0; i < sizeof(reg->resv) / sizeof(reg->resv[0]); i++)
+		if (reg->resv[i])
+			return false;
+	return true;
 }
 
 /*
@@ -366,6 +372,9 @@ int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_re
 		return -EINVAL;
 	if (reg->ring_entries > PBUF_RING_MAX)
 		return -EINVAL;
+	/* the smallest rest worth keeping is a property of incremental rings */
+	if (reg->min_left && !(reg->flags & IOU_PBUF_RING_INC))
+		return -EINVAL;
 	g = group_find(r, reg->bgid);
 	if (g && (g->br || g->head))
 		return -EEXIST;
@@ -384,6 +393,7 @@ int zn_uring_pbuf_ring_register(struct zn_uring *r, const struct io_uring_buf_re
 	g->mask = reg->ring_entries - 1;
 	g->rhead = 0;
 	g->inc = reg->flags & IOU_PBUF_RING_INC;
+	g->min_left_sub_one = reg->min_left ? reg->min_left - 1 : 0;
 	return 0;
 }
 

@@ -10,6 +10,10 @@
  * index) and fails with -EBADF if it names nothing; IORING_NOP_FIXED_BUFFER
  * checks sqe->buf_index against the registered buffers (-EFAULT).
  * IORING_NOP_TW is accepted (there is no task work to go through).
+ * IORING_NOP_CQE32 needs a CQE32 or CQE_MIXED ring (-EINVAL) and posts a
+ * 32-byte CQE whose big_cqe words are sqe->off and sqe->addr; on a mixed
+ * ring it carries IORING_CQE_F_32. NOP128 is the same op in a 128-byte SQE
+ * (the submission checks where it may stand, submit.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,10 +21,13 @@
 #include "core/uring/uring_priv.h"
 
 #define NOP_FLAGS (IORING_NOP_INJECT_RESULT | IORING_NOP_FILE |		\
-	IORING_NOP_FIXED_FILE | IORING_NOP_FIXED_BUFFER | IORING_NOP_TW)
+	IORING_NOP_FIXED_FILE | IORING_NOP_FIXED_BUFFER | IORING_NOP_TW |	\
+	IORING_NOP_CQE32)
 
 struct nop_pdu {
 	int32_t result;
+	uint32_t cflags;	/* IORING_CQE_F_32 for a big CQE on a mixed ring */
+	uint64_t extra[2];	/* IORING_NOP_CQE32: big_cqe */
 };
 
 /* NOP with nop_flags: out of line, so that a plain NOP's prep saves no registers */
@@ -32,6 +39,16 @@ static __attribute__((noinline)) int nop_prep_flags(struct zn_uring_req *req,
 
 	if (flags & ~NOP_FLAGS)
 		return -EINVAL;
+	pdu->cflags = 0;
+	pdu->extra[0] = pdu->extra[1] = 0;
+	/* Linux's prep refuses it; the file and buffer are looked at after */
+	if (flags & IORING_NOP_CQE32) {
+		if (!(req->ring->flags & (IORING_SETUP_CQE32 | IORING_SETUP_CQE_MIXED)))
+			return -EINVAL;
+		pdu->extra[0] = sqe->off;
+		pdu->extra[1] = sqe->addr;
+		pdu->cflags = req->ring->cqe_mixed ? IORING_CQE_F_32 : 0;
+	}
 	pdu->result = (flags & IORING_NOP_INJECT_RESULT) ? (int32_t)sqe->len : 0;
 	if (flags & IORING_NOP_FILE) {
 		int h = sqe->fd;
@@ -57,13 +74,18 @@ static int nop_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
 
 	if (__builtin_expect(flags != 0, 0))
 		return nop_prep_flags(req, sqe, flags);
-	((struct nop_pdu *)req->pdu)->result = 0;
+	*(struct nop_pdu *)req->pdu = (struct nop_pdu){ 0 };
 	return 0;
 }
 
 static int nop_issue(struct zn_uring_req *req)
 {
-	req->res = ((struct nop_pdu *)req->pdu)->result;
+	const struct nop_pdu *pdu = (const struct nop_pdu *)req->pdu;
+
+	req->res = pdu->result;
+	req->cflags = pdu->cflags;
+	req->big[0] = pdu->extra[0];
+	req->big[1] = pdu->extra[1];
 	return ZN_URING_ISSUE_DONE;
 }
 
@@ -76,6 +98,11 @@ static int64_t nop_direct(struct zn_uring *r, const struct io_uring_sqe *sqe)
 
 const struct zn_uring_op zn_nop_op = {
 	.name = "NOP", .prep = nop_prep, .issue = nop_issue, .direct = nop_direct,
+};
+
+/* No direct way: the submission must see where its two slots are. */
+const struct zn_uring_op zn_nop128_op = {
+	.name = "NOP128", .prep = nop_prep, .issue = nop_issue,
 };
 
 static int eopnotsupp_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)

@@ -431,6 +431,10 @@ static int do_register(struct zn_uring *r, unsigned opcode, void *arg, unsigned 
 	case IORING_REGISTER_ZCRX_CTRL:
 		return zn_uring_plugins.zcrx_ctrl ? zn_uring_plugins.zcrx_ctrl(r, arg, nr) :
 			-EOPNOTSUPP;
+	case IORING_REGISTER_RESIZE_RINGS:
+		return zn_uring_resize_rings(r, arg, nr);
+	case IORING_REGISTER_BPF_FILTER:
+		return -EINVAL;		/* as a kernel before BPF filters (REGISTER_LAST 37) */
 	case IORING_REGISTER_SEND_MSG_RING:
 		return -EINVAL;		/* blind only (ring fd -1) */
 	case IORING_REGISTER_CLOCK:

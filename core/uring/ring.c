@@ -63,8 +63,8 @@ const void *zn_uring_thread_tag(void)
 	return (const void *)thread_tag;
 }
 
-/* The kernel's checks and rounding, in the kernel's order. */
-static int fill_params(unsigned entries, struct io_uring_params *p)
+/* The kernel's io_uring_sanitise_params: reserved words, flags and their mixes. */
+static int sanitise_params(const struct io_uring_params *p)
 {
 	unsigned i;
 
@@ -85,6 +85,21 @@ static int fill_params(unsigned entries, struct io_uring_params *p)
 		return -EINVAL;
 	if ((p->flags & IORING_SETUP_SQ_AFF) && !(p->flags & IORING_SETUP_SQPOLL))
 		return -EINVAL;
+	/* SQ_REWIND: SQEs from index 0 each time, so no index array, no poller */
+	if ((p->flags & IORING_SETUP_SQ_REWIND) &&
+	    (!(p->flags & IORING_SETUP_NO_SQARRAY) || (p->flags & IORING_SETUP_SQPOLL)))
+		return -EINVAL;
+	/* one SQE size and one CQE size, or mixed ones: not both */
+	if ((p->flags & IORING_SETUP_SQE128) && (p->flags & IORING_SETUP_SQE_MIXED))
+		return -EINVAL;
+	if ((p->flags & IORING_SETUP_CQE32) && (p->flags & IORING_SETUP_CQE_MIXED))
+		return -EINVAL;
+	return 0;
+}
+
+/* The kernel's io_uring_fill_params: sizes, checked and rounded, into p. */
+int zn_uring_fill_params(unsigned entries, struct io_uring_params *p)
+{
 	/* task-work flags mean nothing to a polling thread: refused (kernel) */
 	if ((p->flags & IORING_SETUP_SQPOLL) &&
 	    (p->flags & (IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
@@ -112,10 +127,14 @@ static int fill_params(unsigned entries, struct io_uring_params *p)
 	} else {
 		p->cq_entries = 2 * p->sq_entries;
 	}
+	/* a 128-byte SQE or 32-byte CQE needs two slots (Linux rings_size) */
+	if (((p->flags & IORING_SETUP_SQE_MIXED) && p->sq_entries < 2) ||
+	    ((p->flags & IORING_SETUP_CQE_MIXED) && p->cq_entries < 2))
+		return -EOVERFLOW;
 	return 0;
 }
 
-static void fill_offsets(struct zn_uring *r, struct io_uring_params *p)
+void zn_uring_fill_offsets(unsigned flags, uint32_t cqes_off, struct io_uring_params *p)
 {
 	memset(&p->sq_off, 0, sizeof(p->sq_off));
 	memset(&p->cq_off, 0, sizeof(p->cq_off));
@@ -126,26 +145,83 @@ static void fill_offsets(struct zn_uring *r, struct io_uring_params *p)
 	p->sq_off.flags = offsetof(struct zn_uring_shared, sq_flags);
 	p->sq_off.dropped = offsetof(struct zn_uring_shared, sq_dropped);
 	/* NO_SQARRAY: SQ index i is SQE i, and the kernel reports offset 0 */
-	p->sq_off.array = (r->flags & IORING_SETUP_NO_SQARRAY) ? 0 :
+	p->sq_off.array = (flags & IORING_SETUP_NO_SQARRAY) ? 0 :
 		offsetof(struct zn_uring_shared, array);
 	p->cq_off.head = offsetof(struct zn_uring_shared, cq_head);
 	p->cq_off.tail = offsetof(struct zn_uring_shared, cq_tail);
 	p->cq_off.ring_mask = offsetof(struct zn_uring_shared, cq_mask);
 	p->cq_off.ring_entries = offsetof(struct zn_uring_shared, cq_entries);
 	p->cq_off.overflow = offsetof(struct zn_uring_shared, cq_overflow);
-	p->cq_off.cqes = r->cqes_off;
+	p->cq_off.cqes = cqes_off;
 	p->cq_off.flags = offsetof(struct zn_uring_shared, cq_flags);
+}
+
+uint32_t zn_uring_cqes_off(uint32_t sq_entries)
+{
+	return (uint32_t)((sizeof(struct zn_uring_shared) + 4u * sq_entries + ZN_CACHELINE - 1) &
+			  ~(size_t)(ZN_CACHELINE - 1));
+}
+
+int zn_uring_rings_alloc(struct zn_uring_rings *n, unsigned flags, uint32_t sq_entries,
+			 uint32_t cq_entries)
+{
+	unsigned cqe_shift = (flags & IORING_SETUP_CQE32) ? 1 : 0;
+	size_t sqes_size = sizeof(struct io_uring_sqe) * sq_entries << ((flags & IORING_SETUP_SQE128) ? 1 : 0);
+	size_t sz;
+
+	n->cqes_off = zn_uring_cqes_off(sq_entries);
+	sz = n->cqes_off + (sizeof(struct io_uring_cqe) << cqe_shift) * cq_entries;
+	n->sh_size = (sz + ZN_CACHELINE - 1) & ~(size_t)(ZN_CACHELINE - 1);
+	n->sh = aligned_alloc(ZN_CACHELINE, n->sh_size);
+	n->sqes = aligned_alloc(ZN_CACHELINE, sqes_size);
+	if (!n->sh || !n->sqes) {
+		free(n->sh);
+		free(n->sqes);
+		return -ENOMEM;
+	}
+	memset(n->sh, 0, n->sh_size);
+	memset(n->sqes, 0, sqes_size);
+	/*
+	 * SQ position i is SQE i. A NO_SQARRAY ring's array, which the
+	 * application does not see, keeps that identity, so that submission
+	 * reads every ring's SQEs the same way instead of testing the flag per
+	 * SQE; the others start with it too (liburing writes it anyway).
+	 */
+	for (uint32_t i = 0; i < sq_entries; i++)
+		n->sh->array[i] = i;
+	n->sh->sq_mask = sq_entries - 1;
+	n->sh->cq_mask = cq_entries - 1;
+	n->sh->sq_entries = sq_entries;
+	n->sh->cq_entries = cq_entries;
+	return 0;
+}
+
+/* r takes the geometry n describes (set-up, resize). */
+void zn_uring_rings_install(struct zn_uring *r, const struct zn_uring_rings *n,
+			    uint32_t sq_entries, uint32_t cq_entries)
+{
+	r->sq_entries = sq_entries;
+	r->cq_entries = cq_entries;
+	r->sq_mask = sq_entries - 1;
+	r->cq_mask = cq_entries - 1;
+	r->sh = n->sh;
+	r->sh_size = n->sh_size;
+	r->cqes_off = n->cqes_off;
+	r->cqes = (struct io_uring_cqe *)((char *)n->sh + n->cqes_off);
+	r->sqes = n->sqes;
 }
 
 int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring **out)
 {
+	struct zn_uring_rings n;
 	struct zn_uring *r;
-	size_t cqe_size, sz;
 	int rc;
 
 	if (!p || !out)
 		return -EFAULT;
-	rc = fill_params(entries, p);
+	rc = sanitise_params(p);
+	if (!rc)
+		rc = zn_uring_fill_params(entries, p);
 	if (rc)
 		return rc;
 
@@ -155,44 +231,17 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 	memset(r, 0, sizeof(*r));
 	r->flags = p->flags;
 	r->features = ZN_URING_FEATURES;
-	r->sq_entries = p->sq_entries;
-	r->cq_entries = p->cq_entries;
-	r->sq_mask = p->sq_entries - 1;
-	r->cq_mask = p->cq_entries - 1;
 	r->cqe_shift = (p->flags & IORING_SETUP_CQE32) ? 1 : 0;
+	r->cqe_mixed = p->flags & IORING_SETUP_CQE_MIXED;
 	r->sqe_shift = (p->flags & IORING_SETUP_SQE128) ? 1 : 0;
 	r->owner = zn_uring_thread_tag();
 	r->evfd = -1;
 	atomic_init(&r->disabled, (p->flags & IORING_SETUP_R_DISABLED) ? 1u : 0u);
 
-	cqe_size = sizeof(struct io_uring_cqe) << r->cqe_shift;
-	r->cqes_off = (uint32_t)((sizeof(struct zn_uring_shared) + 4u * r->sq_entries +
-				  ZN_CACHELINE - 1) & ~(size_t)(ZN_CACHELINE - 1));
-	sz = r->cqes_off + cqe_size * r->cq_entries;
-	r->sh_size = (sz + ZN_CACHELINE - 1) & ~(size_t)(ZN_CACHELINE - 1);
-	rc = -ENOMEM;
-	r->sh = aligned_alloc(ZN_CACHELINE, r->sh_size);
-	if (!r->sh)
+	rc = zn_uring_rings_alloc(&n, r->flags, p->sq_entries, p->cq_entries);
+	if (rc)
 		goto err_ring;
-	memset(r->sh, 0, r->sh_size);
-	/*
-	 * NO_SQARRAY: SQ position i is SQE i. The array the application does
-	 * not see is set to that identity once, so that submission reads every
-	 * ring's SQEs the same way instead of testing the flag per SQE.
-	 */
-	if (r->flags & IORING_SETUP_NO_SQARRAY)
-		for (uint32_t i = 0; i < r->sq_entries; i++)
-			r->sh->array[i] = i;
-	r->sh->sq_mask = r->sq_mask;
-	r->sh->cq_mask = r->cq_mask;
-	r->sh->sq_entries = r->sq_entries;
-	r->sh->cq_entries = r->cq_entries;
-	r->cqes = (struct io_uring_cqe *)((char *)r->sh + r->cqes_off);
-	r->sqes = aligned_alloc(ZN_CACHELINE, sizeof(struct io_uring_sqe) * r->sq_entries <<
-			       r->sqe_shift);
-	if (!r->sqes)
-		goto err_sh;
-	memset(r->sqes, 0, sizeof(struct io_uring_sqe) * r->sq_entries << r->sqe_shift);
+	zn_uring_rings_install(r, &n, p->sq_entries, p->cq_entries);
 	zn_uring_submit_setup(r);
 	rc = zn_inbox_init(&r->inbox, r->cq_entries);
 	if (rc)
@@ -203,7 +252,7 @@ int zn_uring_create(unsigned entries, struct io_uring_params *p, struct zn_uring
 	r->handle = rc;
 
 	p->features = r->features;
-	fill_offsets(r, p);
+	zn_uring_fill_offsets(r->flags, r->cqes_off, p);
 	if (r->flags & IORING_SETUP_SQPOLL) {
 		rc = zn_sqpoll_start(r, p);
 		if (rc) {
@@ -218,7 +267,6 @@ err_inbox:
 	zn_inbox_fini(&r->inbox);
 err_sqes:
 	free(r->sqes);
-err_sh:
 	free(r->sh);
 err_ring:
 	free(r);
@@ -380,7 +428,8 @@ static __attribute__((noinline)) int post_overflow(struct zn_uring *r, uint64_t 
 int zn_uring_post_cqe(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
 		      const uint64_t big[2], unsigned how)
 {
-	if (__builtin_expect(!r->ovf_count && zn_uring_cq_space(r), 1)) {
+	if (__builtin_expect(!r->ovf_count &&
+			     zn_uring_cq_space(r) >= zn_cq_slots(r, r->sh->cq_tail, cflags), 1)) {
 		zn_cq_write(r, user_data, res, cflags, big);
 		return 0;
 	}
@@ -392,7 +441,8 @@ int zn_uring_flush_overflow(struct zn_uring *r)
 	struct zn_ovf_cqe *o;
 	int n = 0;
 
-	while ((o = r->ovf_head) && zn_uring_cq_space(r)) {
+	while ((o = r->ovf_head) &&
+	       zn_uring_cq_space(r) >= zn_cq_slots(r, r->sh->cq_tail, o->cflags)) {
 		zn_cq_write(r, o->user_data, o->res, o->cflags, o->big);
 		r->ovf_head = o->next;
 		if (!r->ovf_head)

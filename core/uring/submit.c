@@ -376,7 +376,8 @@ static int init_req_slow(struct zn_uring *r, const struct zn_uring_op *op,
 	return 0;
 }
 
-static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe,
+		    bool bad128)
 {
 	const struct zn_uring_op *op;
 	unsigned opcode = sqe->opcode;
@@ -403,6 +404,8 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	}
 	op = zn_uring_op_lookup(opcode);
 	RI(req)->op = op;
+	if (__builtin_expect(bad128, 0))	/* where a 128-byte SQE may not stand */
+		return -EINVAL;
 	/* the rare fields in one test: buffer selection, restrictions, personalities */
 	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality | r->restricted, 0)) {
 		rc = init_req_slow(r, op, sqe);
@@ -418,12 +421,13 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 }
 
 /* One SQE; < 0 when it failed and ended its chain (the caller may stop). */
-static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+static int submit_one(struct zn_uring *r, struct zn_uring_req *req, const struct io_uring_sqe *sqe,
+		      bool bad128)
 {
 	bool links_on;
 	int rc;
 
-	rc = init_req(r, req, sqe);
+	rc = init_req(r, req, sqe, bad128);
 	links_on = req->sqe_flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 	/* The common case: valid, unlinked, done at once, no chain to run. */
 	if (__builtin_expect(!rc && !links_on && !r->link_head &&
@@ -590,8 +594,10 @@ void zn_uring_submit_setup(struct zn_uring *r)
 int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 {
 	struct zn_uring_shared *sh = r->sh;
-	uint32_t head = sh->sq_head;
-	uint32_t avail = zn_load_acq(&sh->sq_tail) - head;
+	/* SQ_REWIND: the SQEs are at index 0 on, head and tail mean nothing */
+	bool rewind = r->flags & IORING_SETUP_SQ_REWIND;
+	uint32_t head = rewind ? 0 : sh->sq_head;
+	uint32_t avail = rewind ? r->sq_entries : zn_load_acq(&sh->sq_tail) - head;
 	unsigned n = to_submit < avail ? to_submit : avail;
 	int submitted = 0;
 	/* a test that overrode an op sends every SQE through zn_uring_op_get */
@@ -604,6 +610,7 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		const struct io_uring_sqe *sqe;
 		struct zn_uring_req *req;
 		uint32_t idx;
+		bool bad128;
 
 		/* a NO_SQARRAY ring's array is the identity (ring.c) */
 		idx = __atomic_load_n(&sh->array[head & r->sq_mask], __ATOMIC_RELAXED);
@@ -634,7 +641,22 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 		head++;
 		n--;
 		submitted++;
-		if (submit_one(r, req, sqe) < 0 &&
+		bad128 = false;
+		if (__builtin_expect(!r->sqe_shift && zn_uring_op_is_128(sqe->opcode), 0)) {
+			/*
+			 * Two SQ slots (Linux io_init_req): an SQE_MIXED ring,
+			 * both in this submission, the second not past the last
+			 * SQE. Else -EINVAL, and only the first is consumed.
+			 */
+			if ((r->flags & IORING_SETUP_SQE_MIXED) && n && idx < r->sq_entries - 1) {
+				head++;
+				n--;
+				submitted++;
+			} else {
+				bad128 = true;
+			}
+		}
+		if (submit_one(r, req, sqe, bad128) < 0 &&
 		    !(r->flags & IORING_SETUP_SUBMIT_ALL))
 			break;
 	}
@@ -648,8 +670,10 @@ int zn_uring_submit_sqes(struct zn_uring *r, unsigned to_submit)
 	if (r->drain_active)
 		zn_uring_drain_flush(r);
 	zn_msg_ring_batch_end(r);
-	/* SQE slots up to head are the application's again */
-	zn_store_rel(&sh->sq_head, head);
+	/* SQE slots up to head are the application's again (SQ_REWIND: all of
+	 * them, the head stays 0) */
+	if (!rewind)
+		zn_store_rel(&sh->sq_head, head);
 	if (submitted > 0)
 		r->st.sqes += (unsigned)submitted;
 	return submitted;

@@ -137,6 +137,7 @@ extern const struct zn_uring_plugins zn_uring_plugins;
 
 /* The engine's own ops (core/uring), for the table. */
 extern const struct zn_uring_op zn_nop_op;
+extern const struct zn_uring_op zn_nop128_op;
 extern const struct zn_uring_op zn_msg_ring_op;
 extern const struct zn_uring_op zn_timeout_op;
 extern const struct zn_uring_op zn_timeout_remove_op;

@@ -121,6 +121,7 @@ struct zn_uring {
 	uint32_t features;
 	uint32_t sq_entries, cq_entries, sq_mask, cq_mask;
 	unsigned cqe_shift;		/* 1 on CQE32 rings */
+	bool cqe_mixed;			/* CQE_MIXED: IORING_CQE_F_32 CQEs take two slots */
 	struct zn_uring_shared *sh;
 	size_t sh_size;
 	uint32_t cqes_off;
@@ -225,6 +226,27 @@ struct zn_uring {
 
 /* ring.c */
 const void *zn_uring_thread_tag(void);
+/* The kernel's io_uring_fill_params: checks, rounding, sizes into p. */
+int zn_uring_fill_params(unsigned entries, struct io_uring_params *p);
+/* The offsets into the ring block that p->sq_off / cq_off report. */
+void zn_uring_fill_offsets(unsigned flags, uint32_t cqes_off, struct io_uring_params *p);
+/* A ring's memory: the shared block (counters, SQ array, CQEs) and the SQEs. */
+struct zn_uring_rings {
+	struct zn_uring_shared *sh;
+	size_t sh_size;
+	uint32_t cqes_off;
+	struct io_uring_sqe *sqes;
+};
+uint32_t zn_uring_cqes_off(uint32_t sq_entries);
+int zn_uring_rings_alloc(struct zn_uring_rings *n, unsigned flags, uint32_t sq_entries,
+			 uint32_t cq_entries);
+void zn_uring_rings_install(struct zn_uring *r, const struct zn_uring_rings *n,
+			    uint32_t sq_entries, uint32_t cq_entries);
+/* cqe_mixed.c: a 32-byte CQE on a CQE_MIXED ring, at the CQ tail */
+void zn_cq_write_mixed32(struct zn_uring *r, uint64_t user_data, int32_t res, uint32_t cflags,
+			 const uint64_t big[2]);
+/* resize.c: IORING_REGISTER_RESIZE_RINGS */
+int zn_uring_resize_rings(struct zn_uring *r, void *arg, unsigned nr_args);
 /* Forks seen by this process's line (a child counts one more than its
  * parent), once any ring was created: threads do not survive a fork. */
 unsigned zn_uring_fork_gen(void);
@@ -359,6 +381,18 @@ static inline struct io_uring_cqe *zn_cqe_at(struct zn_uring *r, uint32_t idx)
 	return &r->cqes[(idx & r->cq_mask) << r->cqe_shift];
 }
 
+/*
+ * CQ slots a CQE takes at tail: 1; on a CQE_MIXED ring a 32-byte one
+ * (IORING_CQE_F_32) takes 2, and 3 at the last slot, which a pad CQE
+ * (IORING_CQE_F_SKIP) fills first so that the two halves stay together.
+ */
+static inline uint32_t zn_cq_slots(const struct zn_uring *r, uint32_t tail, uint32_t cflags)
+{
+	if (__builtin_expect(!(cflags & IORING_CQE_F_32), 1) || !r->cqe_mixed)
+		return 1;
+	return (tail & r->cq_mask) == r->cq_mask ? 3 : 2;
+}
+
 /* Write one CQE into a free CQ slot; the tail store publishes it. */
 static inline void zn_cq_write(struct zn_uring *r, uint64_t user_data, int32_t res,
 			       uint32_t cflags, const uint64_t big[2])
@@ -367,6 +401,10 @@ static inline void zn_cq_write(struct zn_uring *r, uint64_t user_data, int32_t r
 	uint32_t tail = sh->cq_tail;
 	struct io_uring_cqe *cqe = zn_cqe_at(r, tail);
 
+	if (__builtin_expect(cflags & IORING_CQE_F_32, 0) && r->cqe_mixed) {
+		zn_cq_write_mixed32(r, user_data, res, cflags, big);
+		return;
+	}
 	cqe->user_data = user_data;
 	cqe->res = res;
 	cqe->flags = cflags;
@@ -386,8 +424,10 @@ static inline void zn_cq_write(struct zn_uring *r, uint64_t user_data, int32_t r
 static inline int zn_cq_post(struct zn_uring *r, uint64_t user_data, int32_t res,
 			     uint32_t cflags, const uint64_t big[2])
 {
-	if (__builtin_expect(r->ovf_count ||
-			     r->sh->cq_tail - zn_load_acq(&r->sh->cq_head) >= r->cq_entries, 0))
+	uint32_t tail = r->sh->cq_tail;
+
+	if (__builtin_expect(r->ovf_count || r->cq_entries - (tail - zn_load_acq(&r->sh->cq_head)) <
+			     zn_cq_slots(r, tail, cflags), 0))
 		return zn_uring_post_cqe(r, user_data, res, cflags, big, 0);
 	zn_cq_write(r, user_data, res, cflags, big);
 	return 0;
@@ -406,6 +446,12 @@ static inline const struct zn_uring_op *zn_uring_op_lookup(unsigned opcode)
 	if (__builtin_expect(!op || __atomic_load_n(&zn_uring_ops_overridden, __ATOMIC_RELAXED), 0))
 		return zn_uring_op_get(opcode);
 	return op;
+}
+
+/* The ops whose SQE is 128 bytes on an SQE_MIXED ring (Linux's is_128). */
+static inline bool zn_uring_op_is_128(unsigned opcode)
+{
+	return opcode == IORING_OP_NOP128 || opcode == IORING_OP_URING_CMD128;
 }
 
 /*

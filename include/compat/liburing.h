@@ -52,6 +52,7 @@
 
 #include "liburing/io_uring.h"
 #include "liburing/io_uring/query.h"
+#include "liburing/io_uring/bpf_filter.h"
 #include "liburing/barrier.h"
 #include "liburing/io_uring_version.h"
 
@@ -105,7 +106,8 @@ struct io_uring_sq {
 	unsigned ring_mask;
 	unsigned ring_entries;
 
-	unsigned pad[2];
+	unsigned sqes_sz;
+	unsigned pad;
 };
 
 struct io_uring_cq {
@@ -265,9 +267,12 @@ int io_uring_register_sync_cancel(struct io_uring *ring, struct io_uring_sync_ca
 int io_uring_register_query(struct io_uring_query_hdr *query);
 /* IORING_REGISTER_ZCRX_CTRL: ZCRX_CTRL_FLUSH_RQ (EXPORT: -EOPNOTSUPP). */
 int io_uring_register_zcrx_ctrl(struct io_uring *ring, struct zcrx_ctrl *ctrl);
+/* IORING_REGISTER_BPF_FILTER: -EINVAL, a kernel without BPF filters' answer. */
+int io_uring_register_bpf_filter(struct io_uring *ring, struct io_uring_bpf *bpf);
+int io_uring_register_bpf_filter_task(struct io_uring_bpf *bpf);
 
 
-/* liburing's version: the compat header follows 2.13 (IO_URING_VERSION_*). */
+/* liburing's version: the compat header follows 2.15 (IO_URING_VERSION_*). */
 int io_uring_major_version(void);
 int io_uring_minor_version(void);
 bool io_uring_check_version(int major, int minor);
@@ -288,6 +293,21 @@ int io_uring_enter(unsigned int fd, unsigned int to_submit, unsigned int min_com
 int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
 		    unsigned int flags, void *arg, size_t sz);
 int io_uring_queue_mmap(int fd, struct io_uring_params *p, struct io_uring *ring);
+/*
+ * liburing's internal set-up steps (its src/setup.h), which its tests call:
+ * io_uring_queue_init_params with NO_MMAP memory (refused: zcnic refuses
+ * NO_MMAP), "mapping" a ring handle into struct io_uring_sq/cq (pointers
+ * into the memory the ring owns, valid until it exits or is resized;
+ * -EINVAL when p describes another size than the ring has), pointers from
+ * p's offsets, and unmapping (nothing to undo).
+ */
+int __io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+				 struct io_uring_params *p, void *buf, size_t buf_size);
+int io_uring_mmap(int fd, struct io_uring_params *p, struct io_uring_sq *sq,
+		  struct io_uring_cq *cq);
+void io_uring_setup_ring_pointers(struct io_uring_params *p, struct io_uring_sq *sq,
+				  struct io_uring_cq *cq);
+void io_uring_unmap_rings(struct io_uring_sq *sq, struct io_uring_cq *cq);
 /* Rings in memory the program gives (IORING_SETUP_NO_MMAP): -EINVAL, as
  * zcnic refuses NO_MMAP; the sizes are the program's to pass anyway. */
 int io_uring_queue_init_mem(unsigned entries, struct io_uring *ring, struct io_uring_params *p,
@@ -394,24 +414,78 @@ IOURINGINLINE unsigned io_uring_load_sq_head(const struct io_uring *ring)
 int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
 		       unsigned submit, unsigned wait_nr, sigset_t *sigmask);
 
-/* SQE index step: 2 on IORING_SETUP_SQE128 rings. */
-#define io_uring_sqe_shift(ring)	(!!((ring)->flags & IORING_SETUP_SQE128))
+/* SQE index step: 1 on IORING_SETUP_SQE128 rings (SQE i is sqes[i << 1]). */
+IOURINGINLINE unsigned io_uring_sqe_shift_from_flags(unsigned flags)
+{
+	return !!(flags & IORING_SETUP_SQE128);
+}
 
-/* CQE iteration: step 1 for 16-byte CQEs, 2 for 32-byte ones. */
-#define io_uring_cqe_shift(ring)	(!!((ring)->flags & IORING_SETUP_CQE32))
+IOURINGINLINE unsigned io_uring_sqe_shift(const struct io_uring *ring)
+{
+	return io_uring_sqe_shift_from_flags(ring->flags);
+}
+
+/* CQE index step: 1 on IORING_SETUP_CQE32 rings. A CQE_MIXED ring indexes
+ * 16-byte slots; its 32-byte CQEs (IORING_CQE_F_32) take two. */
+IOURINGINLINE unsigned io_uring_cqe_shift_from_flags(unsigned flags)
+{
+	return !!(flags & IORING_SETUP_CQE32);
+}
+
+IOURINGINLINE unsigned io_uring_cqe_shift(const struct io_uring *ring)
+{
+	return io_uring_cqe_shift_from_flags(ring->flags);
+}
+
 #define io_uring_cqe_index(ring, ptr, mask) (((ptr) & (mask)) << io_uring_cqe_shift(ring))
+
+/* CQ slots one CQE takes (2 for an IORING_CQE_F_32 CQE on mixed rings). */
+IOURINGINLINE unsigned io_uring_cqe_nr(const struct io_uring_cqe *cqe)
+{
+	return 1U << !!(cqe->flags & IORING_CQE_F_32);
+}
+
+/* A walk over the CQEs ready when it starts, as liburing's. */
+struct io_uring_cqe_iter {
+	struct io_uring_cqe *cqes;
+	unsigned mask;
+	unsigned shift;
+	unsigned head;
+	unsigned tail;
+};
+
+IOURINGINLINE struct io_uring_cqe_iter io_uring_cqe_iter_init(const struct io_uring *ring)
+{
+	return (struct io_uring_cqe_iter) {
+		.cqes = ring->cq.cqes,
+		.mask = ring->cq.ring_mask,
+		.shift = io_uring_cqe_shift(ring),
+		.head = *ring->cq.khead,
+		/* the acquire orders the CQE reads after the tail */
+		.tail = io_uring_smp_load_acquire(ring->cq.ktail),
+	};
+}
+
+IOURINGINLINE bool io_uring_cqe_iter_next(struct io_uring_cqe_iter *iter,
+					  struct io_uring_cqe **cqe)
+{
+	if (iter->head == iter->tail)
+		return false;
+	*cqe = &iter->cqes[(iter->head++ & iter->mask) << iter->shift];
+	if ((*cqe)->flags & IORING_CQE_F_32)
+		iter->head++;
+	return true;
+}
 
 /*
  * Walk the ready CQEs without consuming them; call io_uring_cq_advance()
- * with the count afterwards. The acquire load of the tail orders the CQE
- * reads after it.
+ * with the slots seen afterwards. head is written for compatibility only,
+ * as in liburing (the iterator keeps head and tail).
  */
-#define io_uring_for_each_cqe(ring, head, cqe)					\
-	for (head = *(ring)->cq.khead;						\
-	     (cqe = (head != io_uring_smp_load_acquire((ring)->cq.ktail) ?	\
-		&(ring)->cq.cqes[io_uring_cqe_index(ring, head, (ring)->cq.ring_mask)] : \
-		NULL));								\
-	     head++)
+#define io_uring_for_each_cqe(ring, __head__, cqe)					\
+	for (struct io_uring_cqe_iter __ITER__ = io_uring_cqe_iter_init(ring);		\
+	     (__head__) = __ITER__.head, io_uring_cqe_iter_next(&__ITER__, &(cqe));	\
+	     (void)(__head__))
 
 /* Give nr CQ slots back; the release orders our CQE reads before it. */
 IOURINGINLINE void io_uring_cq_advance(struct io_uring *ring, unsigned nr)
@@ -421,12 +495,6 @@ IOURINGINLINE void io_uring_cq_advance(struct io_uring *ring, unsigned nr)
 
 		io_uring_smp_store_release(cq->khead, *cq->khead + nr);
 	}
-}
-
-/* CQ slots one CQE takes (2 for an IORING_CQE_F_32 CQE on mixed rings). */
-IOURINGINLINE unsigned io_uring_cqe_nr(const struct io_uring_cqe *cqe)
-{
-	return (cqe->flags & IORING_CQE_F_32) ? 2U : 1U;
 }
 
 IOURINGINLINE void io_uring_cqe_seen(struct io_uring *ring, struct io_uring_cqe *cqe)
@@ -475,6 +543,12 @@ IOURINGINLINE void io_uring_prep_rw(int op, struct io_uring_sqe *sqe, int fd,
 IOURINGINLINE void io_uring_prep_nop(struct io_uring_sqe *sqe)
 {
 	io_uring_prep_rw(IORING_OP_NOP, sqe, -1, NULL, 0, 0);
+}
+
+/* A NOP in a 128-byte SQE (io_uring_get_sqe128; IORING_SETUP_SQE_MIXED). */
+IOURINGINLINE void io_uring_prep_nop128(struct io_uring_sqe *sqe)
+{
+	io_uring_prep_rw(IORING_OP_NOP128, sqe, -1, NULL, 0, 0);
 }
 
 /*
@@ -958,34 +1032,68 @@ IOURINGINLINE int io_uring_wait_cqe_nr(struct io_uring *ring,
 	return __io_uring_get_cqe(ring, cqe_ptr, 0, wait_nr, NULL);
 }
 
+/*
+ * The first ready CQE, or NULL. Pads (IORING_CQE_F_SKIP: the rest of a mixed
+ * CQ before a 32-byte CQE wraps) are consumed on the way, as liburing's.
+ * zcnic's rings report IORING_FEAT_EXT_ARG, so no timeout CQE of liburing's
+ * own is ever among them. Not for applications (liburing's name).
+ */
+IOURINGINLINE int __io_uring_peek_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+				      unsigned *nr_available)
+{
+	unsigned mask = ring->cq.ring_mask, shift = io_uring_cqe_shift(ring);
+	struct io_uring_cqe *cqe = NULL;
+	unsigned available;
+
+	for (;;) {
+		unsigned tail = io_uring_smp_load_acquire(ring->cq.ktail);
+		unsigned head = *ring->cq.khead;
+
+		cqe = NULL;
+		available = tail - head;
+		if (!available)
+			break;
+		cqe = &ring->cq.cqes[(head & mask) << shift];
+		if (!(cqe->flags & IORING_CQE_F_SKIP))
+			break;
+		io_uring_cq_advance(ring, io_uring_cqe_nr(cqe));
+	}
+	*cqe_ptr = cqe;
+	if (nr_available)
+		*nr_available = available;
+	return 0;
+}
+
 /* The first ready CQE without waiting; may run a progress pass (inbox, NIC). */
 IOURINGINLINE int io_uring_peek_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
 {
-	unsigned head = *ring->cq.khead;
-
-	if (head != io_uring_smp_load_acquire(ring->cq.ktail)) {
-		*cqe_ptr = &ring->cq.cqes[io_uring_cqe_index(ring, head, ring->cq.ring_mask)];
+	if (!__io_uring_peek_cqe(ring, cqe_ptr, NULL) && *cqe_ptr)
 		return 0;
-	}
 	return io_uring_wait_cqe_nr(ring, cqe_ptr, 0);
 }
 
 IOURINGINLINE int io_uring_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
 {
-	unsigned head = *ring->cq.khead;
-
-	if (head != io_uring_smp_load_acquire(ring->cq.ktail)) {
-		*cqe_ptr = &ring->cq.cqes[io_uring_cqe_index(ring, head, ring->cq.ring_mask)];
+	if (!__io_uring_peek_cqe(ring, cqe_ptr, NULL) && *cqe_ptr)
 		return 0;
-	}
 	return io_uring_wait_cqe_nr(ring, cqe_ptr, 1);
 }
 
-/*
- * The next free SQE, or NULL when the SQ is full. Zeroes the fields
- * prep helpers do not set, as liburing >= 2.6 does (not user_data).
- */
-IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
+/* The fields prep helpers do not set, zeroed as liburing >= 2.6 does (not user_data). */
+IOURINGINLINE void io_uring_initialize_sqe(struct io_uring_sqe *sqe)
+{
+	sqe->flags = 0;
+	sqe->ioprio = 0;
+	sqe->rw_flags = 0;
+	sqe->buf_index = 0;
+	sqe->personality = 0;
+	sqe->file_index = 0;
+	sqe->addr3 = 0;
+	sqe->__pad2[0] = 0;
+}
+
+/* The next free SQE, or NULL when the SQ is full. */
+IOURINGINLINE struct io_uring_sqe *_io_uring_get_sqe(struct io_uring *ring)
 {
 	struct io_uring_sq *sq = &ring->sq;
 	unsigned head = io_uring_smp_load_acquire(sq->khead);
@@ -997,14 +1105,45 @@ IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
 	/* 128-byte SQEs take two slots of the array (IORING_SETUP_SQE128) */
 	sqe = &sq->sqes[(tail & sq->ring_mask) << io_uring_sqe_shift(ring)];
 	sq->sqe_tail = tail + 1;
-	sqe->flags = 0;
-	sqe->ioprio = 0;
-	sqe->rw_flags = 0;
-	sqe->buf_index = 0;
-	sqe->personality = 0;
-	sqe->file_index = 0;
-	sqe->addr3 = 0;
-	sqe->__pad2[0] = 0;
+	io_uring_initialize_sqe(sqe);
+	return sqe;
+}
+
+IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe(struct io_uring *ring)
+{
+	return _io_uring_get_sqe(ring);
+}
+
+/*
+ * A 128-byte SQE: any SQE of an SQE128 ring; on an SQE_MIXED ring two
+ * adjacent slots, which cannot wrap: at the last slot a NOP with
+ * IOSQE_CQE_SKIP_SUCCESS fills it first. NULL without room, or on other
+ * rings. The SQE must carry a 128-byte opcode (IORING_OP_NOP128,
+ * IORING_OP_URING_CMD128), which tells the ring to step over both slots.
+ */
+IOURINGINLINE struct io_uring_sqe *io_uring_get_sqe128(struct io_uring *ring)
+{
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned head = io_uring_smp_load_acquire(sq->khead), tail = sq->sqe_tail;
+	struct io_uring_sqe *sqe;
+
+	if (ring->flags & IORING_SETUP_SQE128)
+		return io_uring_get_sqe(ring);
+	if (!(ring->flags & IORING_SETUP_SQE_MIXED))
+		return NULL;
+	if (((tail + 1) & sq->ring_mask) == 0) {
+		if ((tail + 2) - head >= sq->ring_entries)
+			return NULL;
+		sqe = _io_uring_get_sqe(ring);
+		io_uring_prep_nop(sqe);
+		sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
+		tail = sq->sqe_tail;
+	} else if ((tail + 1) - head >= sq->ring_entries) {
+		return NULL;
+	}
+	sqe = &sq->sqes[tail & sq->ring_mask];
+	sq->sqe_tail = tail + 2;
+	io_uring_initialize_sqe(sqe);
 	return sqe;
 }
 

@@ -7,7 +7,8 @@
  * byte 1 as a raw opcode among those that read no pointers), byte 1 is
  * nr_args, byte 2 holds harness bits (bit 0: the ring starts R_DISABLED,
  * bit 1: arg NULL, bit 2: the ring-less form, fd -1, bit 3: a sparse file
- * table registered first for the file-table ops), the rest (up to
+ * table registered first for the file-table ops, bit 4: the ring is
+ * SINGLE_ISSUER | DEFER_TASKRUN, which RESIZE_RINGS needs), the rest (up to
  * ARG_BYTES bytes) is the argument, copied into an aligned buffer.
  *
  * Pointers inside the argument (iovec bases, buffer ring, area, region,
@@ -21,7 +22,9 @@
  * Checks: nothing crashes or leaks (ASan/UBSan); every result is >= 0 or
  * one of the errnos register calls give; BUFFERS, FILES, FILES2,
  * FILES_UPDATE(2), FILE_ALLOC_RANGE, RESTRICTIONS (and what the set then
- * lets through), PROBE and CLOCK results
+ * lets through), PROBE and CLOCK results (and RESIZE_RINGS: -EINVAL
+ * without DEFER_TASKRUN, else the struct io_uring liburing's wrapper
+ * refreshes has the sizes written back)
  * match a reference decode written here from the rules in core/uring/rsrc.c
  * and register.c (Linux io_uring/rsrc.c, register.c), a success is visible
  * (registering again is -EBUSY, unregistering 0; the probe's fields); and
@@ -529,7 +532,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		IORING_REGISTER_RESTRICTIONS, IORING_REGISTER_SEND_MSG_RING,
 		IORING_REGISTER_FILES2, IORING_REGISTER_FILES_UPDATE,
 		IORING_REGISTER_FILES_UPDATE2, IORING_REGISTER_FILE_ALLOC_RANGE, 0xff,
-		IORING_REGISTER_CLOCK, IORING_REGISTER_MEM_REGION,
+		IORING_REGISTER_CLOCK, IORING_REGISTER_MEM_REGION, IORING_REGISTER_RESIZE_RINGS,
 	};
 	struct io_uring ring;
 	struct io_uring_params p;
@@ -545,7 +548,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(arg, 0, sizeof(arg));
 	memcpy(arg, data + HDR, size - HDR < ARG_BYTES ? size - HDR : ARG_BYTES);
 	memset(&p, 0, sizeof(p));
-	p.flags = (bits & 1) ? IORING_SETUP_R_DISABLED : 0;
+	p.flags = ((bits & 1) ? IORING_SETUP_R_DISABLED : 0) |
+		  ((bits & 16) ? IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN : 0);
 	if (io_uring_queue_init_params(8, &ring, &p))
 		return 0;
 	fd = (bits & 4) ? -1 : ring.ring_fd;
@@ -612,6 +616,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			c->timeout.tv_nsec %= 1000000;
 		}
 		rc = io_uring_register((unsigned)fd, op, a, nr % 3);
+		break;
+	}
+	case IORING_REGISTER_RESIZE_RINGS: {
+		struct io_uring_params *rp = (struct io_uring_params *)arg;
+
+		if (fd == -1 || !a || nr != 1) {
+			rc = io_uring_register((unsigned)fd, op, a, nr);
+			CHECK(rc == -EINVAL);
+			break;
+		}
+		/* liburing's wrapper: the ring's pointers follow the new memory */
+		rc = io_uring_resize_rings(&ring, rp);
+		if (!(bits & 16))
+			CHECK(rc == -EINVAL);
+		if (!rc)
+			CHECK(ring.sq.ring_entries == rp->sq_entries &&
+			      ring.cq.ring_entries == rp->cq_entries &&
+			      *ring.sq.kring_entries == rp->sq_entries);
 		break;
 	}
 	case IORING_REGISTER_EVENTFD: case IORING_REGISTER_EVENTFD_ASYNC:

@@ -3,7 +3,9 @@
  * the liburing-compatible API as an application drives it.
  *
  * Input: byte 0 picks the ring (bit 0 CQE32, bit 1 SUBMIT_ALL, bit 2 keep
- * link flags, bit 3 a CQ as small as the SQ so CQEs overflow); then up to
+ * link flags, bit 3 a CQ as small as the SQ so CQEs overflow, bit 4
+ * SQE_MIXED: a 128-byte opcode takes its SQE and the next, bit 5 CQE_MIXED
+ * unless CQE32: NOP_CQE32 posts two-slot CQEs, pads at the wrap); then up to
  * 8 raw 64-byte SQEs. user_data is set to the SQE's index, and small fds
  * 0..3 are mapped onto live objects (this ring, a second ring, a non-ring
  * handle, an OS fd) so that the valid paths are reachable too.
@@ -12,6 +14,9 @@
  * addr and TIMEOUT_REMOVE addr2 name one of { NULL, a zero timespec (due at
  * once), a negative one }, PROVIDE_BUFFERS addr a harness buffer and at most
  * 64 buffers (the count's error cases stay reachable).
+ *
+ * MSG_RING's passed CQE flags lose IORING_CQE_F_32 and F_SKIP: a reader
+ * (liburing's iterator, this harness) takes them as the CQ's layout.
  *
  * Checks: nothing crashes or leaks (ASan/UBSan); every SQE gets at most one
  * CQE of its own (MSG_RING target CQEs are recognised by their off; a
@@ -71,6 +76,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 struct env {
 	int self, other;
+	bool sqe_mixed, big_cqes;	/* SQE_MIXED; CQE32 or CQE_MIXED */
 	int files[5];
 	unsigned nfiles;
 	struct iovec iov[3];
@@ -319,6 +325,12 @@ static int sock_result(const struct io_uring_sqe *s, int *at_init)
 	return -ENOTSOCK;
 }
 
+/* 128-byte SQE opcodes (two slots on an SQE_MIXED ring) */
+static bool is_128(unsigned op)
+{
+	return op == IORING_OP_NOP128 || op == IORING_OP_URING_CMD128;
+}
+
 static int is_sock_op(unsigned op)
 {
 	return op == IORING_OP_SOCKET || op == IORING_OP_BIND || op == IORING_OP_LISTEN ||
@@ -363,10 +375,12 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 	if (s->personality)
 		return -EINVAL;
 	switch (op) {
-	case IORING_OP_NOP: {
+	case IORING_OP_NOP: case IORING_OP_NOP128: {
 		uint32_t nf = s->nop_flags;
 
-		if (nf & ~0x1fu)
+		if (nf & ~0x3fu)
+			return -EINVAL;
+		if ((nf & IORING_NOP_CQE32) && !e->big_cqes)
 			return -EINVAL;
 		if (nf & IORING_NOP_FILE) {
 			if (nf & IORING_NOP_FIXED_FILE)
@@ -460,11 +474,23 @@ static void reap(struct io_uring *ring, struct seen *sn, unsigned nsqe)
 {
 	for (int pass = 0; pass < 64; pass++) {
 		struct io_uring_cqe *cqe;
-		unsigned head, n = 0;
+		unsigned head, n = 0, slots = 0;
 
 		io_uring_for_each_cqe(ring, head, cqe) {
 			uint64_t ud = cqe->user_data;
 
+			slots += io_uring_cqe_nr(cqe);
+			if (cqe->flags & IORING_CQE_F_SKIP) {
+				/* a pad before a two-slot CQE at the wrap: mixed CQs only */
+				CHECK((ring->flags & IORING_SETUP_CQE_MIXED) && !ud && !cqe->res &&
+				      cqe->flags == IORING_CQE_F_SKIP);
+				continue;
+			}
+			/* two slots: a mixed CQ's, flagged, with the NOP's words */
+			if (cqe->flags & IORING_CQE_F_32)
+				CHECK((ring->flags & IORING_SETUP_CQE_MIXED) && ud < nsqe &&
+				      cqe->big_cqe[0] == g_sq[ud].off &&
+				      cqe->big_cqe[1] == g_sq[ud].addr);
 			if (ud < nsqe && (cqe->flags & IORING_CQE_F_NOTIF)) {
 				/* only after a result that announced it, once */
 				CHECK(sn->own[ud] == 1 && (sn->flags[ud] & IORING_CQE_F_MORE));
@@ -489,7 +515,7 @@ static void reap(struct io_uring *ring, struct seen *sn, unsigned nsqe)
 			}
 			n++;
 		}
-		io_uring_cq_advance(ring, n);
+		io_uring_cq_advance(ring, slots);
 		sn->total += n;
 		/* the next enter flushes overflowed CQEs and drains the inbox */
 		CHECK(io_uring_get_events(ring) == 0);
@@ -509,6 +535,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct env e;
 	unsigned n, i, cfg;
 	int consumed, refs[MAX_SQES], init_fail[MAX_SQES], links;
+	bool half[MAX_SQES];	/* the second slot of a 128-byte SQE */
 
 	if (size < 1)
 		return 0;
@@ -517,7 +544,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n > MAX_SQES)
 		n = MAX_SQES;
 	memset(&p, 0, sizeof(p));
-	p.flags = ((cfg & 1) ? IORING_SETUP_CQE32 : 0) | ((cfg & 2) ? IORING_SETUP_SUBMIT_ALL : 0);
+	p.flags = ((cfg & 1) ? IORING_SETUP_CQE32 : 0) | ((cfg & 2) ? IORING_SETUP_SUBMIT_ALL : 0) |
+		  ((cfg & 16) ? IORING_SETUP_SQE_MIXED : 0) |
+		  ((cfg & 32) && !(cfg & 1) ? IORING_SETUP_CQE_MIXED : 0);
 	if (cfg & 8) {
 		p.flags |= IORING_SETUP_CQSIZE;
 		p.cq_entries = MAX_SQES;
@@ -532,6 +561,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&e, 0, sizeof(e));
 	e.self = ring.ring_fd;
 	e.other = other.ring_fd;
+	e.sqe_mixed = p.flags & IORING_SETUP_SQE_MIXED;
+	e.big_cqes = p.flags & (IORING_SETUP_CQE32 | IORING_SETUP_CQE_MIXED);
 	e.files[0] = e.self;
 	e.files[1] = -1;
 	e.files[2] = test_handle;
@@ -594,8 +625,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			s->fd = e.files[map_idx[s->fd]];
 		}
-		if (s->opcode == IORING_OP_MSG_RING)
+		if (s->opcode == IORING_OP_MSG_RING) {
 			s->off = MSG_OFF_BASE + i;
+			if (s->msg_ring_flags & IORING_MSG_RING_FLAGS_PASS)
+				s->file_index &= ~(IORING_CQE_F_32 | IORING_CQE_F_SKIP);
+		}
 		/* network ops: no pointers the reference cannot judge */
 		if (s->opcode == IORING_OP_SEND || s->opcode == IORING_OP_RECV ||
 		    s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC) {
@@ -620,6 +654,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&so, 0, sizeof(so));
 	reap(&ring, &sn, n);
 	reap(&other, &so, n);
+	memset(half, 0, sizeof(half));
 	for (i = 0; i < n; i++) {
 		CHECK(sn.own[i] <= 1);
 		CHECK(sn.notif[i] == ((sn.flags[i] & IORING_CQE_F_MORE) ? 1u : 0u));
@@ -632,7 +667,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int expect_consumed = (int)n;
 
 		for (i = 0; i < n; i++) {
-			refs[i] = ref_result(&e, &sq[i], &init_fail[i]);
+			if (is_128(sq[i].opcode) && !(e.sqe_mixed && i + 1 < n && i < MAX_SQES - 1)) {
+				/* not SQE_MIXED, or its second slot is not in the batch
+				 * or would wrap: -EINVAL, one slot (io_init_req) */
+				refs[i] = -EINVAL;
+				init_fail[i] = 1;
+			} else {
+				refs[i] = ref_result(&e, &sq[i], &init_fail[i]);
+				if (is_128(sq[i].opcode)) {
+					half[++i] = true;
+					refs[i] = REF_ANY;
+					init_fail[i] = init_fail[i - 1];
+				}
+			}
 			if (refs[i] < 0 && init_fail[i] && !(p.flags & IORING_SETUP_SUBMIT_ALL)) {
 				expect_consumed = (int)i + 1;
 				break;
@@ -674,6 +721,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (sq[i].timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS) &&
 			    (sq[i].flags & IOSQE_CQE_SKIP_SUCCESS))
 				skip = 1;
+			if (half[i]) {
+				CHECK(!sn.own[i] && !sn.msgs[i] && !so.msgs[i]);
+				continue;
+			}
 			if (refs[i] == REF_ANY) {
 				CHECK(sn.own[i] <= 1);
 				continue;

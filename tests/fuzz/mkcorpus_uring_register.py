@@ -14,7 +14,8 @@ SYNC_CANCEL, ZCRX_CTRL, EVENTFD, EVENTFD_ASYNC, IOWQ_AFF, IOWQ_MAX, RING_FDS = r
 RING_FDS_UNREG, ENABLE, RESTRICT, SEND_MSG, FILES2, FILES_UPD, FILES_UPD2 = range(15, 22)
 ALLOC_RANGE, RAW = range(22, 24)
 CLOCK, MEM_REGION = range(24, 26)
-DISABLED, ARG_NULL, BLIND, TABLE = 1, 2, 4, 8
+RESIZE = 26
+DISABLED, ARG_NULL, BLIND, TABLE, DEFER = 1, 2, 4, 8, 16
 FD_OFF = 2048   # the harness's fd array in the argument
 
 
@@ -98,6 +99,14 @@ seeds = {
     "files_update2": seed(FILES_UPD2, 1, TABLE, struct.pack("<IIQQII", 1, 0, 1, 0, 2, 0)
                           .ljust(FD_OFF, b"\0") + struct.pack("<2i", 8, 2)),
 }
+# io_uring_params: sq_entries, cq_entries, flags (CQSIZE 1 << 3, CLAMP 1 << 4), the rest 0
+params = lambda sq, cq, flags: struct.pack("<III", sq, cq, flags).ljust(120, b"\0")
+seeds.update({
+    "resize_grow": seed(RESIZE, 1, DEFER, params(100, 0, 0)),
+    "resize_cqsize_clamp": seed(RESIZE, 1, DEFER, params(2, 200000, (1 << 3) | (1 << 4))),
+    "resize_no_defer": seed(RESIZE, 1, 0, params(16, 0, 0)),
+    "resize_bad_flags": seed(RESIZE, 1, DEFER, params(16, 0, 1 << 10)),
+})
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)

@@ -61,6 +61,19 @@ seeds.update({
         sqe(FILES_UPDATE, addr=1, length=2, off=ALLOC) + sqe(FILES_UPDATE, addr=1, length=0) +
         sqe(FILES_UPDATE, addr=0, length=1, off=4) + sqe(NOP, opflags=2 | 4, fd=1),
 })
+NOP128, URING_CMD128 = 64, 65
+NOP_CQE32 = 32
+SQE_MIXED, CQE_MIXED = 16, 32
+# a 128-byte opcode takes the next SQE as its second half on an SQE_MIXED ring
+seeds.update({
+    "mixed_nop128": bytes([SQE_MIXED | CQE_MIXED]) + sqe(NOP128) + sqe(NOP) + sqe(NOP) +
+        sqe(NOP128, opflags=NOP_CQE32, off=7, addr=9) + sqe(0xff) + sqe(URING_CMD128) + sqe(NOP),
+    "mixed_last_slot": bytes([SQE_MIXED | 2]) + sqe(NOP) * 7 + sqe(NOP128),
+    "mixed_half_missing": bytes([SQE_MIXED]) + sqe(NOP) + sqe(NOP128),
+    "nop128_plain": bytes([2]) + sqe(NOP128) + sqe(URING_CMD128) + sqe(NOP),
+    "cqe_mixed_wrap": bytes([CQE_MIXED | 8]) + sqe(NOP) * 3 + sqe(NOP, opflags=NOP_CQE32, off=1, addr=2) * 5,
+    "cqe32_nop": bytes([1]) + sqe(NOP, opflags=NOP_CQE32, off=3, addr=4) + sqe(NOP, opflags=NOP_CQE32 | 2, fd=9),
+})
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)

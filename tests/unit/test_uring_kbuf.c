@@ -228,6 +228,9 @@ static void test_buf_ring_register_errors(void **state)
 		reg.ring_entries = 8; reg.bgid = 1; stmt; \
 		assert_int_equal(io_uring_register_buf_ring(&f->ring, &reg, 0), want); } while (0)
 	REG(reg.resv[1] = 1, -EINVAL);
+	REG(reg.resv[4] = 1, -EINVAL);
+	/* min_left is a property of incremental rings */
+	REG(reg.min_left = 1, -EINVAL);
 	REG(reg.flags = 4, -EINVAL);
 	REG(reg.ring_entries = 6, -EINVAL);
 	REG(reg.ring_entries = 0, -EINVAL);
@@ -287,6 +290,48 @@ static void test_buf_ring_incremental(void **state)
 	assert_int_equal(io_uring_free_buf_ring(&f->ring, br, 2, 6), 0);
 }
 
+/* min_left: a rest below it retires the entry (Linux io_kbuf_inc_commit) */
+static void test_buf_ring_min_left(void **state)
+{
+	struct fx *f = *state;
+	struct io_uring_buf_reg reg;
+	struct io_uring_buf_ring *br;
+	uint16_t head;
+	uint32_t fl;
+
+	br = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(br != MAP_FAILED);
+	io_uring_buf_ring_init(br);
+	memset(&reg, 0, sizeof(reg));
+	reg.ring_addr = (uintptr_t)br;
+	reg.ring_entries = 2;
+	reg.bgid = 4;
+	reg.min_left = 20;
+	assert_int_equal(io_uring_register_buf_ring(&f->ring, &reg, IOU_PBUF_RING_INC), 0);
+	io_uring_buf_ring_add(br, f->mem, 48, 5, io_uring_buf_ring_mask(2), 0);
+	io_uring_buf_ring_add(br, f->mem + 64, 48, 6, io_uring_buf_ring_mask(2), 1);
+	io_uring_buf_ring_advance(br, 2);
+	/* 48 - 16 = 32 left: kept */
+	prep_bsel(get(&f->ring, 1), 4, 16, 1, false);
+	assert_int_equal(io_uring_submit(&f->ring), 1);
+	fl = urt_expect(&f->ring, 1, 16);
+	assert_int_equal(fl, IORING_CQE_F_BUFFER | IORING_CQE_F_BUF_MORE | 5u << IORING_CQE_BUFFER_SHIFT);
+	/* 32 - 16 = 16 left, below 20: the entry is retired */
+	prep_bsel(get(&f->ring, 2), 4, 16, 2, false);
+	assert_int_equal(io_uring_submit(&f->ring), 1);
+	fl = urt_expect(&f->ring, 2, 16);
+	assert_int_equal(fl, IORING_CQE_F_BUFFER | 5u << IORING_CQE_BUFFER_SHIFT);
+	assert_int_equal(io_uring_buf_ring_head(&f->ring, 4, &head), 0);
+	assert_int_equal(head, 1);
+	prep_bsel(get(&f->ring, 3), 4, 16, 3, false);
+	assert_int_equal(io_uring_submit(&f->ring), 1);
+	fl = urt_expect(&f->ring, 3, 16);
+	assert_int_equal(fl, IORING_CQE_F_BUFFER | IORING_CQE_F_BUF_MORE | 6u << IORING_CQE_BUFFER_SHIFT);
+	assert_int_equal(f->mem[64], 3);
+	assert_int_equal(io_uring_unregister_buf_ring(&f->ring, 4), 0);
+	munmap(br, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_buf_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buf_ring_register_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buf_ring_incremental, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_buf_ring_min_left, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

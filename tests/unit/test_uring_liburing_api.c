@@ -92,8 +92,16 @@ static void test_raw_setup_enter(void **state)
 	assert_int_equal(ring.ring_fd, fd);
 	assert_int_equal(*ring.cq.kring_entries, 64);
 	assert_int_equal(nop_res(&ring), 0);
-	/* enter: a non-handle -EBADF; unknown flags -EINVAL */
-	assert_int_equal(io_uring_enter(3, 0, 0, 0, NULL), -EBADF);
+	/* enter: no open fd -EBADF, an OS fd -EOPNOTSUPP; unknown flags -EINVAL */
+	assert_int_equal(io_uring_enter(12345, 0, 0, 0, NULL), -EBADF);
+	{
+		int pfd[2];
+
+		assert_int_equal(pipe(pfd), 0);
+		assert_int_equal(io_uring_enter((unsigned)pfd[0], 0, 0, 0, NULL), -EOPNOTSUPP);
+		close(pfd[0]);
+		close(pfd[1]);
+	}
 	assert_int_equal(io_uring_enter((unsigned)fd, 0, 0, 1u << 30, NULL), -EINVAL);
 	/* enter2 with EXT_ARG: a wrong size -EINVAL, a timeout -ETIME */
 	assert_int_equal(io_uring_enter2((unsigned)fd, 0, 1,

@@ -22,7 +22,8 @@ static int init_p(unsigned entries, unsigned flags, unsigned cq, struct io_uring
 	memset(p, 0, sizeof(*p));
 	p->flags = flags;
 	p->cq_entries = cq;
-	return io_uring_queue_init_params(entries, ring, p);
+	/* the ring as asked: io_uring_queue_init_params would add NO_SQARRAY */
+	return __io_uring_queue_init_params(entries, ring, p, NULL, 0);
 }
 
 static void check_sizes(unsigned entries, unsigned flags, unsigned cq, int want_rc,
@@ -82,8 +83,7 @@ static void test_setup_flags(void **state)
 	static const unsigned refused[] = {
 		IORING_SETUP_SQ_AFF, IORING_SETUP_ATTACH_WQ, IORING_SETUP_TASKRUN_FLAG,
 		IORING_SETUP_NO_MMAP, IORING_SETUP_REGISTERED_FD_ONLY,
-		IORING_SETUP_HYBRID_IOPOLL, IORING_SETUP_CQE_MIXED,
-		IORING_SETUP_SQE_MIXED, IORING_SETUP_SQ_REWIND, 1u << 21, 1u << 31,
+		IORING_SETUP_HYBRID_IOPOLL, IORING_SETUP_SQ_REWIND, 1u << 21, 1u << 31,
 	};
 	struct io_uring_params p;
 	struct io_uring ring;
@@ -103,6 +103,32 @@ static void test_setup_flags(void **state)
 	memset(&p, 0, sizeof(p));
 	p.resv[2] = 1;
 	assert_int_equal(io_uring_queue_init_params(8, &ring, &p), -EINVAL);
+}
+
+/* liburing's queue_init: no SQ array unless refused; liburing's internal call keeps it */
+static void test_default_no_sqarray(void **state)
+{
+	struct io_uring_params p;
+	struct io_uring ring;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(io_uring_queue_init_params(8, &ring, &p), 0);
+	assert_int_equal(p.flags, IORING_SETUP_NO_SQARRAY);
+	assert_int_equal(ring.flags, IORING_SETUP_NO_SQARRAY);
+	assert_int_equal(p.sq_off.array, 0);
+	assert_null(ring.sq.array);
+	io_uring_queue_exit(&ring);
+	/* refused with it and not asked for: tried again without */
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_CQE32 | IORING_SETUP_CQE_MIXED;
+	assert_int_equal(io_uring_queue_init_params(8, &ring, &p), -EINVAL);
+	assert_int_equal(p.flags, IORING_SETUP_CQE32 | IORING_SETUP_CQE_MIXED);
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(__io_uring_queue_init_params(8, &ring, &p, NULL, 0), 0);
+	assert_int_equal(p.flags, 0);
+	assert_non_null(ring.sq.array);
+	io_uring_queue_exit(&ring);
 }
 
 static void test_features_and_layout(void **state)
@@ -162,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_sq_rounding),
 		cmocka_unit_test(test_cq_size),
 		cmocka_unit_test(test_setup_flags),
+		cmocka_unit_test(test_default_no_sqarray),
 		cmocka_unit_test(test_features_and_layout),
 		cmocka_unit_test(test_ring_fd_is_handle),
 	};

@@ -23,7 +23,8 @@ static int init_p(unsigned flags, struct io_uring *ring, struct io_uring_params 
 {
 	memset(p, 0, sizeof(*p));
 	p->flags = flags;
-	return io_uring_queue_init_params(8, ring, p);
+	/* the ring as asked: io_uring_queue_init_params would add NO_SQARRAY */
+	return __io_uring_queue_init_params(8, ring, p, NULL, 0);
 }
 
 static void nop_res(struct io_uring *ring, uint64_t ud, int res)

@@ -10,6 +10,8 @@
  * signal does not interrupt a zcnic wait (there is no -EINTR).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -26,67 +28,149 @@ static struct zn_uring *ring_of(struct io_uring *ring)
 	return zn_uring_from_handle(ring->ring_fd);
 }
 
-/* struct io_uring for ring r, as liburing's io_uring_queue_mmap fills it. */
-static void fill_ring(struct io_uring *ring, struct zn_uring *r, const struct io_uring_params *p)
+/*
+ * liburing's internal set-up steps (its src/setup.c), exported because its
+ * tests call them. "Mapping" a ring is pointing at the memory the ring
+ * owns: the pointers stay valid until the ring exits or is resized, and
+ * there is nothing to unmap.
+ */
+void io_uring_setup_ring_pointers(struct io_uring_params *p, struct io_uring_sq *sq,
+				  struct io_uring_cq *cq)
 {
-	struct zn_uring_map m;
-	unsigned i;
+	char *sp = sq->ring_ptr, *cp = cq->ring_ptr;
 
+	sq->khead = (unsigned *)(sp + p->sq_off.head);
+	sq->ktail = (unsigned *)(sp + p->sq_off.tail);
+	sq->kring_mask = (unsigned *)(sp + p->sq_off.ring_mask);
+	sq->kring_entries = (unsigned *)(sp + p->sq_off.ring_entries);
+	sq->kflags = (unsigned *)(sp + p->sq_off.flags);
+	sq->kdropped = (unsigned *)(sp + p->sq_off.dropped);
+	if (!(p->flags & IORING_SETUP_NO_SQARRAY))
+		sq->array = (unsigned *)(sp + p->sq_off.array);
+	cq->khead = (unsigned *)(cp + p->cq_off.head);
+	cq->ktail = (unsigned *)(cp + p->cq_off.tail);
+	cq->kring_mask = (unsigned *)(cp + p->cq_off.ring_mask);
+	cq->kring_entries = (unsigned *)(cp + p->cq_off.ring_entries);
+	cq->koverflow = (unsigned *)(cp + p->cq_off.overflow);
+	cq->cqes = (struct io_uring_cqe *)(cp + p->cq_off.cqes);
+	if (p->cq_off.flags)
+		cq->kflags = (unsigned *)(cp + p->cq_off.flags);
+	sq->ring_mask = *sq->kring_mask;
+	sq->ring_entries = *sq->kring_entries;
+	cq->ring_mask = *cq->kring_mask;
+	cq->ring_entries = *cq->kring_entries;
+}
+
+/*
+ * The sizes liburing maps from p; a ring smaller than they say is -EINVAL,
+ * as the kernel's mmap of more than the region is (params of a ring since
+ * resized, say).
+ */
+int io_uring_mmap(int fd, struct io_uring_params *p, struct io_uring_sq *sq,
+		  struct io_uring_cq *cq)
+{
+	struct zn_uring *r = zn_uring_from_handle(fd);
+	size_t sq_sz, cq_sz, sqes_sz;
+	struct zn_uring_map m;
+
+	if (!r)
+		return -EBADF;
 	zn_uring_get_map(r, &m);
-	memset(ring, 0, sizeof(*ring));
-	ring->sq.khead = m.sq_head;
-	ring->sq.ktail = m.sq_tail;
-	ring->sq.kring_mask = m.sq_mask;
-	ring->sq.kring_entries = m.sq_entries;
-	ring->sq.kflags = m.sq_flags;
-	ring->sq.kdropped = m.sq_dropped;
-	ring->sq.array = m.sq_array;
-	ring->sq.sqes = m.sqes;
-	ring->sq.ring_sz = m.ring_sz;
-	ring->sq.ring_ptr = m.ring_ptr;
-	ring->sq.ring_mask = *m.sq_mask;
-	ring->sq.ring_entries = *m.sq_entries;
-	ring->cq.khead = m.cq_head;
-	ring->cq.ktail = m.cq_tail;
-	ring->cq.kring_mask = m.cq_mask;
-	ring->cq.kring_entries = m.cq_entries;
-	ring->cq.kflags = m.cq_flags;
-	ring->cq.koverflow = m.cq_overflow;
-	ring->cq.cqes = m.cqes;
-	ring->cq.ring_sz = m.ring_sz;
-	ring->cq.ring_ptr = m.ring_ptr;
-	ring->cq.ring_mask = *m.cq_mask;
-	ring->cq.ring_entries = *m.cq_entries;
-	ring->flags = p->flags;
-	ring->features = p->features;
-	ring->ring_fd = ring->enter_ring_fd = zn_uring_handle(r);
-	/* SQ slot i always names SQE i, as liburing sets it up */
-	if (ring->sq.array)
-		for (i = 0; i < ring->sq.ring_entries; i++)
+	sq_sz = p->sq_off.array + (size_t)p->sq_entries * sizeof(unsigned);
+	cq_sz = p->cq_off.cqes + ((size_t)p->cq_entries << io_uring_cqe_shift_from_flags(p->flags)) *
+		sizeof(struct io_uring_cqe);
+	sqes_sz = ((size_t)p->sq_entries << io_uring_sqe_shift_from_flags(p->flags)) *
+		sizeof(struct io_uring_sqe);
+	if (sq_sz < cq_sz)
+		sq_sz = cq_sz;		/* IORING_FEAT_SINGLE_MMAP: one block */
+	if (sq_sz > m.ring_sz || p->sq_entries != *m.sq_entries ||
+	    p->cq_entries != *m.cq_entries)
+		return -EINVAL;
+	sq->ring_ptr = cq->ring_ptr = m.ring_ptr;
+	sq->ring_sz = cq->ring_sz = sq_sz;
+	sq->sqes = m.sqes;
+	sq->sqes_sz = (unsigned)sqes_sz;
+	io_uring_setup_ring_pointers(p, sq, cq);
+	return 0;
+}
+
+void io_uring_unmap_rings(struct io_uring_sq *sq, struct io_uring_cq *cq)
+{
+	(void)sq;
+	(void)cq;
+}
+
+/* SQ slot i names SQE i, as liburing sets it up. */
+static void sq_array_identity(struct io_uring *ring, const struct io_uring_params *p)
+{
+	if (!(p->flags & IORING_SETUP_NO_SQARRAY))
+		for (unsigned i = 0; i < ring->sq.ring_entries; i++)
 			ring->sq.array[i] = i;
 }
 
-int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
-			       struct io_uring_params *p)
+/* struct io_uring for ring handle fd, as liburing's io_uring_queue_mmap fills it. */
+static int fill_ring(struct io_uring *ring, int fd, struct io_uring_params *p)
+{
+	int rc;
+
+	memset(ring, 0, sizeof(*ring));
+	rc = io_uring_mmap(fd, p, &ring->sq, &ring->cq);
+	if (rc)
+		return rc;
+	ring->flags = p->flags;
+	ring->features = p->features;
+	ring->ring_fd = ring->enter_ring_fd = fd;
+	return 0;
+}
+
+/* buf (IORING_SETUP_NO_MMAP memory): zcnic refuses NO_MMAP when the ring is made. */
+int __io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+				 struct io_uring_params *p, void *buf, size_t buf_size)
 {
 	struct zn_uring *r;
 	int rc;
 
+	(void)buf;
+	(void)buf_size;
+	memset(ring, 0, sizeof(*ring));
 	rc = zn_uring_create(entries, p, &r);
 	if (rc)
 		return rc;
-	fill_ring(ring, r, p);
+	rc = fill_ring(ring, zn_uring_handle(r), p);
+	if (rc) {
+		zn_uring_destroy(r);
+		return rc;
+	}
+	sq_array_identity(ring, p);
 	return 0;
+}
+
+/*
+ * As liburing's: a ring without the SQ index array (IORING_SETUP_NO_SQARRAY)
+ * unless that is refused and was not asked for; a program that wants the
+ * array calls __io_uring_queue_init_params, as liburing's tests do.
+ */
+int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+			       struct io_uring_params *p)
+{
+	unsigned flags = p->flags;
+	int rc;
+
+	p->flags |= IORING_SETUP_NO_SQARRAY;
+	rc = __io_uring_queue_init_params(entries, ring, p, NULL, 0);
+	if (rc != -EINVAL || (flags & IORING_SETUP_NO_SQARRAY))
+		return rc;
+	p->flags = flags;
+	return __io_uring_queue_init_params(entries, ring, p, NULL, 0);
 }
 
 int io_uring_queue_mmap(int fd, struct io_uring_params *p, struct io_uring *ring)
 {
-	struct zn_uring *r = zn_uring_from_handle(fd);
+	int rc = fill_ring(ring, fd, p);
 
-	if (!r)
-		return -EBADF;
-	fill_ring(ring, r, p);
-	return 0;
+	if (!rc)
+		sq_array_identity(ring, p);
+	return rc;
 }
 
 int io_uring_setup(unsigned int entries, struct io_uring_params *p)
@@ -124,6 +208,12 @@ static unsigned flush_sq(struct io_uring *ring)
 	struct io_uring_sq *sq = &ring->sq;
 	unsigned tail = sq->sqe_tail;
 
+	/* SQ_REWIND: the ring reads index 0 on; the next SQEs start there again */
+	if (ring->flags & IORING_SETUP_SQ_REWIND) {
+		sq->sqe_tail = 0;
+		return tail;
+	}
+
 	if (sq->sqe_head != tail) {
 		sq->sqe_head = tail;
 		/* SQE contents before the tail that hands them over */
@@ -134,14 +224,8 @@ static unsigned flush_sq(struct io_uring *ring)
 
 static int peek(struct io_uring *ring, struct io_uring_cqe **cqe_ptr)
 {
-	unsigned head = *ring->cq.khead;
-
-	if (head != io_uring_smp_load_acquire(ring->cq.ktail)) {
-		*cqe_ptr = &ring->cq.cqes[io_uring_cqe_index(ring, head, ring->cq.ring_mask)];
-		return 0;
-	}
-	*cqe_ptr = NULL;
-	return -EAGAIN;
+	__io_uring_peek_cqe(ring, cqe_ptr, NULL);
+	return *cqe_ptr ? 0 : -EAGAIN;
 }
 
 /* The kernel's sigset size, as liburing passes it. */
@@ -249,6 +333,33 @@ int io_uring_wait_cqe_timeout(struct io_uring *ring, struct io_uring_cqe **cqe_p
 	return io_uring_wait_cqes(ring, cqe_ptr, 1, ts, NULL);
 }
 
+/*
+ * A mixed CQ (IORING_SETUP_CQE_MIXED): CQEs of one or two slots, and pads
+ * (IORING_CQE_F_SKIP) before a 32-byte CQE that would wrap. Pads are
+ * consumed when they are at the head and end a batch elsewhere (they are
+ * at the head for the next one), as liburing's.
+ */
+static unsigned peek_batch_mixed(struct io_uring *ring, struct io_uring_cqe **cqes,
+				 unsigned count, unsigned ready)
+{
+	unsigned head = *ring->cq.khead, last = head + ready, nr = 0;
+
+	while (head != last && nr < count) {
+		struct io_uring_cqe *cqe = &ring->cq.cqes[head & ring->cq.ring_mask];
+
+		if (cqe->flags & IORING_CQE_F_SKIP) {
+			if (nr)
+				break;
+			io_uring_cq_advance(ring, 1);
+			head++;
+			continue;
+		}
+		head += io_uring_cqe_nr(cqe);
+		cqes[nr++] = cqe;
+	}
+	return nr;
+}
+
 unsigned io_uring_peek_batch_cqe(struct io_uring *ring, struct io_uring_cqe **cqes,
 				 unsigned count)
 {
@@ -259,6 +370,8 @@ unsigned io_uring_peek_batch_cqe(struct io_uring *ring, struct io_uring_cqe **cq
 		zn_uring_get_events(r);
 		ready = io_uring_cq_ready(ring);
 	}
+	if (ring->flags & IORING_SETUP_CQE_MIXED)
+		return peek_batch_mixed(ring, cqes, count, ready);
 	if (ready > count)
 		ready = count;
 	head = *ring->cq.khead;
@@ -281,6 +394,18 @@ static int sqpoll_submit(struct zn_uring *r, struct io_uring *ring, unsigned n)
 	return (int)n;
 }
 
+/*
+ * enter on an fd that is no ring: an open one (a handle of something else,
+ * an OS fd) is -EOPNOTSUPP, as the kernel's io_uring_enter says for a file
+ * that is no io_uring; nothing open -EBADF.
+ */
+static int enter_not_a_ring(int fd)
+{
+	if (zn_handle_is_handle(fd))
+		return zn_handle_type(fd) >= 0 ? -EOPNOTSUPP : -EBADF;
+	return fd >= 0 && fcntl(fd, F_GETFD) >= 0 ? -EOPNOTSUPP : -EBADF;
+}
+
 /* io_uring_enter(2) on a ring handle; the program manages the SQ tail. */
 int io_uring_enter(unsigned int fd, unsigned int to_submit, unsigned int min_complete,
 		   unsigned int flags, sigset_t *sig)
@@ -297,7 +422,7 @@ int io_uring_enter2(unsigned int fd, unsigned int to_submit, unsigned int min_co
 	struct zn_uring *r = zn_uring_from_handle((int)fd);
 
 	if (!r)
-		return zn_handle_type((int)fd) >= 0 ? -EOPNOTSUPP : -EBADF;
+		return enter_not_a_ring((int)fd);
 	return zn_uring_enter_arg(r, to_submit, min_complete, flags, arg, sz);
 }
 

@@ -138,9 +138,53 @@ int io_uring_register_wait_reg(struct io_uring *ring, struct io_uring_reg_wait *
 	return -EINVAL;
 }
 
+/*
+ * As liburing's: the ring takes the new sizes, then the struct io_uring is
+ * pointed at the new memory (the old is freed by the resize), keeping the
+ * SQEs prepared but not yet submitted; p->flags is cleared for the next use.
+ */
 int io_uring_resize_rings(struct io_uring *ring, struct io_uring_params *p)
 {
-	return reg(ring, IORING_REGISTER_RESIZE_RINGS, p, 1);
+	struct io_uring_sq sq;
+	struct io_uring_cq cq;
+	unsigned sqe_head, sqe_tail;
+	int ret;
+
+	if (ring->flags & IORING_SETUP_NO_MMAP)
+		return -EINVAL;
+	memset(&p->sq_off, 0, sizeof(p->sq_off));
+	memset(&p->cq_off, 0, sizeof(p->cq_off));
+	ret = reg(ring, IORING_REGISTER_RESIZE_RINGS, p, 1);
+	if (ret < 0)
+		goto out;
+	memset(&sq, 0, sizeof(sq));
+	memset(&cq, 0, sizeof(cq));
+	ret = io_uring_mmap(ring->ring_fd, p, &sq, &cq);
+	if (ret)
+		goto out;
+	sqe_head = ring->sq.sqe_head;
+	sqe_tail = ring->sq.sqe_tail;
+	io_uring_unmap_rings(&ring->sq, &ring->cq);
+	ring->sq = sq;
+	ring->cq = cq;
+	ring->sq.sqe_head = sqe_head;
+	ring->sq.sqe_tail = sqe_tail;
+	if (!(p->flags & IORING_SETUP_NO_SQARRAY))
+		for (unsigned i = 0; i < p->sq_entries; i++)
+			ring->sq.array[i] = i;
+out:
+	p->flags = 0;
+	return ret;
+}
+
+int io_uring_register_bpf_filter(struct io_uring *ring, struct io_uring_bpf *bpf)
+{
+	return reg(ring, IORING_REGISTER_BPF_FILTER, bpf, 1);
+}
+
+int io_uring_register_bpf_filter_task(struct io_uring_bpf *bpf)
+{
+	return io_uring_register((unsigned)-1, IORING_REGISTER_BPF_FILTER, bpf, 1);
 }
 
 int __io_uring_clone_buffers_offset(struct io_uring *dst, struct io_uring *src,

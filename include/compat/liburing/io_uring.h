@@ -105,6 +105,18 @@ struct io_uring_sqe {
 	};
 };
 
+/* sqe->attr_type_mask bit: attr_ptr names a struct io_uring_attr_pi. */
+#define IORING_RW_ATTR_FLAG_PI	(1U << 0)
+/* Protection information of a read or write (zcnic: no block I/O). */
+struct io_uring_attr_pi {
+	__u16	flags;
+	__u16	app_tag;
+	__u32	len;
+	__u64	addr;
+	__u64	seed;
+	__u64	rsvd;
+};
+
 /* sqe->file_index value asking for a free direct descriptor. */
 #define IORING_FILE_INDEX_ALLOC		(~0U)
 
@@ -433,6 +445,7 @@ enum io_uring_register_op {
 	IORING_REGISTER_MEM_REGION		= 34,
 	IORING_REGISTER_QUERY			= 35,
 	IORING_REGISTER_ZCRX_CTRL		= 36,
+	IORING_REGISTER_BPF_FILTER		= 37,	/* io_uring/bpf_filter.h (zcnic: -EINVAL) */
 
 	IORING_REGISTER_LAST,
 
@@ -498,7 +511,8 @@ struct io_uring_buf_reg {
 	__u32	ring_entries;
 	__u16	bgid;
 	__u16	flags;
-	__u64	resv[3];
+	__u32	min_left;	/* IOU_PBUF_RING_INC: a rest below it retires the entry */
+	__u32	resv[5];
 };
 
 /* Argument of IORING_REGISTER_PBUF_STATUS. */
@@ -617,6 +631,8 @@ struct io_uring_zcrx_ifq_reg {
 enum zcrx_ctrl_op {
 	ZCRX_CTRL_FLUSH_RQ,
 	ZCRX_CTRL_EXPORT,
+
+	__ZCRX_CTRL_LAST,
 };
 
 struct zcrx_ctrl_flush_rq {
@@ -638,6 +654,12 @@ struct zcrx_ctrl {
 		struct zcrx_ctrl_export		zc_export;
 		struct zcrx_ctrl_flush_rq	zc_flush;
 	};
+};
+
+/* io-wq worker categories (IORING_REGISTER_IOWQ_MAX_WORKERS' two values). */
+enum io_wq_type {
+	IO_WQ_BOUND,
+	IO_WQ_UNBOUND,
 };
 
 /* Deprecated form of io_uring_rsrc_update (IORING_REGISTER_FILES_UPDATE). */
@@ -689,6 +711,14 @@ struct io_uring_restriction {
 	};
 	__u8 resv;
 	__u32 resv2[3];
+};
+
+/* Restrictions for a task's rings (nr_res entries follow). */
+struct io_uring_task_restriction {
+	__u16	flags;
+	__u16	nr_res;
+	__u32	resv[3];
+	struct io_uring_restriction restrictions[];
 };
 
 enum io_uring_register_restriction_op {
@@ -774,6 +804,16 @@ enum io_uring_socket_op {
 	SOCKET_URING_OP_GETSOCKNAME,
 };
 
+/* SOCKET_URING_OP_TX_TIMESTAMP: where cqe->flags carries the timestamp's kind. */
+#define IORING_TIMESTAMP_HW_SHIFT	16
+#define IORING_TIMESTAMP_TYPE_SHIFT	(IORING_TIMESTAMP_HW_SHIFT + 1)
+#define IORING_CQE_F_TSTAMP_HW		((__u32)1 << IORING_TIMESTAMP_HW_SHIFT)
+
+struct io_timespec {
+	__u64	tv_sec;
+	__u64	tv_nsec;
+};
+
 #ifdef __cplusplus
 }
 #endif
@@ -828,6 +868,10 @@ ZN__ABI(sizeof(struct zcrx_ctrl) == 72, "zcrx ctrl");
 ZN__ABI(sizeof(struct io_uring_buf) == 16, "provided buffer");
 ZN__ABI(offsetof(struct io_uring_buf_ring, tail) == 14, "buf ring tail");
 ZN__ABI(sizeof(struct io_uring_buf_reg) == 40, "buf ring reg");
+ZN__ABI(offsetof(struct io_uring_buf_reg, min_left) == 16, "buf ring reg min_left");
+ZN__ABI(sizeof(struct io_timespec) == 16, "io_timespec");
+ZN__ABI(sizeof(struct io_uring_attr_pi) == 32, "attr pi");
+ZN__ABI(sizeof(struct io_uring_task_restriction) == 16, "task restriction");
 ZN__ABI(sizeof(struct io_uring_buf_status) == 40, "buf status");
 ZN__ABI(sizeof(struct io_uring_sync_cancel_reg) == 64, "sync cancel reg");
 ZN__ABI(sizeof(struct io_uring_recvmsg_out) == 16, "recvmsg out");
@@ -844,6 +888,7 @@ ZN__ABI(IORING_OP_SEND_ZC == 47 && IORING_OP_SENDMSG_ZC == 48, "SEND_ZC opcodes"
 ZN__ABI(IORING_OP_RECV_ZC == 58, "RECV_ZC opcode");
 ZN__ABI(IORING_OP_LAST == 65, "opcode count");
 ZN__ABI(IORING_REGISTER_ZCRX_IFQ == 32, "ZCRX_IFQ register op");
+ZN__ABI(IORING_REGISTER_RESIZE_RINGS == 33 && IORING_REGISTER_LAST == 38, "register ops");
 #undef ZN__ABI
 #endif
 

@@ -16,6 +16,9 @@
 #ifndef BLOCK_URING_CMD_DISCARD
 #define BLOCK_URING_CMD_DISCARD		_IO(0x12, 0)
 #endif
+#ifndef BLOCK_URING_CMD_ZONE_RESET_ALL
+#define BLOCK_URING_CMD_ZONE_RESET_ALL	_IO(0x12, 1)
+#endif
 
 struct statx;
 struct epoll_event;
@@ -450,6 +453,12 @@ IOURINGINLINE void io_uring_prep_cmd_discard(struct io_uring_sqe *sqe, int fd,
 	io_uring_prep_uring_cmd(sqe, (int)BLOCK_URING_CMD_DISCARD, fd);
 	sqe->addr = offset;
 	sqe->addr3 = nbytes;
+}
+
+/* zcnic has no block devices: the command completes -EOPNOTSUPP. */
+IOURINGINLINE void io_uring_prep_cmd_zone_reset_all(struct io_uring_sqe *sqe, int fd)
+{
+	io_uring_prep_uring_cmd(sqe, (int)BLOCK_URING_CMD_ZONE_RESET_ALL, fd);
 }
 
 IOURINGINLINE void io_uring_prep_send_bundle(struct io_uring_sqe *sqe, int sockfd, size_t len,
