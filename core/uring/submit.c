@@ -11,7 +11,7 @@
  *    stops after it (when it ends its link chain, as in the kernel);
  *  - opcode >= IORING_OP_LAST or an unknown IOSQE_ bit: -EINVAL;
  *    personality != 0: -EINVAL; IOSQE_BUFFER_SELECT on an op without
- *    buffer selection: -EOPNOTSUPP;
+ *    buffer selection: -EOPNOTSUPP; ioprio on an op that has none: -EINVAL;
  *  - links: a member is issued after its predecessor completes; a failed
  *    member (res < 0) completes the rest with -ECANCELED, unless it is a
  *    HARDLINK; a member that fails at submission fails its whole chain
@@ -334,6 +334,8 @@ void zn_uring_req_complete_nofail(struct zn_uring_req *req, int32_t res, uint32_
 
 void zn_uring_req_finish(struct zn_uring_req *req, int32_t res)
 {
+	/* a fired LINK_TIMEOUT's -ETIME fails nothing: CQE_SKIP_SUCCESS holds (Linux) */
+	req->internal |= RQ_NOFAIL;
 	req->res = res;
 	req->cflags = 0;
 	req_done(req->ring, req);
@@ -362,11 +364,28 @@ static int resolve_file(struct zn_uring *r, struct zn_uring_req *req,
 	return 0;
 }
 
+/* The opcodes that read sqe->ioprio (Linux opdef.c's .ioprio). */
+static bool takes_ioprio(unsigned opcode)
+{
+	switch (opcode) {
+	case IORING_OP_READV: case IORING_OP_WRITEV: case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED: case IORING_OP_SENDMSG: case IORING_OP_RECVMSG:
+	case IORING_OP_ACCEPT: case IORING_OP_SEND: case IORING_OP_RECV:
+	case IORING_OP_READ: case IORING_OP_WRITE: case IORING_OP_SEND_ZC:
+	case IORING_OP_SENDMSG_ZC: case IORING_OP_READ_MULTISHOT: case IORING_OP_RECV_ZC:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The precise error of an SQE that fails the fast check below. */
 static int init_req_slow(const struct zn_uring_op *op, const struct io_uring_sqe *sqe)
 {
 	if ((sqe->flags & IOSQE_BUFFER_SELECT) && !(op->flags & ZN_URING_OP_BUFFER_SELECT))
 		return -EOPNOTSUPP;
+	if (sqe->ioprio && !takes_ioprio(sqe->opcode))
+		return -EINVAL;
 	if (sqe->personality)
 		return -EINVAL;
 	return 0;
@@ -399,8 +418,8 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	}
 	op = zn_uring_op_lookup(opcode);
 	RI(req)->op = op;
-	/* the rare fields in one test: buffer selection, personalities */
-	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality, 0)) {
+	/* the rare fields in one test: buffer selection, ioprio, personalities */
+	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->ioprio | sqe->personality, 0)) {
 		rc = init_req_slow(op, sqe);
 		if (rc)
 			return rc;
@@ -505,7 +524,7 @@ sq_direct_run(struct zn_uring *r, uint32_t head, unsigned n, const unsigned sqe_
 			break;
 		sqe = &sqes[idx << sqe_shift];
 		/* init_req's checks that can fail a plain SQE: the generic way says them */
-		if ((sqe->flags & ~IOSQE_CQE_SKIP_SUCCESS) | sqe->personality)
+		if ((sqe->flags & ~IOSQE_CQE_SKIP_SUCCESS) | sqe->ioprio | sqe->personality)
 			break;
 		if (sqe->opcode == IORING_OP_NOP && table) {
 			res = zn_nop_direct(sqe);

@@ -189,6 +189,8 @@ struct zn_uring {
 	/* armed POLL_ADDs (poll.c) and their hook's id + 1 (0: none) */
 	struct zn_uring_req *polls;
 	int poll_hook;
+	/* requests on OS fds waiting for readiness (osfd_wait.c) */
+	struct zn_osfd *osfd;
 	/* the SQPOLL thread (sqpoll.c); NULL without IORING_SETUP_SQPOLL */
 	struct zn_sqpoll *sqp;
 	/* interrupt wait mode (wait.c) */
