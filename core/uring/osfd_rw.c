@@ -275,7 +275,8 @@ static int rw_try(struct zn_uring_req *req, uint32_t *cflags)
 		}
 	}
 	if (bid >= 0) {
-		if (ret < 0)
+		/* a failure keeps no buffer; end of file neither, for a multishot (Linux) */
+		if (ret < 0 || (ret == 0 && (p->kind & K_MSHOT)))
 			zn_uring_buf_recycle(req, bid);
 		else
 			*cflags = zn_uring_buf_done(req, bid, (uint32_t)ret);

@@ -29,16 +29,16 @@
  *    POLLOUT|POLLWRNORM with SQ room, as io_uring_poll;
  *  - any other number: a kernel file descriptor, read with poll(2) and a
  *    zero timeout (an eventfd, a pipe, a kernel socket).
- * The hook is a busy one: while a poll is armed the owner does not sleep
- * (no kernel wakes it when a kernel fd becomes ready).
+ * The hook is a busy one: no kernel wakes a polling owner when a kernel fd
+ * becomes ready. In interrupt wait mode its arm function puts the kernel
+ * fds in the ring's epoll set, so the owner sleeps until one is ready.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
 
-#include "core/uring/uring_priv.h"
-#include "zcnic/handle.h"
+#include "core/uring/osfd.h"
 
 #define POLL_UNMASK	(POLLERR | POLLHUP | POLLNVAL | POLLRDHUP)
 
@@ -166,6 +166,52 @@ restart:
 	return work;
 }
 
+/*
+ * Interrupt wait mode: the kernel fds polled go into the ring's epoll set
+ * (osfd_wait.c), so a sleeping ring wakes when one becomes ready. What it
+ * cannot sleep on: another ring's handle (its CQEs come from its own
+ * thread), and a multishot poll whose events are all still up since its
+ * last CQE (its next edge is their going away and back, which epoll does
+ * not tell); then the ring polls for the rest of that wait.
+ */
+static int poll_irq_arm(struct zn_uring *r, void *arg, int *fds, unsigned max,
+			uint64_t *deadline)
+{
+	int epfd = -1;
+
+	(void)arg;
+	(void)deadline;
+	for (struct zn_uring_req *req = r->polls; req; req = PDU(req)->next) {
+		struct poll_pdu *p = PDU(req);
+		uint32_t ev = p->events;
+		int rc;
+
+		if (zn_handle_is_handle(req->file)) {
+			if (zn_handle_type(req->file) == ZN_HANDLE_URING && req->file != r->handle)
+				return -EOPNOTSUPP;
+			continue;	/* a socket: its netdev's hook arms the queues */
+		}
+		if (p->mshot)
+			ev &= ~p->last;
+		if (!ev)
+			return -EOPNOTSUPP;
+		/* every poll on this fd: one registration per fd */
+		for (struct zn_uring_req *q = r->polls; q; q = PDU(q)->next)
+			if (q != req && q->file == req->file)
+				ev |= PDU(q)->events;
+		rc = zn_osfd_epoll_add(r, req->file, ev);
+		if (rc < 0)
+			return rc == -EPERM ? -EOPNOTSUPP : rc;
+		epfd = rc;
+	}
+	if (epfd < 0)
+		return 0;
+	if (!max)
+		return -ENOSPC;
+	fds[0] = epfd;
+	return 1;
+}
+
 static int poll_arm(struct zn_uring *r, struct zn_uring_req *req)
 {
 	if (!r->poll_hook) {
@@ -173,6 +219,7 @@ static int poll_arm(struct zn_uring *r, struct zn_uring_req *req)
 
 		if (id < 0)
 			return id;
+		zn_uring_hook_set_arm(r, id, poll_irq_arm);
 		r->poll_hook = id + 1;
 	}
 	PDU(req)->next = r->polls;
