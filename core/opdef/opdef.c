@@ -50,6 +50,7 @@ const struct zn_uring_plugins zn_uring_plugins = {
 		[IORING_OP_FTRUNCATE] = &zn_osfd_ftruncate_op,
 		[IORING_OP_SPLICE] = &zn_osfd_splice_op,
 		[IORING_OP_TEE] = &zn_osfd_tee_op,
+		[IORING_OP_PIPE] = &zn_osfd_pipe_op,
 	},
 	.close_handle = &zn_close_op,
 	.register_ifq = zn_zcrx_register,

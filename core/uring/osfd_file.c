@@ -24,7 +24,11 @@
  *    no offset) and TEE (offsets must be 0): splice_flags outside
  *    SPLICE_F_FD_IN_FIXED and SPLICE_F_* -EINVAL; an offset on a pipe
  *    -ESPIPE. A pipe end that is empty (in) or full (out) arms the request
- *    (osfd.h) instead of blocking the ring.
+ *    (osfd.h) instead of blocking the ring;
+ *  - PIPE: fd, off, addr3 -EINVAL; pipe_flags outside O_CLOEXEC,
+ *    O_NONBLOCK, O_DIRECT, O_NOTIFICATION_PIPE -EINVAL; the two fds are
+ *    written to addr (-EFAULT: both closed again). Into registered-file
+ *    slots (file_index): -EOPNOTSUPP, the table holds no files of its own.
  * These are inline system calls: a regular file's sync or allocation waits
  * in the ring thread, as in an io-wq worker. On a zcnic handle (a socket)
  * they answer what Linux answers for a socket.
@@ -36,6 +40,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/mem/ucopy.h"
 #include "core/uring/osfd.h"
 
 #define SPLICE_FLAGS (SPLICE_F_FD_IN_FIXED | SPLICE_F_MOVE | SPLICE_F_NONBLOCK |	\
@@ -222,6 +227,39 @@ static int file_issue(struct zn_uring_req *req)
 	return ZN_URING_ISSUE_DONE;
 }
 
+/* ---- PIPE ---- */
+
+#define PIPE_FLAGS (O_CLOEXEC | O_NONBLOCK | O_DIRECT | 0x80	/* O_NOTIFICATION_PIPE */)
+
+static int pipe_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
+{
+	struct file_pdu *p = PDU(req);
+
+	memset(p, 0, sizeof(*p));
+	if (sqe->fd || sqe->off || sqe->addr3)
+		return -EINVAL;
+	p->off = sqe->addr;
+	p->flags = sqe->pipe_flags;
+	if (p->flags & ~(uint32_t)PIPE_FLAGS)
+		return -EINVAL;
+	if (sqe->file_index && (p->flags & O_CLOEXEC))
+		return -EINVAL;
+	return sqe->file_index ? -EOPNOTSUPP : 0;
+}
+
+static int pipe_issue(struct zn_uring_req *req)
+{
+	int fds[2], rc = sys_res(pipe2(fds, (int)PDU(req)->flags));
+
+	if (!rc && zn_ucopy_to((void *)(uintptr_t)PDU(req)->off, fds, sizeof(fds))) {
+		close(fds[0]);
+		close(fds[1]);
+		rc = -EFAULT;
+	}
+	req->res = rc;
+	return ZN_URING_ISSUE_DONE;
+}
+
 /* ---- SPLICE, TEE ---- */
 
 static int splice_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
@@ -326,6 +364,9 @@ const struct zn_uring_op zn_osfd_ftruncate_op = FILE_OP("FTRUNCATE", ftruncate_p
 const struct zn_uring_op zn_osfd_splice_op = {
 	.name = "SPLICE", .flags = ZN_URING_OP_NEEDS_FILE, .prep = splice_prep,
 	.issue = splice_issue, .cancel = splice_cancel,
+};
+const struct zn_uring_op zn_osfd_pipe_op = {
+	.name = "PIPE", .prep = pipe_prep, .issue = pipe_issue,
 };
 const struct zn_uring_op zn_osfd_tee_op = {
 	.name = "TEE", .flags = ZN_URING_OP_NEEDS_FILE, .prep = splice_prep,

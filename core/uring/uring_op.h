@@ -157,6 +157,7 @@ extern const struct zn_uring_op zn_osfd_read_mshot_op;
 extern const struct zn_uring_op zn_osfd_close_op, zn_osfd_fsync_op, zn_osfd_sync_range_op;
 extern const struct zn_uring_op zn_osfd_fallocate_op, zn_osfd_fadvise_op, zn_osfd_madvise_op;
 extern const struct zn_uring_op zn_osfd_ftruncate_op, zn_osfd_splice_op, zn_osfd_tee_op;
+extern const struct zn_uring_op zn_osfd_pipe_op;
 
 /* The op of an opcode (never NULL below IORING_OP_LAST: unsupported ones
  * get a -EOPNOTSUPP stand-in); NULL for >= IORING_OP_LAST. */

@@ -10,7 +10,8 @@
  *
  * The OS-fd ops (READ/WRITE family, READ_MULTISHOT, CLOSE, FSYNC, the file
  * ops, SPLICE, TEE) only ever see the read end of an empty harness pipe or
- * an fd number that is not open, so nothing is read into a random address,
+ * an fd number that is not open (PIPE writes its fds to the harness and
+ * they are closed after the batch), so nothing is read into a random address,
  * nothing of the process is closed or truncated: reads wait (cancelled at
  * ring exit), the rest fail with the kernel's codes. MADVISE gets addr 0
  * and a harmless advice; CLOSE's file_index names an empty or a missing
@@ -64,6 +65,7 @@ static int test_obj;
 static int test_handle;
 static char bufs[2][256];
 static int pipe_rd;			/* an empty pipe's read end (its writer kept open) */
+static int pipe_out[MAX_SQES][2];	/* where each PIPE writes its fds */
 #define CLOSED_FD 900000		/* an fd number nothing opens */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -190,6 +192,13 @@ static int osfd_result(const struct io_uring_sqe *s, int *at_init)
 	case IORING_OP_FTRUNCATE:
 		if (s->rw_flags || s->addr || s->len || s->buf_index || s->splice_fd_in || s->addr3)
 			return -EINVAL;
+		break;
+	case IORING_OP_PIPE:
+		if (s->fd || s->off || s->addr3 || (s->pipe_flags & ~(unsigned)(O_CLOEXEC |
+		    O_NONBLOCK | O_DIRECT | O_EXCL)) || (s->file_index && (s->pipe_flags & O_CLOEXEC)))
+			return -EINVAL;
+		if (s->file_index)
+			return -EOPNOTSUPP;
 		break;
 	case IORING_OP_SPLICE: case IORING_OP_TEE:
 		if (s->splice_flags & ~(SPLICE_F_FD_IN_FIXED | 0xfu))
@@ -491,8 +500,8 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		return -EINVAL;
 	if (s->personality)
 		return -EINVAL;
-	if (is_osfd_op(op)) {
-		if ((fl & IOSQE_FIXED_FILE) && op != IORING_OP_MADVISE &&
+	if (is_osfd_op(op) || op == IORING_OP_PIPE) {
+		if ((fl & IOSQE_FIXED_FILE) && op != IORING_OP_MADVISE && op != IORING_OP_PIPE &&
 		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
 			return -EBADF;
 		return osfd_result(s, at_init);
@@ -704,6 +713,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				s->fadvise_advice %= 5;	/* NORMAL..DONTNEED: nothing to harm */
 			}
 		}
+		if (s->opcode == IORING_OP_PIPE) {
+			s->addr = (uintptr_t)pipe_out[i];	/* closed after the batch */
+			pipe_out[i][0] = pipe_out[i][1] = -1;
+		}
 		if (s->opcode == IORING_OP_CLOSE) {
 			if (s->file_index)
 				s->file_index = (s->file_index & 1) ? 2 : 7;
@@ -718,7 +731,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    s->opcode != IORING_OP_SOCKET && !(s->flags & IOSQE_FIXED_FILE) && s->fd > 3)
 			s->fd &= 0xffff;
 		if (s->opcode != IORING_OP_PROVIDE_BUFFERS && s->opcode != IORING_OP_REMOVE_BUFFERS &&
-		    s->opcode != IORING_OP_SOCKET && !(s->flags & IOSQE_FIXED_FILE) &&
+		    s->opcode != IORING_OP_SOCKET && s->opcode != IORING_OP_PIPE &&
+		    !(s->flags & IOSQE_FIXED_FILE) &&
 		    s->fd >= 0 && s->fd <= 3) {
 			static const int map_idx[4] = { 0, 3, 2, 4 };
 
@@ -810,6 +824,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(sn.msgs[i] + so.msgs[i] == (delivered ? 1u : 0u));
 		}
 	}
+	/* the pipes PIPE made */
+	for (i = 0; i < n; i++)
+		if (sq[i].opcode == IORING_OP_PIPE && pipe_out[i][0] >= 0) {
+			close(pipe_out[i][0]);
+			close(pipe_out[i][1]);
+			pipe_out[i][0] = -1;
+		}
 	/* the sockets SOCKET made (whatever links did to the checks above) */
 	for (i = 0; i < n; i++)
 		if (sq[i].opcode == IORING_OP_SOCKET && sn.own[i] && sn.res[i] > 0)
