@@ -144,11 +144,11 @@ static int selects_buffers(unsigned op)
  * what the fd (the harness pipe, a closed fd, a handle) answers, which is
  * the kernel's: REF_ANY, except where it cannot vary.
  */
-static int osfd_result(const struct io_uring_sqe *s, int *at_init)
+static int osfd_result(const struct io_uring_sqe *s, int file, int *at_init)
 {
 	unsigned op = s->opcode, fl = s->flags;
 	unsigned cls = s->ioprio >> 13, lvl = s->ioprio & 7;
-	int handle = zn_handle_is_handle(s->fd) && !(fl & IOSQE_FIXED_FILE);
+	int handle = zn_handle_is_handle(file);
 
 	switch (op) {
 	case IORING_OP_READ_MULTISHOT:
@@ -504,7 +504,8 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		if ((fl & IOSQE_FIXED_FILE) && op != IORING_OP_MADVISE && op != IORING_OP_PIPE &&
 		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
 			return -EBADF;
-		return osfd_result(s, at_init);
+		return osfd_result(s, (fl & IOSQE_FIXED_FILE) && op != IORING_OP_MADVISE &&
+				   op != IORING_OP_PIPE ? e->files[s->fd] : s->fd, at_init);
 	}
 	switch (op) {
 	case IORING_OP_NOP: {
