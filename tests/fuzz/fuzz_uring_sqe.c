@@ -11,7 +11,8 @@
  * The OS-fd ops (READ/WRITE family, READ_MULTISHOT, CLOSE, FSYNC, the file
  * ops, SPLICE, TEE) only ever see the read end of an empty harness pipe or
  * an fd number that is not open (PIPE writes its fds to the harness and
- * they are closed after the batch), so nothing is read into a random address,
+ * they are closed after the batch; READV/WRITEV get a NULL vector), so
+ * nothing is read into a random address,
  * nothing of the process is closed or truncated: reads wait (cancelled at
  * ring exit), the rest fail with the kernel's codes. MADVISE gets addr 0
  * and a harmless advice; CLOSE's file_index names an empty or a missing
@@ -157,9 +158,13 @@ static int osfd_result(const struct io_uring_sqe *s, int file, int *at_init)
 		/* fall through */
 	case IORING_OP_READV: case IORING_OP_WRITEV: case IORING_OP_READ_FIXED:
 	case IORING_OP_WRITE_FIXED: case IORING_OP_READ: case IORING_OP_WRITE:
-		if (handle && (op == IORING_OP_READ || op == IORING_OP_WRITE))
-			break;		/* a socket's RECV / SEND; not a socket: -EOPNOTSUPP */
-		if (handle)
+		if (handle && (op == IORING_OP_READ || op == IORING_OP_WRITE)) {
+			/* a socket's RECV / SEND; not a socket: -EOPNOTSUPP */
+			if (zn_handle_type(file) != ZN_HANDLE_SOCKET)
+				return -EOPNOTSUPP;
+			break;
+		}
+		if (handle && op != IORING_OP_READ_MULTISHOT)
 			return -EOPNOTSUPP;
 		if (s->ioprio && (cls > 3 || (cls == 0 && lvl)))
 			return -EINVAL;
@@ -167,11 +172,16 @@ static int osfd_result(const struct io_uring_sqe *s, int file, int *at_init)
 			return s->attr_type_mask == 1 ? -EOPNOTSUPP : -EINVAL;
 		if (op == IORING_OP_READ_MULTISHOT && (s->addr || s->len))
 			return -EINVAL;
+		if (handle)	/* READ_MULTISHOT's last check */
+			return -EOPNOTSUPP;
 		if ((op == IORING_OP_READV || op == IORING_OP_WRITEV) &&
 		    !(fl & IOSQE_BUFFER_SELECT) && s->len > 1024)
 			return -EINVAL;
 		if (op == IORING_OP_READV && (fl & IOSQE_BUFFER_SELECT) && s->len != 1)
 			return -EINVAL;
+		/* the harness's vector pointer is NULL: unreadable */
+		if ((op == IORING_OP_READV || op == IORING_OP_WRITEV) && s->len)
+			return -EFAULT;
 		break;
 	case IORING_OP_FSYNC:
 		if (s->addr || s->buf_index || s->splice_fd_in || (s->fsync_flags & ~1u))
@@ -714,6 +724,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				s->fadvise_advice %= 5;	/* NORMAL..DONTNEED: nothing to harm */
 			}
 		}
+		if (s->opcode == IORING_OP_READV || s->opcode == IORING_OP_WRITEV)
+			s->addr = 0;
 		if (s->opcode == IORING_OP_PIPE) {
 			s->addr = (uintptr_t)pipe_out[i];	/* closed after the batch */
 			pipe_out[i][0] = pipe_out[i][1] = -1;
