@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/uring: CLOSE, FSYNC, SYNC_FILE_RANGE, FALLOCATE, FADVISE, MADVISE,
- * FTRUNCATE, SPLICE and TEE, as Linux io_uring/openclose.c, sync.c,
- * advise.c, truncate.c and splice.c; each prep's checks, then the system
- * call's own answer:
+ * core/uring: CLOSE, FSYNC, SYNC_FILE_RANGE, FALLOCATE, FADVISE, MADVISE
+ * and FTRUNCATE, as Linux io_uring/openclose.c, sync.c, advise.c and
+ * truncate.c: each prep's checks, then the system call's own answer
+ * (SPLICE, TEE and PIPE: osfd_pipe.c):
  *  - CLOSE: off, addr, len, rw_flags, buf_index -EINVAL; IOSQE_FIXED_FILE
  *    -EBADF; file_index and fd both set -EINVAL. file_index (slot + 1)
  *    empties a registered-file slot: no table -ENXIO, past it -EINVAL, an
@@ -19,40 +19,23 @@
  *  - FADVISE (off, len in addr, or in len if addr is 0) and MADVISE
  *    (addr, len): buf_index, splice_fd_in -EINVAL;
  *  - FTRUNCATE (length in off): rw_flags, addr, len, buf_index,
- *    splice_fd_in, addr3 -EINVAL;
- *  - SPLICE (splice_fd_in with its offset splice_off_in, to fd at off; -1:
- *    no offset) and TEE (offsets must be 0): splice_flags outside
- *    SPLICE_F_FD_IN_FIXED and SPLICE_F_* -EINVAL; an offset on a pipe
- *    -ESPIPE. A pipe end that is empty (in) or full (out) arms the request
- *    (osfd.h) instead of blocking the ring;
- *  - PIPE: fd, off, addr3 -EINVAL; pipe_flags outside O_CLOEXEC,
- *    O_NONBLOCK, O_DIRECT, O_NOTIFICATION_PIPE -EINVAL; the two fds are
- *    written to addr (-EFAULT: both closed again). Into registered-file
- *    slots (file_index): -EOPNOTSUPP, the table holds no files of its own.
+ *    splice_fd_in, addr3 -EINVAL.
  * These are inline system calls: a regular file's sync or allocation waits
  * in the ring thread, as in an io-wq worker. On a zcnic handle (a socket)
  * they answer what Linux answers for a socket.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/mem/ucopy.h"
 #include "core/uring/osfd.h"
 
-#define SPLICE_FLAGS (SPLICE_F_FD_IN_FIXED | SPLICE_F_MOVE | SPLICE_F_NONBLOCK |	\
-	SPLICE_F_MORE | SPLICE_F_GIFT)
-
 struct file_pdu {
-	struct zn_osfd_arm arm;		/* SPLICE / TEE waiting on a pipe */
 	uint64_t off;
 	uint64_t len;
-	uint64_t off_in;
 	uint32_t flags;
-	int32_t fd_in;
 };
 _Static_assert(sizeof(struct file_pdu) <= ZN_URING_REQ_PDU, "file pdu too big");
 
@@ -227,125 +210,6 @@ static int file_issue(struct zn_uring_req *req)
 	return ZN_URING_ISSUE_DONE;
 }
 
-/* ---- PIPE ---- */
-
-#define PIPE_FLAGS (O_CLOEXEC | O_NONBLOCK | O_DIRECT | 0x80	/* O_NOTIFICATION_PIPE */)
-
-static int pipe_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
-{
-	struct file_pdu *p = PDU(req);
-
-	memset(p, 0, sizeof(*p));
-	if (sqe->fd || sqe->off || sqe->addr3)
-		return -EINVAL;
-	p->off = sqe->addr;
-	p->flags = sqe->pipe_flags;
-	if (p->flags & ~(uint32_t)PIPE_FLAGS)
-		return -EINVAL;
-	if (sqe->file_index && (p->flags & O_CLOEXEC))
-		return -EINVAL;
-	return sqe->file_index ? -EOPNOTSUPP : 0;
-}
-
-static int pipe_issue(struct zn_uring_req *req)
-{
-	int fds[2], rc = sys_res(pipe2(fds, (int)PDU(req)->flags));
-
-	if (!rc && zn_ucopy_to((void *)(uintptr_t)PDU(req)->off, fds, sizeof(fds))) {
-		close(fds[0]);
-		close(fds[1]);
-		rc = -EFAULT;
-	}
-	req->res = rc;
-	return ZN_URING_ISSUE_DONE;
-}
-
-/* ---- SPLICE, TEE ---- */
-
-static int splice_prep(struct zn_uring_req *req, const struct io_uring_sqe *sqe)
-{
-	struct file_pdu *p = PDU(req);
-
-	memset(p, 0, sizeof(*p));
-	p->len = sqe->len;
-	p->flags = sqe->splice_flags;
-	if (p->flags & ~SPLICE_FLAGS)
-		return -EINVAL;
-	p->fd_in = sqe->splice_fd_in;
-	p->off_in = sqe->splice_off_in;
-	p->off = sqe->off;
-	if (req->opcode == IORING_OP_TEE && (p->off_in || p->off))
-		return -EINVAL;
-	return zn_handle_is_handle(req->file) ? -EOPNOTSUPP : 0;
-}
-
-static void splice_ready(struct zn_uring_req *req, short revents);
-
-/* One attempt: bytes or -errno; INT32_MIN when a pipe end would block. */
-static int splice_try(struct zn_uring_req *req, int *wait_fd, short *wait_ev)
-{
-	struct file_pdu *p = PDU(req);
-	unsigned flags = (p->flags & ~SPLICE_F_FD_IN_FIXED) | SPLICE_F_NONBLOCK;
-	int in = p->fd_in, out = req->file;
-	loff_t off_in = (loff_t)p->off_in, off_out = (loff_t)p->off;
-	ssize_t rc;
-
-	if (p->flags & SPLICE_F_FD_IN_FIXED)
-		in = in < 0 ? -EBADF : zn_uring_fixed_file(req->ring, (unsigned)in);
-	if (in < 0 || zn_handle_is_handle(in))
-		return -EBADF;
-	if (req->opcode == IORING_OP_TEE)
-		rc = tee(in, out, p->len, flags);
-	else
-		rc = splice(in, (int64_t)p->off_in == -1 ? NULL : &off_in, out,
-			    (int64_t)p->off == -1 ? NULL : &off_out, p->len, flags);
-	if (rc >= 0)
-		return rc > INT32_MAX ? INT32_MAX : (int)rc;
-	if (errno != EAGAIN || (p->flags & SPLICE_F_NONBLOCK))
-		return -errno;
-	/* which end is it: nothing to read, or no room to write */
-	struct pollfd pin = { .fd = in, .events = POLLIN };
-
-	*wait_fd = poll(&pin, 1, 0) == 1 ? out : in;
-	*wait_ev = *wait_fd == in ? POLLIN : POLLOUT;
-	return INT32_MIN;
-}
-
-static int splice_run(struct zn_uring_req *req)
-{
-	short ev = 0;
-	int fd = -1, res = splice_try(req, &fd, &ev);
-
-	if (res != INT32_MIN)
-		return res;
-	res = zn_osfd_arm(req, fd, ev, splice_ready);
-	return res ? res : INT32_MIN;
-}
-
-static void splice_ready(struct zn_uring_req *req, short revents)
-{
-	int res = splice_run(req);
-
-	(void)revents;
-	if (res != INT32_MIN)
-		zn_uring_req_complete(req, res, 0);
-}
-
-static int splice_issue(struct zn_uring_req *req)
-{
-	int res = splice_run(req);
-
-	if (res == INT32_MIN)
-		return ZN_URING_ISSUE_ASYNC;
-	req->res = res;
-	return ZN_URING_ISSUE_DONE;
-}
-
-static void splice_cancel(struct zn_uring_req *req)
-{
-	zn_osfd_disarm(req);
-}
-
 #define FILE_OP(NAME, PREP) {							\
 	.name = NAME, .flags = ZN_URING_OP_NEEDS_FILE, .prep = PREP, .issue = file_issue,	\
 }
@@ -361,14 +225,3 @@ const struct zn_uring_op zn_osfd_madvise_op = {
 	.name = "MADVISE", .prep = advise_prep, .issue = file_issue,
 };
 const struct zn_uring_op zn_osfd_ftruncate_op = FILE_OP("FTRUNCATE", ftruncate_prep);
-const struct zn_uring_op zn_osfd_splice_op = {
-	.name = "SPLICE", .flags = ZN_URING_OP_NEEDS_FILE, .prep = splice_prep,
-	.issue = splice_issue, .cancel = splice_cancel,
-};
-const struct zn_uring_op zn_osfd_pipe_op = {
-	.name = "PIPE", .prep = pipe_prep, .issue = pipe_issue,
-};
-const struct zn_uring_op zn_osfd_tee_op = {
-	.name = "TEE", .flags = ZN_URING_OP_NEEDS_FILE, .prep = splice_prep,
-	.issue = splice_issue, .cancel = splice_cancel,
-};
