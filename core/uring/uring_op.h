@@ -149,7 +149,7 @@ extern const struct zn_uring_op zn_provide_buffers_op;
 extern const struct zn_uring_op zn_remove_buffers_op;
 extern const struct zn_uring_op zn_poll_add_op;
 extern const struct zn_uring_op zn_poll_remove_op;
-/* ... on OS file descriptors (osfd_rw.c, osfd_file.c) */
+/* ... on OS file descriptors (osfd_rw.c, osfd_file.c, osfd_pipe.c) */
 extern const struct zn_uring_op zn_osfd_read_op, zn_osfd_write_op;
 extern const struct zn_uring_op zn_osfd_readv_op, zn_osfd_writev_op;
 extern const struct zn_uring_op zn_osfd_read_fixed_op, zn_osfd_write_fixed_op;
