@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/uring/uring_priv.h"
+#include "core/uring/osfd.h"
 
 #define CANCEL_FLAGS (IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD |		\
 	IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_FD_FIXED |		\
@@ -122,7 +122,7 @@ int zn_uring_cancel_resolve_fd(struct zn_uring *r, struct zn_cancel_data *cd, in
 
 	if (fixed)
 		h = fd < 0 ? -EBADF : zn_uring_fixed_file(r, (unsigned)fd);
-	if (h < 0 || zn_handle_type(h) < 0)
+	if (!zn_osfd_open(h))	/* a live handle or an open OS fd */
 		return -EBADF;
 	cd->file = h;
 	return 0;

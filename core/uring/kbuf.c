@@ -179,8 +179,9 @@ uint32_t zn_uring_buf_done(struct zn_uring_req *req, int bid, uint32_t used)
 	if (g->br) {
 		struct io_uring_buf *b = &g->br->bufs[g->rhead & g->mask];
 
-		if (g->inc && used && used < b->len && b->len - used > g->min_left_sub_one) {
-			/* incremental: the rest of the entry stays for the next one */
+		if (g->inc && used < b->len && (!used || b->len - used > g->min_left_sub_one)) {
+			/* incremental: the rest of the entry (all of it after a read
+			 * of 0 bytes) stays for the next one, as io_kbuf_inc_commit */
 			b->addr += used;
 			b->len -= used;
 			return cflags | IORING_CQE_F_BUF_MORE;

@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "core/uring/uring_priv.h"
+#include "core/uring/osfd.h"
 
 #define NOP_FLAGS (IORING_NOP_INJECT_RESULT | IORING_NOP_FILE |		\
 	IORING_NOP_FIXED_FILE | IORING_NOP_FIXED_BUFFER | IORING_NOP_TW |	\
@@ -55,7 +55,7 @@ static __attribute__((noinline)) int nop_prep_flags(struct zn_uring_req *req,
 
 		if (flags & IORING_NOP_FIXED_FILE)
 			h = sqe->fd < 0 ? -EBADF : zn_uring_fixed_file(req->ring, (unsigned)sqe->fd);
-		if (h < 0 || zn_handle_type(h) < 0)
+		if (!zn_osfd_open(h))	/* a live handle or an open OS fd */
 			return -EBADF;
 		req->file = h;
 	}

@@ -29,21 +29,23 @@
  *    POLLOUT|POLLWRNORM with SQ room, as io_uring_poll;
  *  - any other number: a kernel file descriptor, read with poll(2) and a
  *    zero timeout (an eventfd, a pipe, a kernel socket).
- * The hook is a busy one: while a poll is armed the owner does not sleep
- * (no kernel wakes it when a kernel fd becomes ready).
+ * The hook is a busy one: no kernel wakes a polling owner when a kernel fd
+ * becomes ready. In interrupt wait mode its arm function puts the kernel
+ * fds in the ring's epoll set, so the owner sleeps until one is ready.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/uring/uring_priv.h"
-#include "zcnic/handle.h"
+#include "core/uring/osfd.h"
 
 #define POLL_UNMASK	(POLLERR | POLLHUP | POLLNVAL | POLLRDHUP)
 
 struct poll_pdu {
-	struct zn_uring_req *next;	/* the ring's armed polls */
+	struct zn_uring_req *next, *prev;	/* the ring's armed polls */
+	uint32_t gen;			/* which arming (0: not armed) */
 	uint32_t events;
 	uint32_t last;			/* events ready at the last look */
 	uint32_t last_seq;		/* the source's event count then */
@@ -77,16 +79,22 @@ static int ring_ready(int fd)
 	return (int)mask;
 }
 
-/* A kernel fd's events now: >= 0, or -EBADF. */
+#define KFD_EVENTS	(POLLIN | POLLOUT | POLLPRI | POLLRDHUP)
+
+/* A kernel fd's events as poll(2) gave them: >= 0, or -EBADF. */
+static int kfd_events(short revents)
+{
+	return (revents & POLLNVAL) ? -EBADF : (uint16_t)revents;
+}
+
+/* A kernel fd's events now. */
 static int kfd_ready(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT | POLLPRI | POLLRDHUP };
+	struct pollfd p = { .fd = fd, .events = KFD_EVENTS };
 
 	if (poll(&p, 1, 0) < 0)
 		return -errno;
-	if (p.revents & POLLNVAL)
-		return -EBADF;
-	return p.revents;
+	return kfd_events(p.revents);
 }
 
 /* The events of fd now (>= 0) and its event count in *seq, or -errno. */
@@ -105,13 +113,16 @@ static int ready(struct zn_uring *r, int fd, uint32_t *seq)
 
 static void poll_unlink(struct zn_uring *r, struct zn_uring_req *req)
 {
-	struct zn_uring_req **pp;
+	struct poll_pdu *p = PDU(req);
 
-	for (pp = &r->polls; *pp; pp = &PDU(*pp)->next)
-		if (*pp == req) {
-			*pp = PDU(req)->next;
-			break;
-		}
+	if (p->prev)
+		PDU(p->prev)->next = p->next;
+	else
+		r->polls = p->next;
+	if (p->next)
+		PDU(p->next)->prev = p->prev;
+	p->next = p->prev = NULL;
+	p->gen = 0;
 	if (!r->polls && r->poll_hook) {
 		zn_uring_hook_del(r, r->poll_hook - 1);
 		r->poll_hook = 0;
@@ -119,14 +130,14 @@ static void poll_unlink(struct zn_uring *r, struct zn_uring_req *req)
 }
 
 /*
- * One look at req: 1 when it is done (one-shot fired), 0 when it stays
- * armed. A multishot posts a CQE on each new edge.
+ * req's source shows rc (its events, or -errno) with event count seq: 1
+ * when req is done (one-shot fired), 0 when it stays armed. A multishot
+ * posts a CQE on each new edge.
  */
-static int poll_check(struct zn_uring_req *req, int *res)
+static int poll_check(struct zn_uring_req *req, int rc, uint32_t seq, int *res)
 {
 	struct poll_pdu *p = PDU(req);
-	uint32_t seq, mask;
-	int rc = ready(req->ring, req->file, &seq);
+	uint32_t mask;
 
 	if (rc < 0) {
 		*res = rc;
@@ -144,26 +155,125 @@ static int poll_check(struct zn_uring_req *req, int *res)
 	return 0;
 }
 
+/* One look at req now (its issue). */
+static int poll_look(struct zn_uring_req *req, int *res)
+{
+	uint32_t seq;
+	int rc = ready(req->ring, req->file, &seq);
+
+	return poll_check(req, rc, seq, res);
+}
+
+/* What a pass looks at: the armed polls as they were, kernel fds in one poll(2). */
+struct poll_snap {
+	struct zn_uring_req *req;
+	uint32_t gen;
+	int kidx;		/* its entry in the pollfd array; -1: not a kernel fd */
+};
+
 static int poll_hook(struct zn_uring *r, void *arg)
 {
+	struct poll_snap snap_small[16], *snap = snap_small;
+	struct pollfd pfd_small[16], *pfd = pfd_small;
 	struct zn_uring_req *req;
+	unsigned n = 0, nk = 0, i;
 	int work = 0, res;
 
 	(void)arg;
+	for (req = r->polls; req; req = PDU(req)->next)
+		n++;
+	if (n > 16) {
+		snap = malloc(n * sizeof(*snap));
+		pfd = malloc(n * sizeof(*pfd));
+		if (!snap || !pfd) {
+			free(snap);
+			free(pfd);
+			return 0;
+		}
+	}
+	for (i = 0, req = r->polls; req; req = PDU(req)->next, i++) {
+		snap[i] = (struct poll_snap){ req, PDU(req)->gen, -1 };
+		if (zn_osfd_is_os(req->file)) {
+			snap[i].kidx = (int)nk;
+			pfd[nk++] = (struct pollfd){ .fd = req->file, .events = KFD_EVENTS };
+		}
+	}
+	if (nk && poll(pfd, nk, 0) < 0)
+		nk = 0;
 	/*
-	 * A completion may run a link chain that arms or removes polls: after
-	 * each one the walk starts again (each completion shortens the list).
+	 * A completion may run a link chain that arms or removes polls: a poll
+	 * is looked at only while it is the same arming (gen) as in the snapshot.
 	 */
-restart:
-	for (req = r->polls; req; req = PDU(req)->next) {
-		if (poll_check(req, &res)) {
+	for (i = 0; i < n; i++) {
+		uint32_t seq = 0;
+		int rc;
+
+		req = snap[i].req;
+		if (req->opcode != IORING_OP_POLL_ADD || PDU(req)->gen != snap[i].gen)
+			continue;
+		if (snap[i].kidx < 0)
+			rc = ready(r, req->file, &seq);
+		else if (nk)
+			rc = kfd_events(pfd[snap[i].kidx].revents);
+		else
+			continue;
+		if (poll_check(req, rc, seq, &res)) {
 			poll_unlink(r, req);
 			zn_uring_req_complete(req, res, 0);
 			work++;
-			goto restart;
 		}
 	}
+	if (snap != snap_small) {
+		free(snap);
+		free(pfd);
+	}
 	return work;
+}
+
+/*
+ * Interrupt wait mode: the kernel fds polled go into the ring's epoll set
+ * (osfd_wait.c), so a sleeping ring wakes when one becomes ready. What it
+ * cannot sleep on: another ring's handle (its CQEs come from its own
+ * thread), and a multishot poll whose events are all still up since its
+ * last CQE (its next edge is their going away and back, which epoll does
+ * not tell); then the ring polls for the rest of that wait.
+ */
+static int poll_irq_arm(struct zn_uring *r, void *arg, int *fds, unsigned max,
+			uint64_t *deadline)
+{
+	int epfd = -1;
+
+	(void)arg;
+	(void)deadline;
+	for (struct zn_uring_req *req = r->polls; req; req = PDU(req)->next) {
+		struct poll_pdu *p = PDU(req);
+		uint32_t ev = p->events;
+		int rc;
+
+		if (zn_handle_is_handle(req->file)) {
+			if (zn_handle_type(req->file) == ZN_HANDLE_URING && req->file != r->handle)
+				return -EOPNOTSUPP;
+			continue;	/* a socket: its netdev's hook arms the queues */
+		}
+		if (p->mshot)
+			ev &= ~p->last;
+		if (!ev)
+			return -EOPNOTSUPP;
+		/* every poll on this fd: one registration per fd */
+		for (struct zn_uring_req *q = r->polls; q; q = PDU(q)->next)
+			if (q != req && q->file == req->file)
+				ev |= PDU(q)->events;
+		rc = zn_osfd_epoll_add(r, req->file, ev);
+		if (rc < 0)
+			return rc == -EPERM ? -EOPNOTSUPP : rc;
+		epfd = rc;
+	}
+	if (epfd < 0)
+		return 0;
+	if (!max)
+		return -ENOSPC;
+	fds[0] = epfd;
+	return 1;
 }
 
 static int poll_arm(struct zn_uring *r, struct zn_uring_req *req)
@@ -173,9 +283,17 @@ static int poll_arm(struct zn_uring *r, struct zn_uring_req *req)
 
 		if (id < 0)
 			return id;
+		zn_uring_hook_set_arm(r, id, poll_irq_arm);
 		r->poll_hook = id + 1;
 	}
+	static uint32_t gen;
+	uint32_t g = __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
+
+	PDU(req)->gen = g ? g : __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
+	PDU(req)->prev = NULL;
 	PDU(req)->next = r->polls;
+	if (r->polls)
+		PDU(r->polls)->prev = req;
 	r->polls = req;
 	return 0;
 }
@@ -201,7 +319,7 @@ static int poll_add_issue(struct zn_uring_req *req)
 {
 	int res = 0, rc;
 
-	if (poll_check(req, &res)) {
+	if (poll_look(req, &res)) {
 		req->res = res;
 		return ZN_URING_ISSUE_DONE;
 	}

@@ -11,8 +11,9 @@
  *    stops after it (when it ends its link chain, as in the kernel);
  *  - opcode >= IORING_OP_LAST or an unknown IOSQE_ bit: -EINVAL;
  *    IOSQE_BUFFER_SELECT on an op without buffer selection: -EOPNOTSUPP;
- *    on a restricted ring an op or flags not allowed: -EACCES
- *    (restrict.c); a personality not registered: -EINVAL;
+ *    ioprio on an op that has none: -EINVAL; on a restricted ring an op
+ *    or flags not allowed: -EACCES (restrict.c); a personality not
+ *    registered: -EINVAL;
  *  - links: a member is issued after its predecessor completes; a failed
  *    member (res < 0) completes the rest with -ECANCELED, unless it is a
  *    HARDLINK; a member that fails at submission fails its whole chain
@@ -335,6 +336,8 @@ void zn_uring_req_complete_nofail(struct zn_uring_req *req, int32_t res, uint32_
 
 void zn_uring_req_finish(struct zn_uring_req *req, int32_t res)
 {
+	/* a fired LINK_TIMEOUT's -ETIME fails nothing: CQE_SKIP_SUCCESS holds (Linux) */
+	req->internal |= RQ_NOFAIL;
 	req->res = res;
 	req->cflags = 0;
 	req_done(req->ring, req);
@@ -363,6 +366,21 @@ static int resolve_file(struct zn_uring *r, struct zn_uring_req *req,
 	return 0;
 }
 
+/* The opcodes that read sqe->ioprio (Linux opdef.c's .ioprio). */
+static bool takes_ioprio(unsigned opcode)
+{
+	switch (opcode) {
+	case IORING_OP_READV: case IORING_OP_WRITEV: case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED: case IORING_OP_SENDMSG: case IORING_OP_RECVMSG:
+	case IORING_OP_ACCEPT: case IORING_OP_SEND: case IORING_OP_RECV:
+	case IORING_OP_READ: case IORING_OP_WRITE: case IORING_OP_SEND_ZC:
+	case IORING_OP_SENDMSG_ZC: case IORING_OP_READ_MULTISHOT: case IORING_OP_RECV_ZC:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The precise error of an SQE that fails the fast check below. */
 static int init_req_slow(struct zn_uring *r, const struct zn_uring_op *op,
 			 const struct io_uring_sqe *sqe)
@@ -371,6 +389,8 @@ static int init_req_slow(struct zn_uring *r, const struct zn_uring_op *op,
 		return -EOPNOTSUPP;
 	if (r->restricted && !zn_uring_restrict_sqe_ok(r, sqe->opcode, sqe->flags))
 		return -EACCES;
+	if (sqe->ioprio && !takes_ioprio(sqe->opcode))
+		return -EINVAL;
 	if (sqe->personality)
 		return zn_uring_personality_check(r, sqe->personality);
 	return 0;
@@ -406,8 +426,10 @@ static int init_req(struct zn_uring *r, struct zn_uring_req *req, const struct i
 	RI(req)->op = op;
 	if (__builtin_expect(bad128, 0))	/* where a 128-byte SQE may not stand */
 		return -EINVAL;
-	/* the rare fields in one test: buffer selection, restrictions, personalities */
-	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->personality | r->restricted, 0)) {
+	/* the rare fields in one test: buffer selection, ioprio, restrictions,
+	 * personalities */
+	if (__builtin_expect((flags & IOSQE_BUFFER_SELECT) | sqe->ioprio | sqe->personality |
+			     r->restricted, 0)) {
 		rc = init_req_slow(r, op, sqe);
 		if (rc)
 			return rc;
@@ -513,7 +535,7 @@ sq_direct_run(struct zn_uring *r, uint32_t head, unsigned n, const unsigned sqe_
 			break;
 		sqe = &sqes[idx << sqe_shift];
 		/* init_req's checks that can fail a plain SQE: the generic way says them */
-		if ((sqe->flags & ~IOSQE_CQE_SKIP_SUCCESS) | sqe->personality)
+		if ((sqe->flags & ~IOSQE_CQE_SKIP_SUCCESS) | sqe->ioprio | sqe->personality)
 			break;
 		if (sqe->opcode == IORING_OP_NOP && table) {
 			res = zn_nop_direct(sqe);

@@ -45,7 +45,7 @@ struct tmo_pdu {
 	uint64_t period;		/* relative ns (multishot re-arm) */
 	struct zn_uring_req *prev, *next;	/* r->timers, earliest first */
 	struct zn_uring_req *head;	/* LINK_TIMEOUT: the request it guards */
-	uint32_t target;		/* count mode: seq at which it completes */
+	uint32_t start;			/* count mode: the seq when it was armed */
 	uint32_t off;			/* count; multishot: repeats left (0: forever) */
 	uint32_t flags;			/* IORING_TIMEOUT_* */
 	uint8_t armed;
@@ -197,7 +197,7 @@ static int timeout_issue(struct zn_uring_req *req)
 	struct tmo_pdu *t = TP(req);
 
 	if (!noseq(t))
-		t->target = cq_seq(r) + t->off;
+		t->start = cq_seq(r);
 	timer_add(r, req, to_deadline(t->period, t->flags));
 	return ZN_URING_ISSUE_ASYNC;
 }
@@ -281,8 +281,8 @@ static struct zn_uring_req *due(struct zn_uring *r, uint64_t now, uint32_t seq, 
 			*by_count = false;
 			return q;
 		}
-		/* wrap-safe: the target lies within 2^31 of the seq it was set at */
-		if (!t->is_link && !noseq(t) && (int32_t)(seq - t->target) >= 0) {
+		/* CQEs since it was armed, unsigned as the kernel's: off -1U is never reached */
+		if (!t->is_link && !noseq(t) && seq - t->start >= t->off) {
 			*by_count = true;
 			return q;
 		}

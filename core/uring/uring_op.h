@@ -132,6 +132,9 @@ struct zn_uring_plugins {
 	/* Called at the start of every unregister of buffers, so that layers
 	 * that mapped registered buffers for a device let go. May be NULL. */
 	void (*bufs_unregistering)(struct zn_uring *r);
+	/* IORING_OP_CLOSE of a handle (the engine's CLOSE closes OS fds and
+	 * registered-file slots itself). May be NULL: -EBADF. */
+	const struct zn_uring_op *close_handle;
 };
 extern const struct zn_uring_plugins zn_uring_plugins;
 
@@ -148,6 +151,15 @@ extern const struct zn_uring_op zn_remove_buffers_op;
 extern const struct zn_uring_op zn_poll_add_op;
 extern const struct zn_uring_op zn_poll_remove_op;
 extern const struct zn_uring_op zn_files_update_op;
+/* ... on OS file descriptors (osfd_rw.c, osfd_file.c, osfd_pipe.c) */
+extern const struct zn_uring_op zn_osfd_read_op, zn_osfd_write_op;
+extern const struct zn_uring_op zn_osfd_readv_op, zn_osfd_writev_op;
+extern const struct zn_uring_op zn_osfd_read_fixed_op, zn_osfd_write_fixed_op;
+extern const struct zn_uring_op zn_osfd_read_mshot_op;
+extern const struct zn_uring_op zn_osfd_close_op, zn_osfd_fsync_op, zn_osfd_sync_range_op;
+extern const struct zn_uring_op zn_osfd_fallocate_op, zn_osfd_fadvise_op, zn_osfd_madvise_op;
+extern const struct zn_uring_op zn_osfd_ftruncate_op, zn_osfd_splice_op, zn_osfd_tee_op;
+extern const struct zn_uring_op zn_osfd_pipe_op;
 
 /* The op of an opcode (never NULL below IORING_OP_LAST: unsupported ones
  * get a -EOPNOTSUPP stand-in); NULL for >= IORING_OP_LAST. */

@@ -20,7 +20,7 @@
 #define ZN_URING_FEATURES (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |	\
 	IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_EXT_ARG |			\
 	IORING_FEAT_CQE_SKIP | IORING_FEAT_LINKED_FILE |			\
-	IORING_FEAT_SQPOLL_NONFIXED | IORING_FEAT_MIN_TIMEOUT)
+	IORING_FEAT_SQPOLL_NONFIXED | IORING_FEAT_MIN_TIMEOUT | IORING_FEAT_CUR_PERSONALITY)
 
 #define ZN_ENTER_FLAGS (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP |		\
 	IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING |	\
@@ -199,6 +199,8 @@ struct zn_uring {
 	/* armed POLL_ADDs (poll.c) and their hook's id + 1 (0: none) */
 	struct zn_uring_req *polls;
 	int poll_hook;
+	/* requests on OS fds waiting for readiness (osfd_wait.c) */
+	struct zn_osfd *osfd;
 	/* the SQPOLL thread (sqpoll.c); NULL without IORING_SETUP_SQPOLL */
 	struct zn_sqpoll *sqp;
 	/* interrupt wait mode (wait.c) */

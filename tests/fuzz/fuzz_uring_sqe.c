@@ -10,6 +10,16 @@
  * 0..3 are mapped onto live objects (this ring, a second ring, a non-ring
  * handle, an OS fd) so that the valid paths are reachable too.
  *
+ * The OS-fd ops (READ/WRITE family, READ_MULTISHOT, CLOSE, FSYNC, the file
+ * ops, SPLICE, TEE) only ever see the read end of an empty harness pipe or
+ * an fd number that is not open (PIPE writes its fds to the harness and
+ * they are closed after the batch; READV/WRITEV get a NULL vector), so
+ * nothing is read into a random address,
+ * nothing of the process is closed or truncated: reads wait (cancelled at
+ * ring exit), the rest fail with the kernel's codes. MADVISE gets addr 0
+ * and a harmless advice; CLOSE's file_index names an empty or a missing
+ * slot, so the table stays as the reference knows it.
+ *
  * The engine's own ops get harness-owned pointers: TIMEOUT / LINK_TIMEOUT
  * addr and TIMEOUT_REMOVE addr2 name one of { NULL, a zero timespec (due at
  * once), a negative one }, PROVIDE_BUFFERS addr a harness buffer and at most
@@ -39,6 +49,7 @@
 #include <string.h>
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "zcnic/handle.h"
 #include "zcnic/log.h"
@@ -64,6 +75,9 @@ static const struct io_uring_sqe *g_sq;	/* the batch, for reap() */
 static int test_obj;
 static int test_handle;
 static char bufs[2][256];
+static int pipe_rd;			/* an empty pipe's read end (its writer kept open) */
+static int pipe_out[MAX_SQES][2];	/* where each PIPE writes its fds */
+#define CLOSED_FD 900000		/* an fd number nothing opens */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -71,6 +85,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	zn_log_configure("off");
 	test_handle = zn_handle_alloc(ZN_HANDLE_TEST, &test_obj);
+	{
+		int p[2];
+
+		if (pipe(p))
+			__builtin_trap();
+		pipe_rd = p[0];
+	}
 	return 0;
 }
 
@@ -85,6 +106,132 @@ struct env {
 static int live(int h)
 {
 	return zn_handle_type(h) >= 0;
+}
+
+/* A live handle or an open OS fd. */
+static int open_fd(int h)
+{
+	if (zn_handle_is_handle(h))
+		return live(h);
+	return h >= 0 && fcntl(h, F_GETFD) >= 0;
+}
+
+static int is_osfd_op(unsigned op)
+{
+	switch (op) {
+	case IORING_OP_READV: case IORING_OP_WRITEV: case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED: case IORING_OP_READ: case IORING_OP_WRITE:
+	case IORING_OP_READ_MULTISHOT: case IORING_OP_FSYNC: case IORING_OP_SYNC_FILE_RANGE:
+	case IORING_OP_FALLOCATE: case IORING_OP_FADVISE: case IORING_OP_MADVISE:
+	case IORING_OP_FTRUNCATE: case IORING_OP_SPLICE: case IORING_OP_TEE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Linux opdef.c's .ioprio: the opcodes that read sqe->ioprio. */
+static int takes_ioprio(unsigned op)
+{
+	switch (op) {
+	case IORING_OP_READV: case IORING_OP_WRITEV: case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED: case IORING_OP_SENDMSG: case IORING_OP_RECVMSG:
+	case IORING_OP_ACCEPT: case IORING_OP_SEND: case IORING_OP_RECV:
+	case IORING_OP_READ: case IORING_OP_WRITE: case IORING_OP_SEND_ZC:
+	case IORING_OP_SENDMSG_ZC: case IORING_OP_READ_MULTISHOT: case IORING_OP_RECV_ZC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int selects_buffers(unsigned op)
+{
+	return op == IORING_OP_RECV || op == IORING_OP_RECVMSG || op == IORING_OP_READ ||
+	       op == IORING_OP_READV || op == IORING_OP_READ_MULTISHOT;
+}
+
+/*
+ * The OS-fd ops (core/uring/osfd_rw.c, osfd_file.c): prep's checks; then
+ * what the fd (the harness pipe, a closed fd, a handle) answers, which is
+ * the kernel's: REF_ANY, except where it cannot vary.
+ */
+static int osfd_result(const struct io_uring_sqe *s, int file, int *at_init)
+{
+	unsigned op = s->opcode, fl = s->flags;
+	unsigned cls = s->ioprio >> 13, lvl = s->ioprio & 7;
+	int handle = zn_handle_is_handle(file);
+
+	switch (op) {
+	case IORING_OP_READ_MULTISHOT:
+		if (!(fl & IOSQE_BUFFER_SELECT))
+			return -EINVAL;
+		/* fall through */
+	case IORING_OP_READV: case IORING_OP_WRITEV: case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED: case IORING_OP_READ: case IORING_OP_WRITE:
+		if (handle && (op == IORING_OP_READ || op == IORING_OP_WRITE)) {
+			/* a socket's RECV / SEND; not a socket: -EOPNOTSUPP */
+			if (zn_handle_type(file) != ZN_HANDLE_SOCKET)
+				return -EOPNOTSUPP;
+			break;
+		}
+		if (handle && op != IORING_OP_READ_MULTISHOT)
+			return -EOPNOTSUPP;
+		if (s->ioprio && (cls > 3 || (cls == 0 && lvl)))
+			return -EINVAL;
+		if (s->attr_type_mask)
+			return s->attr_type_mask == 1 ? -EOPNOTSUPP : -EINVAL;
+		if (op == IORING_OP_READ_MULTISHOT && (s->addr || s->len))
+			return -EINVAL;
+		if (handle)	/* READ_MULTISHOT's last check */
+			return -EOPNOTSUPP;
+		if ((op == IORING_OP_READV || op == IORING_OP_WRITEV) &&
+		    !(fl & IOSQE_BUFFER_SELECT) && s->len > 1024)
+			return -EINVAL;
+		if (op == IORING_OP_READV && (fl & IOSQE_BUFFER_SELECT) && s->len != 1)
+			return -EINVAL;
+		/* the harness's vector pointer is NULL: unreadable */
+		if ((op == IORING_OP_READV || op == IORING_OP_WRITEV) && s->len)
+			return -EFAULT;
+		break;
+	case IORING_OP_FSYNC:
+		if (s->addr || s->buf_index || s->splice_fd_in || (s->fsync_flags & ~1u))
+			return -EINVAL;
+		break;
+	case IORING_OP_SYNC_FILE_RANGE:
+		if (s->addr || s->buf_index || s->splice_fd_in)
+			return -EINVAL;
+		break;
+	case IORING_OP_FALLOCATE:
+		if (s->buf_index || s->rw_flags || s->splice_fd_in)
+			return -EINVAL;
+		break;
+	case IORING_OP_FADVISE: case IORING_OP_MADVISE:
+		if (s->buf_index || s->splice_fd_in)
+			return -EINVAL;
+		break;
+	case IORING_OP_FTRUNCATE:
+		if (s->rw_flags || s->addr || s->len || s->buf_index || s->splice_fd_in || s->addr3)
+			return -EINVAL;
+		break;
+	case IORING_OP_PIPE:
+		if (s->fd || s->off || s->addr3 || (s->pipe_flags & ~(unsigned)(O_CLOEXEC |
+		    O_NONBLOCK | O_DIRECT | O_EXCL)) || (s->file_index && (s->pipe_flags & O_CLOEXEC)))
+			return -EINVAL;
+		if (s->file_index)
+			return -EOPNOTSUPP;
+		break;
+	case IORING_OP_SPLICE: case IORING_OP_TEE:
+		if (s->splice_flags & ~(SPLICE_F_FD_IN_FIXED | 0xfu))
+			return -EINVAL;
+		if (op == IORING_OP_TEE && (s->splice_off_in || s->off))
+			return -EINVAL;
+		if (handle)
+			return -EOPNOTSUPP;
+		break;
+	}
+	*at_init = 0;
+	return REF_ANY;
 }
 
 static int is_ring(int h)
@@ -253,7 +400,8 @@ static int kbuf_result(const struct io_uring_sqe *s, int *at_init)
  * The socket ops (core/sock/op_sock.c) and SENDMSG/RECVMSG, with the
  * harness's addr = 0 (a sockaddr or msghdr there is unreadable) and files
  * that are no sockets: prep's checks, then -ENOTSOCK at issue (SOCKET: its
- * own answers; CLOSE: -EBADF, nothing it is given is a socket).
+ * own answers; CLOSE: -EBADF, nothing it is given is a socket or may be
+ * closed).
  */
 static int sock_result(const struct io_uring_sqe *s, int *at_init)
 {
@@ -301,9 +449,12 @@ static int sock_result(const struct io_uring_sqe *s, int *at_init)
 			return -EINVAL;
 		if (fl & IOSQE_FIXED_FILE)
 			return -EBADF;
-		if (s->file_index)
+		if (s->file_index && s->fd)
 			return -EINVAL;
 		*at_init = 0;
+		/* the harness's slots: 1 is empty, past 5 is no slot; fds: none closable */
+		if (s->file_index)
+			return s->file_index - 1 < 5 ? -EBADF : -EINVAL;
 		return -EBADF;
 	case IORING_OP_SENDMSG:
 		if ((pr & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_BUNDLE |
@@ -370,10 +521,19 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 
 	*at_init = 1;
 	if (op >= IORING_OP_LAST || (fl & 0x80) ||
-	    ((fl & IOSQE_BUFFER_SELECT) && op != IORING_OP_RECV && op != IORING_OP_RECVMSG))
+	    ((fl & IOSQE_BUFFER_SELECT) && !selects_buffers(op)))
 		return (op < IORING_OP_LAST && !(fl & 0x80)) ? -EOPNOTSUPP : -EINVAL;
+	if (s->ioprio && !takes_ioprio(op))
+		return -EINVAL;
 	if (s->personality)
 		return -EINVAL;
+	if (is_osfd_op(op) || op == IORING_OP_PIPE) {
+		if ((fl & IOSQE_FIXED_FILE) && op != IORING_OP_MADVISE && op != IORING_OP_PIPE &&
+		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
+			return -EBADF;
+		return osfd_result(s, (fl & IOSQE_FIXED_FILE) && op != IORING_OP_MADVISE &&
+				   op != IORING_OP_PIPE ? e->files[s->fd] : s->fd, at_init);
+	}
 	switch (op) {
 	case IORING_OP_NOP: case IORING_OP_NOP128: {
 		uint32_t nf = s->nop_flags;
@@ -385,7 +545,7 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		if (nf & IORING_NOP_FILE) {
 			if (nf & IORING_NOP_FIXED_FILE)
 				h = (s->fd < 0 || (unsigned)s->fd >= e->nfiles) ? -1 : e->files[s->fd];
-			if (h < 0 || !live(h))
+			if (!open_fd(h))
 				return -EBADF;
 		}
 		if ((nf & IORING_NOP_FIXED_BUFFER) &&
@@ -567,7 +727,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e.files[1] = -1;
 	e.files[2] = test_handle;
 	e.files[3] = e.other;
-	e.files[4] = 5;	/* an OS fd */
+	e.files[4] = pipe_rd;	/* an OS fd */
 	e.nfiles = 5;
 	e.iov[0] = (struct iovec){ bufs[0], sizeof(bufs[0]) };
 	e.iov[2] = (struct iovec){ bufs[1], sizeof(bufs[1]) };
@@ -611,6 +771,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default:
 			break;
 		}
+		/* OS-fd ops: the harness pipe or a closed fd (see the top) */
+		if (is_osfd_op(s->opcode) || s->opcode == IORING_OP_CLOSE) {
+			if (!(s->flags & IOSQE_FIXED_FILE) && s->fd > 3)
+				s->fd = CLOSED_FD;
+			if ((s->opcode == IORING_OP_SPLICE || s->opcode == IORING_OP_TEE) &&
+			    !(s->splice_flags & SPLICE_F_FD_IN_FIXED))
+				s->splice_fd_in = s->splice_fd_in == 3 ? pipe_rd : CLOSED_FD;
+			if (s->opcode == IORING_OP_MADVISE) {
+				s->addr = 0;
+				s->fadvise_advice %= 5;	/* NORMAL..DONTNEED: nothing to harm */
+			}
+		}
+		if (s->opcode == IORING_OP_READV || s->opcode == IORING_OP_WRITEV)
+			s->addr = 0;
+		if (s->opcode == IORING_OP_PIPE) {
+			s->addr = (uintptr_t)pipe_out[i];	/* closed after the batch */
+			pipe_out[i][0] = pipe_out[i][1] = -1;
+		}
+		if (s->opcode == IORING_OP_CLOSE) {
+			if (s->file_index)
+				s->file_index = (s->file_index & 1) ? 2 : 7;
+			if (s->fd == 3 && !(s->flags & IOSQE_FIXED_FILE))
+				s->fd = CLOSED_FD;	/* not the harness pipe */
+		}
 		/* a socket made by an earlier SOCKET of the batch is never named:
 		 * its handle is not small */
 		if ((is_sock_op(s->opcode) || s->opcode == IORING_OP_SEND ||
@@ -619,7 +803,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    s->opcode != IORING_OP_SOCKET && !(s->flags & IOSQE_FIXED_FILE) && s->fd > 3)
 			s->fd &= 0xffff;
 		if (s->opcode != IORING_OP_PROVIDE_BUFFERS && s->opcode != IORING_OP_REMOVE_BUFFERS &&
-		    s->opcode != IORING_OP_SOCKET && !(s->flags & IOSQE_FIXED_FILE) &&
+		    s->opcode != IORING_OP_SOCKET && s->opcode != IORING_OP_PIPE &&
+		    !(s->flags & IOSQE_FIXED_FILE) &&
 		    s->fd >= 0 && s->fd <= 3) {
 			static const int map_idx[4] = { 0, 3, 2, 4 };
 
@@ -704,8 +889,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* IOSQE_IO_DRAIN behind a request that may stay in flight (a
 		 * TIMEOUT, a poll) holds itself and what follows: any outcome */
 		for (i = 0; i < (unsigned)consumed; i++)
-			if ((sq[i].opcode == IORING_OP_TIMEOUT || sq[i].opcode == IORING_OP_POLL_ADD) &&
-			    !init_fail[i])
+			if ((sq[i].opcode == IORING_OP_TIMEOUT || sq[i].opcode == IORING_OP_POLL_ADD ||
+			     is_osfd_op(sq[i].opcode)) && !init_fail[i])
 				break;
 		for (; i < (unsigned)consumed; i++)
 			if ((sq[i].flags & IOSQE_IO_DRAIN) && !init_fail[i])
@@ -737,6 +922,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(sn.msgs[i] + so.msgs[i] == (delivered ? 1u : 0u));
 		}
 	}
+	/* the pipes PIPE made */
+	for (i = 0; i < n; i++)
+		if (sq[i].opcode == IORING_OP_PIPE && pipe_out[i][0] >= 0) {
+			close(pipe_out[i][0]);
+			close(pipe_out[i][1]);
+			pipe_out[i][0] = -1;
+		}
 	/* the sockets SOCKET made (whatever links did to the checks above) */
 	for (i = 0; i < n; i++)
 		if (sq[i].opcode == IORING_OP_SOCKET && sn.own[i] && sn.res[i] > 0)

@@ -74,6 +74,18 @@ seeds.update({
     "cqe_mixed_wrap": bytes([CQE_MIXED | 8]) + sqe(NOP) * 3 + sqe(NOP, opflags=NOP_CQE32, off=1, addr=2) * 5,
     "cqe32_nop": bytes([1]) + sqe(NOP, opflags=NOP_CQE32, off=3, addr=4) + sqe(NOP, opflags=NOP_CQE32 | 2, fd=9),
 })
+# OS-fd ops: fd 3 is the harness's empty pipe, a larger fd one that is not open
+READV, WRITEV, FSYNC, READ_FIXED, CLOSE, READ, WRITE, SPLICE, READ_MSHOT = 1, 2, 3, 4, 19, 22, 23, 30, 49
+SELECT = 32
+seeds.update({
+    "osfd_rw": bytes([2]) + sqe(READ, fd=3, length=8) + sqe(WRITE, fd=3, length=1) +
+        sqe(READV, fd=3, length=2000) + sqe(READ_FIXED, flags=FIXED, fd=4, length=8) +
+        sqe(READ, fd=77, length=8) + sqe(READ_MSHOT, flags=SELECT, fd=3) +
+        sqe(READ, flags=SELECT, fd=3),
+    "osfd_file": bytes([2]) + sqe(FSYNC, fd=3) + sqe(FSYNC, fd=3, opflags=2) +
+        sqe(CLOSE, fd=77) + sqe(CLOSE, file_index=1) + sqe(CLOSE, fd=0, off=1) +
+        sqe(SPLICE, fd=3, length=4),
+})
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)

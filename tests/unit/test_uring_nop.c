@@ -186,7 +186,7 @@ static int submit_one_res(struct io_uring *ring, struct io_uring_sqe *sqe)
 static void test_invalid_sqes(void **state)
 {
 	static const unsigned placeholders[] = {
-		IORING_OP_READV, IORING_OP_OPENAT, IORING_OP_URING_CMD,
+		IORING_OP_STATX, IORING_OP_OPENAT, IORING_OP_URING_CMD,
 	};
 	struct io_uring *ring = *state;
 	struct io_uring_sqe *sqe;
@@ -302,7 +302,8 @@ static void test_probe(void **state)
 	assert_true(io_uring_opcode_supported(p, IORING_OP_NOP));
 	assert_true(io_uring_opcode_supported(p, IORING_OP_MSG_RING));
 	assert_true(io_uring_opcode_supported(p, IORING_OP_SEND_ZC));
-	assert_false(io_uring_opcode_supported(p, IORING_OP_READV));
+	assert_true(io_uring_opcode_supported(p, IORING_OP_READV));
+	assert_false(io_uring_opcode_supported(p, IORING_OP_STATX));
 	assert_false(io_uring_opcode_supported(p, IORING_OP_LAST));
 	io_uring_free_probe(p);
 }

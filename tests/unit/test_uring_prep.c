@@ -118,10 +118,10 @@ static void test_eopnotsupp(void **state)
 	/* SUBMIT_ALL: an SQE failing at submission does not stop the batch */
 	assert_int_equal(io_uring_queue_init(8, &ring, IORING_SETUP_SUBMIT_ALL), 0);
 	s = io_uring_get_sqe(&ring);
-	io_uring_prep_fsync(s, 0, 0);
+	io_uring_prep_rw(IORING_OP_STATX, s, 0, NULL, 0, 0);
 	s->user_data = 1;
 	s = io_uring_get_sqe(&ring);
-	io_uring_prep_rw(IORING_OP_FADVISE, s, 0, NULL, 0, 0);
+	io_uring_prep_rw(IORING_OP_MKDIRAT, s, 0, NULL, 0, 0);
 	s->user_data = 2;
 	assert_int_equal(io_uring_submit(&ring), 2);
 	for (int i = 1; i <= 2; i++) {
