@@ -50,9 +50,11 @@ static int update_alloc(struct zn_uring *r, int *fds, uint32_t nr)
 	if (!r->files)
 		return -ENXIO;
 	for (done = 0; done < nr; done++) {
+		/* user memory, maybe NULL: no pointer arithmetic on it */
+		void *at = (void *)((uintptr_t)fds + done * sizeof(int));
 		int h;
 
-		if (zn_ucopy_from(&h, &fds[done], sizeof(h))) {
+		if (zn_ucopy_from(&h, at, sizeof(h))) {
 			ret = -EFAULT;
 			break;
 		}
@@ -64,7 +66,7 @@ static int update_alloc(struct zn_uring *r, int *fds, uint32_t nr)
 		zn_files_unlock(r);
 		if (ret < 0)
 			break;
-		if (zn_ucopy_to(&fds[done], &ret, sizeof(ret))) {
+		if (zn_ucopy_to(at, &ret, sizeof(ret))) {
 			zn_files_lock(r);
 			zn_files_set_slot(r, (unsigned)ret, -1);
 			zn_files_unlock(r);

@@ -247,13 +247,20 @@ static int not_ring(int h)
 	return h >= 0 && fcntl(h, F_GETFD) >= 0 ? -EBADFD : -EBADF;
 }
 
+/* A file that is no socket: an OS fd number with nothing open there fails
+ * the kernel's fget first (-EBADF); anything else is -ENOTSOCK. */
+static int not_sock(int file)
+{
+	return !zn_handle_is_handle(file) && !open_fd(file) ? -EBADF : -ENOTSOCK;
+}
+
 /*
  * The network ops (core/sock/op_send.c, op_recv.c) on a file that is no
  * socket (none of the mapped fds is one), with addr2 = 0 and, for
  * SENDMSG_ZC, a NULL msghdr (the harness sets them): prep's checks, then
  * -ENOTSOCK at issue.
  */
-static int net_result(const struct io_uring_sqe *s, int *at_init)
+static int net_result(const struct io_uring_sqe *s, int file, int *at_init)
 {
 	unsigned pr = s->ioprio, fl = s->flags;
 	unsigned zc = IORING_RECVSEND_POLL_FIRST | IORING_RECVSEND_FIXED_BUF |
@@ -298,7 +305,7 @@ static int net_result(const struct io_uring_sqe *s, int *at_init)
 		return -EINVAL;
 	}
 	*at_init = 0;
-	return -ENOTSOCK;
+	return not_sock(file);
 }
 
 /* The harness's timespec pointers: 0 NULL, else zero or negative. */
@@ -403,7 +410,7 @@ static int kbuf_result(const struct io_uring_sqe *s, int *at_init)
  * own answers; CLOSE: -EBADF, nothing it is given is a socket or may be
  * closed).
  */
-static int sock_result(const struct io_uring_sqe *s, int *at_init)
+static int sock_result(const struct io_uring_sqe *s, int file, int *at_init)
 {
 	unsigned pr = s->ioprio, fl = s->flags, type = (unsigned)s->off;
 
@@ -473,7 +480,7 @@ static int sock_result(const struct io_uring_sqe *s, int *at_init)
 		return -EFAULT;
 	}
 	*at_init = 0;
-	return -ENOTSOCK;
+	return not_sock(file);
 }
 
 /* 128-byte SQE opcodes (two slots on an SQE_MIXED ring) */
@@ -590,7 +597,7 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 		if ((fl & IOSQE_FIXED_FILE) &&
 		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
 			return -EBADF;
-		return net_result(s, at_init);
+		return net_result(s, (fl & IOSQE_FIXED_FILE) ? e->files[s->fd] : s->fd, at_init);
 	case IORING_OP_TIMEOUT: case IORING_OP_LINK_TIMEOUT:
 		return timeout_result(s, at_init);
 	case IORING_OP_TIMEOUT_REMOVE:
@@ -607,14 +614,16 @@ static int ref_result(const struct env *e, const struct io_uring_sqe *s, int *at
 	case IORING_OP_POLL_REMOVE:
 		return poll_result(s, at_init);
 	case IORING_OP_SOCKET: case IORING_OP_CLOSE:
-		return sock_result(s, at_init);
+		return sock_result(s, (fl & IOSQE_FIXED_FILE) && s->fd >= 0 &&
+				   (unsigned)s->fd < e->nfiles ? e->files[s->fd] : s->fd, at_init);
 	case IORING_OP_BIND: case IORING_OP_LISTEN: case IORING_OP_CONNECT:
 	case IORING_OP_ACCEPT: case IORING_OP_SHUTDOWN: case IORING_OP_SENDMSG:
 	case IORING_OP_RECVMSG:
 		if ((fl & IOSQE_FIXED_FILE) &&
 		    (s->fd < 0 || (unsigned)s->fd >= e->nfiles || e->files[s->fd] == -1))
 			return -EBADF;
-		return sock_result(s, at_init);
+		return sock_result(s, (fl & IOSQE_FIXED_FILE) && s->fd >= 0 &&
+				   (unsigned)s->fd < e->nfiles ? e->files[s->fd] : s->fd, at_init);
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -60,6 +60,8 @@ seeds.update({
     "files_update": bytes([2]) + sqe(FILES_UPDATE, addr=1, length=3, off=0) +
         sqe(FILES_UPDATE, addr=1, length=2, off=ALLOC) + sqe(FILES_UPDATE, addr=1, length=0) +
         sqe(FILES_UPDATE, addr=0, length=1, off=4) + sqe(NOP, opflags=2 | 4, fd=1),
+    # INDEX_ALLOC into a NULL array: -EFAULT, no pointer arithmetic on NULL
+    "files_update_alloc_null": bytes([2]) + sqe(FILES_UPDATE, addr=0, length=1, off=ALLOC),
 })
 NOP128, URING_CMD128 = 64, 65
 NOP_CQE32 = 32
