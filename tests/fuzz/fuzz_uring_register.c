@@ -404,10 +404,13 @@ static int do_alloc_range(struct io_uring *ring, void *a, unsigned nr, bool tabl
 static int do_probe(struct io_uring *ring, unsigned nr)
 {
 	struct io_uring_probe *p = (struct io_uring_probe *)arg;
+	/* Linux's io_probe clamps nr_args to IORING_OP_LAST before it checks
+	 * that the struct is zeroed: bytes past that are not looked at */
+	unsigned seen = nr < IORING_OP_LAST ? nr : IORING_OP_LAST;
 	bool zeroed = true;
 	int rc;
 
-	for (size_t i = 0; i < sizeof(*p) + nr * sizeof(p->ops[0]) && i < ARG_BYTES; i++)
+	for (size_t i = 0; i < sizeof(*p) + seen * sizeof(p->ops[0]) && i < ARG_BYTES; i++)
 		zeroed &= !arg[i];
 	rc = io_uring_register(ring->ring_fd, IORING_REGISTER_PROBE, p, nr);
 	if (nr > 256 || !zeroed) {
