@@ -20,19 +20,7 @@
 
 static int setup(void **state)
 {
-	struct io_uring *ring = calloc(1, sizeof(*ring));
-
-	if (!ring || io_uring_queue_init(8, ring, 0))
-		return -1;
-	*state = ring;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	io_uring_queue_exit(*state);
-	free(*state);
-	return 0;
+	return urt_ring_setup(state, 0);
 }
 
 static uint64_t clock_ns(clockid_t id)
@@ -151,11 +139,11 @@ static void test_reported(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_register_clock_args, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abs_timer_monotonic, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abs_timer_boottime, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_relative_on_boottime, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_register_clock_args, setup, urt_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_abs_timer_monotonic, setup, urt_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_abs_timer_boottime, setup, urt_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_relative_on_boottime, setup, urt_ring_teardown),
+		cmocka_unit_test_setup_teardown(test_reported, setup, urt_ring_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
